@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench.h - the benchmark harness behind `uprocfs bench`.
+ *
+ * Every case measures a candidate and its baseline side by side in one run,
+ * alternating passes, and reports the median of each; the ratio is
+ * baseline / candidate.  These VMs are noisy and their clock sometimes drops,
+ * so only same-run ratios are meaningful.
+ */
+#ifndef UPROCFS_BENCH_H
+#define UPROCFS_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct bench_opts {
+	int json;      /* one JSON object per line */
+	int quick;     /* scale iteration counts so a run stays short */
+	int callgrind; /* also count instructions under valgrind (where supported) */
+	const char *plot; /* SVG output path, or NULL */
+	const char *self_exe; /* path of the running uprocfs binary */
+};
+
+struct bench_result {
+	const char *bench;
+	const char *case_name;
+	const char *unit;
+	double value;
+	const char *baseline;     /* what the baseline is, or NULL */
+	double baseline_value;
+	const char *note;         /* extra free text for the table, or NULL */
+};
+
+/** Print one result as a JSON line or a table row. */
+void bench_report(const struct bench_opts *o, const struct bench_result *r);
+
+/** Monotonic nanoseconds. */
+uint64_t bench_now_ns(void);
+
+/** Keep the compiler from deleting work whose result is @p. */
+static inline void bench_escape(const void *p)
+{
+	__asm__ volatile("" : : "g"(p) : "memory");
+}
+
+/** A timed pass: run @fn(@arg) and return its nanoseconds. */
+typedef void (*bench_fn)(void *arg);
+
+/**
+ * Run @base and @cand alternately for @passes passes each and store the median
+ * nanoseconds per pass of each.
+ */
+void bench_pair(bench_fn base, void *base_arg, bench_fn cand, void *cand_arg,
+		int passes, double *base_ns, double *cand_ns);
+
+/** Median of @n doubles (reorders them). */
+double bench_median(double *v, size_t n);
+
+/** Pin the calling thread to one CPU so passes are comparable; best effort. */
+void bench_pin_cpu(void);
+
+/** Core clock estimate in GHz from a dependent-add loop (the VM sometimes slows). */
+double bench_clock_ghz(void);
+
+/** Progress on stderr for runs over two seconds; "" clears the line. */
+void bench_progress(const struct bench_opts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+struct bench_def {
+	const char *name;
+	const char *help;
+	int (*run)(const struct bench_opts *o);
+};
+
+/** All benchmarks, NULL-terminated; `uprocfs bench NAME` picks from here. */
+extern const struct bench_def bench_table[];
+
+int bench_putters(const struct bench_opts *o);
+
+/** Entry point of `uprocfs bench [--json] [--quick] [NAME...]`. */
+int bench_main(int argc, char **argv, const char *self_exe);
+
+#endif

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Install the Debian 12 packages uprocfs needs to build, test and run its demo.
+# Only missing packages are installed; needs root (or sudo) when some are missing.
+set -eu
+
+PACKAGES="gcc make meson ninja-build pkg-config valgrind"
+
+missing=""
+for p in $PACKAGES; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+echo "install-deps: installing:$missing"
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine may have stale or empty package lists: update once on failure.
+if ! $SUDO apt-get install -y --no-install-recommends $missing; then
+	$SUDO apt-get update
+	$SUDO apt-get install -y --no-install-recommends $missing
+fi
