@@ -243,8 +243,8 @@ static void run_num_case(const struct bench_opts *o, const char *name, uint64_t 
 			 size_t setsize, bench_fn cand, bench_fn base, const char *base_name)
 {
 	uint64_t *v = make_set(setsize, gen);
-	size_t ops = o->quick ? 200000 : 1000000;
-	int passes = o->quick ? 15 : 41;
+	size_t ops = o->quick ? 100000 : 500000;
+	int passes = o->quick ? 31 : 81;
 	struct num_job *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
 	double base_ns, cand_ns;
 
@@ -303,8 +303,8 @@ static void run_maps_case(const struct bench_opts *o, const char *name, bench_fn
 	size_t n = 1024;
 	struct maps_job *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
 	struct vma_sample *v = malloc(n * sizeof(*v));
-	size_t ops = o->quick ? 50000 : 200000;
-	int passes = o->quick ? 15 : 41;
+	size_t ops = o->quick ? 25000 : 100000;
+	int passes = o->quick ? 31 : 81;
 	double base_ns, cand_ns;
 
 	make_vmas(v, n);

@@ -24,6 +24,7 @@
 #define F_SPACE 0x08u
 #define F_ALT   0x10u
 
+/* Order matters: everything from LEN_L on is a 64-bit argument (LP64). */
 enum len_mod { LEN_NONE, LEN_HH, LEN_H, LEN_L, LEN_LL, LEN_Z, LEN_J, LEN_T };
 
 struct fmt_out {
@@ -33,7 +34,7 @@ struct fmt_out {
 };
 
 /* Append @n bytes, keeping what fits. */
-static void out_bytes(struct fmt_out *o, const char *s, size_t n)
+SEQ_INLINE void out_bytes(struct fmt_out *o, const char *s, size_t n)
 {
 	size_t room = (size_t)(o->end - o->p);
 
@@ -47,7 +48,7 @@ static void out_bytes(struct fmt_out *o, const char *s, size_t n)
 	o->total += n;
 }
 
-static void out_fill(struct fmt_out *o, char c, size_t n)
+SEQ_INLINE void out_fill(struct fmt_out *o, char c, size_t n)
 {
 	size_t room = (size_t)(o->end - o->p);
 	size_t k = n < room ? n : room;
@@ -185,7 +186,7 @@ SEQ_INLINE void out_integer(struct fmt_out *o, uint64_t mag, int is_signed, int 
 		out_fill(o, ' ', field - body);
 }
 
-static void out_padded(struct fmt_out *o, const char *s, size_t n, unsigned int flags, int width)
+static __attribute__((noinline)) void out_padded(struct fmt_out *o, const char *s, size_t n, unsigned int flags, int width)
 {
 	size_t pad = (size_t)width > n ? (size_t)width - n : 0;
 
@@ -225,26 +226,25 @@ static int parse_decimal(const char **fp)
 	return v;
 }
 
-/* Fetch a signed argument of the given length modifier, widened. */
+/*
+ * Fetch an argument of the given length modifier, widened to 64 bits.  On LP64
+ * every modifier from l on names a 64-bit type, so one va_arg serves them all.
+ */
+_Static_assert(sizeof(long) == 8 && sizeof(size_t) == 8 && sizeof(intmax_t) == 8 &&
+		       sizeof(ptrdiff_t) == 8,
+	       "seq_printf's argument fetch assumes LP64");
+
 #define ARG_SIGNED(ap, len)                                                        \
-	((len) == LEN_NONE ? (int64_t)va_arg(ap, int)                              \
+	((len) >= LEN_L ? (int64_t)va_arg(ap, long long)                           \
+	 : (len) == LEN_NONE ? (int64_t)va_arg(ap, int)                            \
 	 : (len) == LEN_HH ? (int64_t)(signed char)va_arg(ap, int)                 \
-	 : (len) == LEN_H  ? (int64_t)(short)va_arg(ap, int)                       \
-	 : (len) == LEN_Z  ? (int64_t)va_arg(ap, ssize_t)                          \
-	 : (len) == LEN_J  ? (int64_t)va_arg(ap, intmax_t)                         \
-	 : (len) == LEN_T  ? (int64_t)va_arg(ap, ptrdiff_t)                        \
-	 : (len) == LEN_LL ? (int64_t)va_arg(ap, long long)                        \
-			   : (int64_t)va_arg(ap, long))
+			   : (int64_t)(short)va_arg(ap, int))
 
 #define ARG_UNSIGNED(ap, len)                                                      \
-	((len) == LEN_NONE ? (uint64_t)va_arg(ap, unsigned int)                    \
+	((len) >= LEN_L ? (uint64_t)va_arg(ap, unsigned long long)                 \
+	 : (len) == LEN_NONE ? (uint64_t)va_arg(ap, unsigned int)                  \
 	 : (len) == LEN_HH ? (uint64_t)(unsigned char)va_arg(ap, unsigned int)     \
-	 : (len) == LEN_H  ? (uint64_t)(unsigned short)va_arg(ap, unsigned int)    \
-	 : (len) == LEN_Z  ? (uint64_t)va_arg(ap, size_t)                          \
-	 : (len) == LEN_J  ? (uint64_t)va_arg(ap, uintmax_t)                       \
-	 : (len) == LEN_T  ? (uint64_t)va_arg(ap, ptrdiff_t)                       \
-	 : (len) == LEN_LL ? (uint64_t)va_arg(ap, unsigned long long)              \
-			   : (uint64_t)va_arg(ap, unsigned long))
+			   : (uint64_t)(unsigned short)va_arg(ap, unsigned int))
 
 static enum len_mod parse_length(const char **fp)
 {
@@ -269,123 +269,232 @@ static enum len_mod parse_length(const char **fp)
 	return len;
 }
 
+/*
+ * A format is parsed into ops: literal text followed by one conversion.  The
+ * parse of a format is remembered per thread, keyed by its address and checked
+ * against its text, so a renderer calling seq_printf with the same literal
+ * again pays only for its arguments.
+ */
+struct fmt_op {
+	uint32_t lit_off;  /* literal text before the conversion, as offsets into fmt */
+	uint16_t lit_len;
+	uint16_t spec_len; /* bytes of the specification itself ("%08lx") */
+	uint8_t conv;      /* enum conv, or CONV_END: only the literal */
+	uint8_t len_mod;
+	uint8_t flags;
+	uint8_t star;      /* STAR_WIDTH, STAR_PREC: taken from the arguments */
+	int32_t width;
+	int32_t prec;      /* < 0: none */
+};
+
+#define CONV_END 0xff
+#define STAR_WIDTH 1u
+#define STAR_PREC 2u
+
+/* Parse the op starting at @f; returns where the next op starts. */
+static const char *parse_op(const char *fmt, const char *f, struct fmt_op *op)
+{
+	const char *lit = f, *spec;
+	unsigned int fl;
+
+	while (*f && *f != '%')
+		f++;
+	op->lit_off = (uint32_t)(lit - fmt);
+	op->lit_len = (uint16_t)(f - lit);
+	op->flags = 0;
+	op->star = 0;
+	op->width = 0;
+	op->prec = -1;
+	op->len_mod = LEN_NONE;
+	op->spec_len = 0;
+	if (!*f) {
+		op->conv = CONV_END;
+		return f;
+	}
+	spec = f++;
+	while ((fl = flag_of[(unsigned char)*f]) != 0) {
+		op->flags |= (uint8_t)fl;
+		f++;
+	}
+	if (*f >= '1' && *f <= '9') {
+		op->width = parse_decimal(&f);
+	} else if (*f == '*') {
+		op->star |= STAR_WIDTH;
+		f++;
+	}
+	if (*f == '.') {
+		f++;
+		if (*f == '*') {
+			op->star |= STAR_PREC;
+			f++;
+		} else {
+			op->prec = parse_decimal(&f);
+		}
+	}
+	op->len_mod = (uint8_t)parse_length(&f);
+	op->conv = conv_of[(unsigned char)*f];
+	if (*f)
+		f++; /* a specification cut short by the end of the string stops there */
+	op->spec_len = (uint16_t)(f - spec);
+	return f;
+}
+
+/* Run one op: its literal, then its conversion with the next arguments. */
+SEQ_INLINE void run_op(struct fmt_out *o, const char *fmt, const struct fmt_op *op, va_list *app)
+{
+	const char *lit = fmt + op->lit_off;
+	unsigned int flags = op->flags;
+	int width = op->width, prec = op->prec;
+	enum len_mod len = (enum len_mod)op->len_mod;
+
+	if (op->lit_len == 1) {
+		if (o->p < o->end)
+			*o->p++ = *lit;
+		o->total++;
+	} else if (op->lit_len) {
+		out_bytes(o, lit, op->lit_len);
+	}
+	if (op->conv == CONV_END)
+		return;
+	if (op->star & STAR_WIDTH) {
+		width = va_arg(*app, int);
+		if (width < 0) {
+			flags |= F_LEFT;
+			width = width == INT_MIN ? INT_MAX : -width;
+		}
+	}
+	if (op->star & STAR_PREC) {
+		prec = va_arg(*app, int);
+		if (prec < 0)
+			prec = -1;
+	}
+	switch ((enum conv)op->conv) {
+	case CONV_X: {
+		uint64_t v = ARG_UNSIGNED(*app, len);
+		out_integer(o, v, 0, 0, 16, 0, flags, width, prec);
+		break;
+	}
+	case CONV_U: {
+		uint64_t v = ARG_UNSIGNED(*app, len);
+		out_integer(o, v, 0, 0, 10, 0, flags, width, prec);
+		break;
+	}
+	case CONV_D: {
+		int64_t v = ARG_SIGNED(*app, len);
+		uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+		out_integer(o, mag, 1, v < 0, 10, 0, flags, width, prec);
+		break;
+	}
+	case CONV_C: {
+		char ch = (char)(unsigned char)va_arg(*app, int);
+		if (width <= 1) {
+			if (o->p < o->end)
+				*o->p++ = ch;
+			o->total++;
+		} else {
+			out_padded(o, &ch, 1, flags, width);
+		}
+		break;
+	}
+	case CONV_S: {
+		const char *str = va_arg(*app, const char *);
+		size_t n;
+
+		if (!str)
+			str = prec < 0 || prec >= 6 ? "(null)" : "";
+		n = prec < 0 ? strlen(str) : strnlen(str, (size_t)prec);
+		out_padded(o, str, n, flags, width);
+		break;
+	}
+	case CONV_XU: {
+		uint64_t v = ARG_UNSIGNED(*app, len);
+		out_integer(o, v, 0, 0, 16, 1, flags, width, prec);
+		break;
+	}
+	case CONV_O: {
+		uint64_t v = ARG_UNSIGNED(*app, len);
+		out_integer(o, v, 0, 0, 8, 0, flags, width, prec);
+		break;
+	}
+	case CONV_PCT:
+		out_bytes(o, "%", 1);
+		break;
+	case CONV_UNKNOWN:
+	default:
+		/* Not a conversion we know: copy the specification literally. */
+		out_bytes(o, lit + op->lit_len, op->spec_len);
+		break;
+	}
+}
+
+static __attribute__((noinline)) void run_op_uncached(struct fmt_out *o, const char *fmt,
+						       const struct fmt_op *op, va_list *app)
+{
+	run_op(o, fmt, op, app);
+}
+
+#define FMT_CACHE_SLOTS 32
+#define FMT_CACHE_TEXT 96
+#define FMT_CACHE_OPS 16
+
+struct fmt_prog {
+	const char *key;
+	uint8_t nops;
+	struct fmt_op ops[FMT_CACHE_OPS];
+	char text[FMT_CACHE_TEXT];
+};
+
+static __thread struct fmt_prog fmt_cache[FMT_CACHE_SLOTS];
+
+/* The cached parse of @fmt, parsing it into its slot first if needed; NULL if
+ * the format is too long or has too many conversions to cache. */
+static const struct fmt_prog *fmt_lookup(const char *fmt)
+{
+	struct fmt_prog *prog = &fmt_cache[((uintptr_t)fmt >> 3) % FMT_CACHE_SLOTS];
+	const char *f = fmt;
+	size_t len;
+	int n = 0;
+
+	if (prog->key == fmt && strcmp(prog->text, fmt) == 0)
+		return prog;
+	len = strnlen(fmt, FMT_CACHE_TEXT);
+	if (len >= FMT_CACHE_TEXT)
+		return NULL;
+	for (;;) {
+		if (n == FMT_CACHE_OPS) {
+			prog->key = NULL;
+			return NULL;
+		}
+		f = parse_op(fmt, f, &prog->ops[n]);
+		if (prog->ops[n++].conv == CONV_END)
+			break;
+	}
+	prog->nops = (uint8_t)n;
+	memcpy(prog->text, fmt, len + 1);
+	prog->key = fmt;
+	return prog;
+}
+
 int seq_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap_in)
 {
 	struct fmt_out o = { .p = buf, .end = cap ? buf + cap - 1 : buf, .total = 0 };
-	const char *f = fmt;
+	const struct fmt_prog *prog = fmt_lookup(fmt);
 	va_list ap;
 
 	va_copy(ap, ap_in);
-	for (;;) {
-		const char *spec;
-		unsigned int flags = 0, fl;
-		int width = 0, prec = -1;
-		enum len_mod len = LEN_NONE;
-		char c = *f;
+	if (prog) {
+		for (unsigned int i = 0; i < prog->nops; i++)
+			run_op(&o, fmt, &prog->ops[i], &ap);
+	} else {
+		/* Too big to cache: parse and run one op at a time. */
+		const char *f = fmt;
+		struct fmt_op op;
 
-		/* Literal text, byte by byte: runs between conversions are short. */
-		if (c != '%') {
-			if (!c)
-				break;
-			if (o.p < o.end)
-				*o.p++ = c;
-			o.total++;
-			f++;
-			continue;
-		}
-		spec = f++;
-		while ((fl = flag_of[(unsigned char)*f]) != 0) {
-			flags |= fl;
-			f++;
-		}
-		if (*f >= '1' && *f <= '9') {
-			width = parse_decimal(&f);
-		} else if (*f == '*') {
-			width = va_arg(ap, int);
-			if (width < 0) {
-				flags |= F_LEFT;
-				width = width == INT_MIN ? INT_MAX : -width;
-			}
-			f++;
-		}
-		if (__builtin_expect(*f == '.', 0)) {
-			f++;
-			if (*f == '*') {
-				prec = va_arg(ap, int);
-				if (prec < 0)
-					prec = -1;
-				f++;
-			} else {
-				prec = parse_decimal(&f);
-			}
-		}
-		if (*f > 'f') /* h j l t z sort after c d X %: skip the call for those */
-			len = parse_length(&f);
-
-		switch ((enum conv)conv_of[(unsigned char)*f]) {
-		case CONV_X: {
-			uint64_t v = ARG_UNSIGNED(ap, len);
-			out_integer(&o, v, 0, 0, 16, 0, flags, width, prec);
-			break;
-		}
-		case CONV_U: {
-			uint64_t v = ARG_UNSIGNED(ap, len);
-			out_integer(&o, v, 0, 0, 10, 0, flags, width, prec);
-			break;
-		}
-		case CONV_D: {
-			int64_t v = ARG_SIGNED(ap, len);
-			uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-			out_integer(&o, mag, 1, v < 0, 10, 0, flags, width, prec);
-			break;
-		}
-		case CONV_C: {
-			char ch = (char)(unsigned char)va_arg(ap, int);
-			if (width <= 1) {
-				if (o.p < o.end)
-					*o.p++ = ch;
-				o.total++;
-			} else {
-				out_padded(&o, &ch, 1, flags, width);
-			}
-			break;
-		}
-		case CONV_S: {
-			const char *str = va_arg(ap, const char *);
-			size_t n;
-
-			if (!str)
-				str = prec < 0 || prec >= 6 ? "(null)" : "";
-			n = prec < 0 ? strlen(str) : strnlen(str, (size_t)prec);
-			out_padded(&o, str, n, flags, width);
-			break;
-		}
-		case CONV_XU: {
-			uint64_t v = ARG_UNSIGNED(ap, len);
-			out_integer(&o, v, 0, 0, 16, 1, flags, width, prec);
-			break;
-		}
-		case CONV_O: {
-			uint64_t v = ARG_UNSIGNED(ap, len);
-			out_integer(&o, v, 0, 0, 8, 0, flags, width, prec);
-			break;
-		}
-		case CONV_PCT:
-			out_bytes(&o, "%", 1);
-			break;
-		case CONV_UNKNOWN:
-		default:
-			/* Not a conversion we know: copy the specification literally. */
-			if (!*f) {
-				out_bytes(&o, spec, (size_t)(f - spec));
-				goto finish;
-			}
-			out_bytes(&o, spec, (size_t)(f + 1 - spec));
-			break;
-		}
-		f++;
+		do {
+			f = parse_op(fmt, f, &op);
+			run_op_uncached(&o, fmt, &op, &ap);
+		} while (op.conv != CONV_END);
 	}
-finish:
 	va_end(ap);
 	if (cap)
 		*o.p = '\0';

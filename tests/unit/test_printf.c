@@ -91,6 +91,13 @@ static void test_table(void)
 		BOTH(cap, "%5%|%-5%|%%|%c", 'x');
 		BOTH(cap, "no conversions at all %s", "");
 		BOTH(cap, "%.30d|%-30.20x|%030o", 123456, 0xdeadu, 0123u);
+		/* More conversions, and more text, than the parsed-format cache holds. */
+		BOTH(cap, "%d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d", 1, 2, 3,
+		     4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, -20);
+		BOTH(cap, "a long literal prefix that runs past the ninety-six bytes the cache "
+			  "keeps for one format: %s=%lu, and then some more text after it",
+		     "key", 42ul);
+		BOTH(cap, "%y %-5y %", 0);
 	}
 	ok(table_wrong == 0, "table of %lu format/argument/size cases matches glibc (%lu wrong)",
 	   table_total, table_wrong);
