@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * procfs.h - the file table: every /proc file uprocfs serves, its mode and
+ * the renderer that prints it from a const machine model.
+ *
+ * Transports (the CLI, the FUSE filesystem, benchmarks) resolve paths only
+ * through this table and read files only through the seq_file protocol.
+ */
+#ifndef UPROCFS_PROCFS_H
+#define UPROCFS_PROCFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "uprocfs/machine.h"
+#include "uprocfs/seq_file.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Where a file lives. */
+enum pfs_scope {
+	PFS_SCOPE_GLOBAL, /* /proc/NAME */
+	PFS_SCOPE_PID,    /* /proc/<pid>/NAME and /proc/<pid>/task/<tid>/NAME */
+};
+
+/** What a renderer prints: passed as seq_file.private. */
+struct pfs_ctx {
+	const struct machine *mach;
+	const struct mach_process *proc;  /* PID scope */
+	const struct mach_thread *thread; /* the leader under /proc/<pid>, the thread under task/<tid> */
+	bool whole;                       /* /proc/<pid> (thread-group totals) rather than task/<tid> */
+	bool ptrace_ok;                   /* the reader may ptrace-read the task (stat's masked fields) */
+	unsigned int arg;                 /* the table entry's arg (pressure resource) */
+};
+
+struct pfs_file {
+	const char *name;                 /* "status", "pressure/cpu", ... relative to its scope */
+	enum pfs_scope scope;
+	mode_t mode;                      /* permission bits as the kernel's */
+	int (*show)(struct seq_file *m, void *v);      /* single_open files */
+	const struct seq_operations *ops;              /* iterator files (maps), else NULL */
+	size_t (*first_size)(const struct pfs_ctx *c); /* single_open_size, or NULL: 4096 */
+	unsigned int arg;
+	const char *mirrors;              /* the kernel function it mirrors */
+};
+
+/** The table, and its length. */
+extern const struct pfs_file pfs_files[];
+extern const size_t pfs_nfiles;
+
+/** The entry named @name in @scope, or NULL. */
+const struct pfs_file *pfs_lookup(enum pfs_scope scope, const char *name);
+
+/** Open @f for reading with @ctx (which must outlive @m); 0 or -errno. */
+int pfs_open(struct seq_file *m, const struct pfs_file *f, struct pfs_ctx *ctx);
+
+/** Render @f whole into a malloc'd buffer; 0 or -errno. */
+int pfs_render(const struct pfs_file *f, const struct pfs_ctx *ctx, char **out, size_t *len);
+
+/**
+ * Resolve a path ("/proc/stat", "stat", "/proc/42/status", "42/task/43/stat")
+ * against @mach.  Fills *@f and @ctx (ptrace_ok set).  -ENOENT with a message
+ * in @err when no such file or task exists.
+ */
+int pfs_resolve(const struct machine *mach, const char *path, const struct pfs_file **f,
+		struct pfs_ctx *ctx, char *err, size_t errlen);
+
+/* The renderers, one per file (src/procfs/<name>.c). */
+int pfs_show_pid_status(struct seq_file *m, void *v);
+int pfs_show_pid_stat(struct seq_file *m, void *v);
+int pfs_show_pid_statm(struct seq_file *m, void *v);
+extern const struct seq_operations pfs_pid_maps_ops;
+int pfs_show_pid_cmdline(struct seq_file *m, void *v);
+int pfs_show_pid_comm(struct seq_file *m, void *v);
+int pfs_show_stat(struct seq_file *m, void *v);
+size_t pfs_stat_first_size(const struct pfs_ctx *c);
+int pfs_show_schedstat(struct seq_file *m, void *v);
+int pfs_show_pressure(struct seq_file *m, void *v);
+int pfs_show_meminfo(struct seq_file *m, void *v);
+int pfs_show_vmstat(struct seq_file *m, void *v);
+int pfs_show_loadavg(struct seq_file *m, void *v);
+int pfs_show_uptime(struct seq_file *m, void *v);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UPROCFS_PROCFS_H */

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+/*
+ * model.c - lifetimes, lookups and printed names of the machine model.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uprocfs/machine.h"
+
+static const char *const task_state_names[MACH_NR_TASK_STATES] = {
+	[MACH_TASK_RUNNING] = "R (running)",
+	[MACH_TASK_SLEEPING] = "S (sleeping)",
+	[MACH_TASK_DISK_SLEEP] = "D (disk sleep)",
+	[MACH_TASK_STOPPED] = "T (stopped)",
+	[MACH_TASK_TRACED] = "t (tracing stop)",
+	[MACH_TASK_DEAD] = "X (dead)",
+	[MACH_TASK_ZOMBIE] = "Z (zombie)",
+	[MACH_TASK_PARKED] = "P (parked)",
+	[MACH_TASK_IDLE] = "I (idle)",
+};
+
+const char *mach_task_state_name(enum mach_task_state s)
+{
+	return (unsigned int)s < MACH_NR_TASK_STATES ? task_state_names[s] : "?";
+}
+
+char mach_task_state_letter(enum mach_task_state s)
+{
+	return mach_task_state_name(s)[0];
+}
+
+static const char *const ssb_names[MACH_NR_SSB] = {
+	[MACH_SSB_UNKNOWN] = "unknown",
+	[MACH_SSB_NOT_VULNERABLE] = "not vulnerable",
+	[MACH_SSB_THREAD_FORCE_MITIGATED] = "thread force mitigated",
+	[MACH_SSB_THREAD_MITIGATED] = "thread mitigated",
+	[MACH_SSB_THREAD_VULNERABLE] = "thread vulnerable",
+	[MACH_SSB_GLOBALLY_MITIGATED] = "globally mitigated",
+	[MACH_SSB_VULNERABLE] = "vulnerable",
+};
+
+const char *mach_ssb_name(enum mach_spec_store_bypass v)
+{
+	return (unsigned int)v < MACH_NR_SSB ? ssb_names[v] : "unknown";
+}
+
+static const char *const sib_names[MACH_NR_SIB] = {
+	[MACH_SIB_UNSUPPORTED] = "unsupported",
+	[MACH_SIB_NOT_AFFECTED] = "not affected",
+	[MACH_SIB_CONDITIONAL_FORCE_DISABLED] = "conditional force disabled",
+	[MACH_SIB_CONDITIONAL_DISABLED] = "conditional disabled",
+	[MACH_SIB_CONDITIONAL_ENABLED] = "conditional enabled",
+	[MACH_SIB_ALWAYS_ENABLED] = "always enabled",
+	[MACH_SIB_ALWAYS_DISABLED] = "always disabled",
+	[MACH_SIB_UNKNOWN] = "unknown",
+};
+
+const char *mach_sib_name(enum mach_spec_indirect_branch v)
+{
+	return (unsigned int)v < MACH_NR_SIB ? sib_names[v] : "unknown";
+}
+
+static const char *const sd_level_names[MACH_NR_SD_LEVELS] = {
+	[MACH_SD_SMT] = "SMT", [MACH_SD_CLS] = "CLS", [MACH_SD_MC] = "MC",
+	[MACH_SD_PKG] = "PKG", [MACH_SD_NUMA] = "NUMA",
+};
+
+const char *mach_sd_level_name(enum mach_sd_level l)
+{
+	return (unsigned int)l < MACH_NR_SD_LEVELS ? sd_level_names[l] : "?";
+}
+
+static const char *const vma_kind_names[MACH_NR_VMA_KINDS] = {
+	[MACH_VMA_HEAP] = "[heap]",
+	[MACH_VMA_STACK] = "[stack]",
+	[MACH_VMA_VDSO] = "[vdso]",
+	[MACH_VMA_VVAR] = "[vvar]",
+	[MACH_VMA_VVAR_VCLOCK] = "[vvar_vclock]",
+	[MACH_VMA_VSYSCALL] = "[vsyscall]",
+	[MACH_VMA_UPROBES] = "[uprobes]",
+};
+
+const char *mach_vma_kind_name(enum mach_vma_kind k)
+{
+	return (unsigned int)k < MACH_NR_VMA_KINDS ? vma_kind_names[k] : NULL;
+}
+
+void mach_profile_default(struct mach_profile *p)
+{
+	static const enum mach_meminfo_id meminfo_618[] = {
+		MACH_MEMINFO_MEMTOTAL, MACH_MEMINFO_MEMFREE, MACH_MEMINFO_MEMAVAILABLE,
+		MACH_MEMINFO_BUFFERS, MACH_MEMINFO_CACHED, MACH_MEMINFO_SWAPCACHED,
+		MACH_MEMINFO_ACTIVE, MACH_MEMINFO_INACTIVE, MACH_MEMINFO_ACTIVE_ANON,
+		MACH_MEMINFO_INACTIVE_ANON, MACH_MEMINFO_ACTIVE_FILE, MACH_MEMINFO_INACTIVE_FILE,
+		MACH_MEMINFO_UNEVICTABLE, MACH_MEMINFO_MLOCKED, MACH_MEMINFO_SWAPTOTAL,
+		MACH_MEMINFO_SWAPFREE, MACH_MEMINFO_ZSWAP, MACH_MEMINFO_ZSWAPPED, MACH_MEMINFO_DIRTY,
+		MACH_MEMINFO_WRITEBACK, MACH_MEMINFO_ANONPAGES, MACH_MEMINFO_MAPPED,
+		MACH_MEMINFO_SHMEM, MACH_MEMINFO_KRECLAIMABLE, MACH_MEMINFO_SLAB,
+		MACH_MEMINFO_SRECLAIMABLE, MACH_MEMINFO_SUNRECLAIM, MACH_MEMINFO_KERNELSTACK,
+		MACH_MEMINFO_PAGETABLES, MACH_MEMINFO_SECPAGETABLES, MACH_MEMINFO_NFS_UNSTABLE,
+		MACH_MEMINFO_BOUNCE, MACH_MEMINFO_WRITEBACKTMP, MACH_MEMINFO_COMMITLIMIT,
+		MACH_MEMINFO_COMMITTED_AS, MACH_MEMINFO_VMALLOCTOTAL, MACH_MEMINFO_VMALLOCUSED,
+		MACH_MEMINFO_VMALLOCCHUNK, MACH_MEMINFO_PERCPU, MACH_MEMINFO_ANONHUGEPAGES,
+		MACH_MEMINFO_SHMEMHUGEPAGES, MACH_MEMINFO_SHMEMPMDMAPPED, MACH_MEMINFO_FILEHUGEPAGES,
+		MACH_MEMINFO_FILEPMDMAPPED, MACH_MEMINFO_BALLOON, MACH_MEMINFO_HUGEPAGES_TOTAL,
+		MACH_MEMINFO_HUGEPAGES_FREE, MACH_MEMINFO_HUGEPAGES_RSVD, MACH_MEMINFO_HUGEPAGES_SURP,
+		MACH_MEMINFO_HUGEPAGESIZE, MACH_MEMINFO_HUGETLB, MACH_MEMINFO_DIRECTMAP4K,
+		MACH_MEMINFO_DIRECTMAP2M,
+	};
+
+	memset(p, 0, sizeof(*p));
+	p->kernel_major = 6;
+	p->kernel_minor = 18;
+	p->status_umask = p->status_ngid = p->status_ns_lines = p->status_kthread = true;
+	p->status_hugetlb = p->status_core_dumping = p->status_thp_enabled = true;
+	p->status_untag_mask = p->status_seccomp = p->status_seccomp_filters = true;
+	p->status_spec_ib = p->status_mems_allowed = true;
+	p->status_x86_features = false;
+	p->sig_hex_digits = 16;
+	p->schedstat_version = 17;
+	p->nmeminfo = sizeof(meminfo_618) / sizeof(meminfo_618[0]);
+	memcpy(p->meminfo_order, meminfo_618, sizeof(meminfo_618));
+	/* vmstat: every name of the vocabulary, which is this kernel's order */
+	p->nvmstat = MACH_NR_VMSTAT;
+	for (unsigned int i = 0; i < MACH_NR_VMSTAT; i++)
+		p->vmstat_order[i] = (enum mach_vmstat_id)i;
+}
+
+struct machine *mach_new(void)
+{
+	struct machine *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	mach_profile_default(&m->profile);
+	m->max_numnodes = MACH_MAX_NUMNODES_DEFAULT;
+	return m;
+}
+
+int mach_bitmap_alloc(struct mach_bitmap *b, unsigned int nbits)
+{
+	size_t words = (nbits + 63) / 64;
+
+	b->words = calloc(words ? words : 1, sizeof(uint64_t));
+	b->nbits = b->words ? nbits : 0;
+	return b->words ? 0 : -ENOMEM;
+}
+
+void mach_bitmap_free(struct mach_bitmap *b)
+{
+	free(b->words);
+	b->words = NULL;
+	b->nbits = 0;
+}
+
+void mach_bitmap_set(struct mach_bitmap *b, unsigned int bit)
+{
+	if (bit < b->nbits)
+		b->words[bit / 64] |= UINT64_C(1) << (bit % 64);
+}
+
+bool mach_bitmap_test(const struct mach_bitmap *b, unsigned int bit)
+{
+	return bit < b->nbits && (b->words[bit / 64] >> (bit % 64)) & 1;
+}
+
+void mach_mm_free(struct mach_mm *mm)
+{
+	if (!mm)
+		return;
+	for (size_t i = 0; i < mm->nvmas; i++)
+		free(mm->vmas[i].name);
+	free(mm->vmas);
+	free(mm->cmdline);
+	free(mm);
+}
+
+static void thread_clear(struct mach_thread *t)
+{
+	free(t->groups);
+	mach_bitmap_free(&t->cpus_allowed);
+	mach_bitmap_free(&t->mems_allowed);
+}
+
+void mach_process_clear(struct mach_process *p)
+{
+	for (unsigned int i = 0; i < p->nthreads; i++)
+		thread_clear(&p->threads[i]);
+	free(p->threads);
+	mach_mm_free(p->mm);
+	p->threads = NULL;
+	p->nthreads = 0;
+	p->mm = NULL;
+}
+
+void mach_free(struct machine *m)
+{
+	if (!m)
+		return;
+	for (unsigned int i = 0; i < m->ncpus; i++) {
+		struct mach_cpu_schedstat *s = &m->cpus[i].sched;
+		for (unsigned int d = 0; d < s->ndomains; d++)
+			mach_bitmap_free(&s->domains[d].span);
+		free(s->domains);
+	}
+	free(m->cpus);
+	for (unsigned int i = 0; i < m->nirqs; i++)
+		free(m->irqs[i].per_cpu);
+	free(m->irqs);
+	for (size_t i = 0; i < m->nprocs; i++)
+		mach_process_clear(&m->procs[i]);
+	free(m->procs);
+	free(m);
+}
+
+const struct mach_process *mach_find_process(const struct machine *m, pid_t tgid)
+{
+	size_t lo = 0, hi = m->nprocs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->procs[mid].tgid < tgid)
+			lo = mid + 1;
+		else if (m->procs[mid].tgid > tgid)
+			hi = mid;
+		else
+			return &m->procs[mid];
+	}
+	return NULL;
+}
+
+const struct mach_thread *mach_find_thread(const struct mach_process *p, pid_t tid)
+{
+	for (unsigned int i = 0; i < p->nthreads; i++)
+		if (p->threads[i].tid == tid)
+			return &p->threads[i];
+	return NULL;
+}
+
+const struct mach_thread *mach_find_any_thread(const struct machine *m, pid_t tid,
+					       const struct mach_process **proc)
+{
+	const struct mach_process *p = mach_find_process(m, tid);
+	const struct mach_thread *t;
+
+	/* Most tids are process ids; threads of other processes need a scan. */
+	if (p && (t = mach_find_thread(p, tid))) {
+		if (proc)
+			*proc = p;
+		return t;
+	}
+	for (size_t i = 0; i < m->nprocs; i++) {
+		t = mach_find_thread(&m->procs[i], tid);
+		if (t) {
+			if (proc)
+				*proc = &m->procs[i];
+			return t;
+		}
+	}
+	return NULL;
+}

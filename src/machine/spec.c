@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+/*
+ * spec.c - `--machine SPEC`: choose how a model is built.
+ *
+ *   synth[:key=value,...]   the seeded synthetic generator
+ *   tree:DIR                a /proc tree captured with `uprocfs capture`
+ *   live                    this machine's /proc
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "uprocfs/load.h"
+#include "uprocfs/machine.h"
+
+int mach_from_spec(const char *spec, struct machine **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	if (!spec || !*spec)
+		spec = "synth";
+	if (!strcmp(spec, "synth") || !strncmp(spec, "synth:", 6)) {
+		struct mach_synth_opts o;
+		int rc;
+
+		mach_synth_defaults(&o);
+		if (spec[5] == ':') {
+			rc = mach_synth_parse(&o, spec + 6, err, errlen);
+			if (rc)
+				return rc;
+		}
+		return mach_synth_build(&o, out, err, errlen);
+	}
+	if (!strncmp(spec, "tree:", 5)) {
+		if (!spec[5]) {
+			snprintf(err, errlen, "--machine tree: needs a directory (tree:DIR)");
+			return -EINVAL;
+		}
+		return mach_load_tree(spec + 5, NULL, out, NULL, err, errlen);
+	}
+	if (!strcmp(spec, "live"))
+		return mach_load_tree("/proc", NULL, out, NULL, err, errlen);
+	snprintf(err, errlen,
+		 "--machine \"%s\": expected synth[:key=value,...], tree:DIR or live", spec);
+	return -EINVAL;
+}
