@@ -38,7 +38,7 @@ extern "C" {
 #define MACH_MAX_NUMNODES_DEFAULT 1024 /* NODES_SHIFT=10: Mems_allowed width */
 #define MACH_NR_SOFTIRQS 10
 #define MACH_COMM_MAX 64            /* kthread names up to 63 chars + NUL */
-#define MACH_NS_LEVELS_MAX 32       /* pid namespace depth limit */
+#define MACH_NS_LEVELS_MAX 8        /* pid namespace levels kept (the kernel allows 32; deeper is an error) */
 
 /** A bitmap of CPUs or NUMA nodes; nbits set by the model (nr_cpu_ids, MAX_NUMNODES). */
 struct mach_bitmap {
