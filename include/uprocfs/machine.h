@@ -324,7 +324,8 @@ struct mach_profile {
 	bool status_seccomp, status_seccomp_filters, status_spec_ib, status_mems_allowed;
 	bool status_x86_features;
 	unsigned int sig_hex_digits; /* _NSIG / 4: 16 on x86 */
-	/* /proc/schedstat */
+	/* /proc/schedstat (absent without CONFIG_SCHEDSTATS, as on the reference VM) */
+	bool has_schedstat;
 	unsigned int schedstat_version;
 	/* /proc/meminfo and /proc/vmstat: which lines, in order */
 	unsigned int nmeminfo;

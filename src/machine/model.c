@@ -118,6 +118,7 @@ void mach_profile_default(struct mach_profile *p)
 	p->status_spec_ib = p->status_mems_allowed = true;
 	p->status_x86_features = false;
 	p->sig_hex_digits = 16;
+	p->has_schedstat = true; /* synthetic machines have it; the loader clears it */
 	p->schedstat_version = 17;
 	p->nmeminfo = sizeof(meminfo_618) / sizeof(meminfo_618[0]);
 	memcpy(p->meminfo_order, meminfo_618, sizeof(meminfo_618));
