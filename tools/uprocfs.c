@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "cli.h"
 #include "uprocfs/seq_file.h"
 
 static void usage(FILE *f)
@@ -15,6 +16,9 @@ static void usage(FILE *f)
 		"usage: uprocfs COMMAND [ARGS...]\n"
 		"\n"
 		"Commands:\n"
+		"  render [--machine SPEC] PATH...       print files of a machine (synthetic, captured or live)\n"
+		"  verify [--proc DIR] [PID...]          load a /proc tree, render it back, compare byte for byte\n"
+		"  capture [--pid PID]... DIR            copy the supported files of the live /proc into DIR\n"
 		"  bench [--json] [--quick] [NAME...]   run benchmarks side by side with their baselines\n"
 		"  demo                                  render a few lines through the engine\n"
 		"\n"
@@ -67,6 +71,12 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "bench"))
 		return bench_main(argc - 1, argv + 1, argv[0]);
+	if (!strcmp(argv[1], "render"))
+		return cmd_render(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "verify"))
+		return cmd_verify(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "capture"))
+		return cmd_capture(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "demo"))
 		return cmd_demo(argc - 1, argv + 1);
 	fprintf(stderr, "uprocfs: unknown command \"%s\" (try --help)\n", argv[1]);

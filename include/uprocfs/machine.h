@@ -286,6 +286,7 @@ struct mach_thread {
 	uint64_t delayacct_blkio_ticks;
 	uint64_t guest_time_ns;
 	bool wchan;               /* stat field 35: blocked in the kernel */
+	int exit_code;            /* stat field 52 of task/<tid>/stat */
 };
 
 /** One thread group (a process): what its threads share. */
@@ -302,11 +303,12 @@ struct mach_process {
 	uint64_t sig_shared_pending, sig_ignored, sig_caught;
 	uint64_t sigq_queued, sigq_limit;
 	int exit_signal;
-	int exit_code;
+	int exit_code;            /* stat field 52 of /proc/<pid>/stat (group exit code) */
 	uint64_t rsslim;          /* RLIMIT_RSS current */
 	/* whole-process stat values (the kernel keeps these in signal_struct) */
 	uint64_t group_utime_ns, group_stime_ns; /* thread_group_cputime_adjusted */
 	uint64_t dead_minflt, dead_majflt;        /* of threads that exited */
+	uint64_t dead_guest_time_ns;
 	uint64_t cutime_ns, cstime_ns, cminflt, cmajflt, cguest_time_ns;
 	bool stat_hidden;         /* source reader lacked ptrace access: masked stat fields */
 	unsigned int nthreads;

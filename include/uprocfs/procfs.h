@@ -77,10 +77,10 @@ int pfs_show_pid_cmdline(struct seq_file *m, void *v);
 int pfs_show_pid_comm(struct seq_file *m, void *v);
 int pfs_show_stat(struct seq_file *m, void *v);
 size_t pfs_stat_first_size(const struct pfs_ctx *c);
-int pfs_show_schedstat(struct seq_file *m, void *v);
+extern const struct seq_operations pfs_schedstat_ops;
 int pfs_show_pressure(struct seq_file *m, void *v);
 int pfs_show_meminfo(struct seq_file *m, void *v);
-int pfs_show_vmstat(struct seq_file *m, void *v);
+extern const struct seq_operations pfs_vmstat_ops;
 int pfs_show_loadavg(struct seq_file *m, void *v);
 int pfs_show_uptime(struct seq_file *m, void *v);
 

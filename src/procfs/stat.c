@@ -1,16 +1,94 @@
 // SPDX-License-Identifier: MIT
-/* stat.c - placeholder while the renderer is written. */
+/*
+ * stat.c - /proc/stat.
+ *
+ * Mirrors fs/proc/stat.c show_stat and show_all_irqs of Linux 6.18: the
+ * aggregate "cpu  " line (two spaces, kept in 2012 so parsers did not break)
+ * sums nanoseconds over all possible CPUs and converts once, each online CPU
+ * converts its own, so the aggregate can exceed the sum of the per-CPU lines.
+ * The intr line has one count per irq number; runs of inactive irqs are
+ * written from a constant string of zeros, as the 2019 genirq rework does.
+ */
 #include "uprocfs/procfs.h"
+
+static const char zeros16[] = " 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0";
+
+static void show_cpu_times(struct seq_file *m, const uint64_t ns[MACH_NR_CPUTIME])
+{
+	for (int i = 0; i < MACH_NR_CPUTIME; i++)
+		seq_put_decimal_ull(m, " ", mach_ns_to_ticks(ns[i]));
+	seq_putc(m, '\n');
+}
+
+static void show_zero_irqs(struct seq_file *m, unsigned int n)
+{
+	while (n) {
+		unsigned int k = n < 16 ? n : 16;
+		seq_write(m, zeros16, 2 * k);
+		n -= k;
+	}
+}
+
+static void show_all_irqs(struct seq_file *m, const struct machine *mach)
+{
+	unsigned int next = 0;
+
+	for (unsigned int i = 0; i < mach->nirqs && mach->irqs[i].irq < mach->nr_irqs; i++) {
+		const struct mach_irq *irq = &mach->irqs[i];
+
+		show_zero_irqs(m, irq->irq - next);
+		seq_put_decimal_ull(m, " ", irq->total);
+		next = irq->irq + 1;
+	}
+	show_zero_irqs(m, mach->nr_irqs - next);
+}
 
 int pfs_show_stat(struct seq_file *m, void *v)
 {
-	(void)m;
+	const struct pfs_ctx *c = m->private;
+	const struct machine *mach = c->mach;
+	uint64_t sum[MACH_NR_CPUTIME] = { 0 };
+	uint64_t intr = mach->intr_arch_extra, softirq = 0;
+
 	(void)v;
+	for (unsigned int i = 0; i < mach->ncpus; i++)
+		for (int k = 0; k < MACH_NR_CPUTIME; k++)
+			sum[k] += mach->cpus[i].time_ns[k];
+	for (unsigned int i = 0; i < mach->nirqs; i++)
+		intr += mach->irqs[i].total;
+	for (int i = 0; i < MACH_NR_SOFTIRQS; i++)
+		softirq += mach->softirq[i];
+
+	seq_puts(m, "cpu ");
+	show_cpu_times(m, sum);
+	for (unsigned int i = 0; i < mach->ncpus; i++) {
+		const struct mach_cpu *cpu = &mach->cpus[i];
+
+		if (!cpu->online)
+			continue;
+		seq_put_decimal_ull(m, "cpu", cpu->id);
+		show_cpu_times(m, cpu->time_ns);
+	}
+	seq_put_decimal_ull(m, "intr ", intr);
+	show_all_irqs(m, mach);
+	seq_put_decimal_ull(m, "\nctxt ", mach->ctxt);
+	seq_put_decimal_ull(m, "\nbtime ", mach->btime);
+	seq_put_decimal_ull(m, "\nprocesses ", mach->processes);
+	seq_put_decimal_ull(m, "\nprocs_running ", mach->procs_running);
+	seq_put_decimal_ull(m, "\nprocs_blocked ", mach->procs_blocked);
+	seq_put_decimal_ull(m, "\nsoftirq ", softirq);
+	for (int i = 0; i < MACH_NR_SOFTIRQS; i++)
+		seq_put_decimal_ull(m, " ", mach->softirq[i]);
+	seq_putc(m, '\n');
 	return 0;
 }
 
 size_t pfs_stat_first_size(const struct pfs_ctx *c)
 {
-	(void)c;
-	return 4096;
+	unsigned int online = 0;
+
+	for (unsigned int i = 0; i < c->mach->ncpus; i++)
+		online += c->mach->cpus[i].online;
+	/* the kernel's estimate: "2 bytes minimum per irq count" */
+	return 1024 + 128 * (size_t)online + 2 * (size_t)c->mach->nr_irqs;
 }

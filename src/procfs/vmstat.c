@@ -1,10 +1,49 @@
 // SPDX-License-Identifier: MIT
-/* vmstat.c - placeholder while the renderer is written. */
+/*
+ * vmstat.c - /proc/vmstat: one "name value" record per counter.
+ *
+ * Mirrors mm/vmstat.c vmstat_start/next/show of Linux 6.18: an iterator with a
+ * record per line, each written as the name, " ", and the value.  The set and
+ * order of names is the machine profile's (it varies with kernel config).
+ */
 #include "uprocfs/procfs.h"
 
-int pfs_show_vmstat(struct seq_file *m, void *v)
+static void *vmstat_start(struct seq_file *m, loff_t *pos)
+{
+	const struct pfs_ctx *c = m->private;
+
+	if (*pos < 0 || *pos >= (loff_t)c->mach->profile.nvmstat)
+		return NULL;
+	return (void *)&c->mach->profile.vmstat_order[*pos];
+}
+
+static void *vmstat_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	(void)v;
+	++*pos;
+	return vmstat_start(m, pos);
+}
+
+static void vmstat_stop(struct seq_file *m, void *v)
 {
 	(void)m;
 	(void)v;
+}
+
+static int vmstat_show(struct seq_file *m, void *v)
+{
+	const struct pfs_ctx *c = m->private;
+	enum mach_vmstat_id id = *(const enum mach_vmstat_id *)v;
+
+	seq_puts(m, mach_vmstat_names[id]);
+	seq_put_decimal_ull(m, " ", c->mach->vmstat[id]);
+	seq_putc(m, '\n');
 	return 0;
 }
+
+const struct seq_operations pfs_vmstat_ops = {
+	.start = vmstat_start,
+	.next = vmstat_next,
+	.stop = vmstat_stop,
+	.show = vmstat_show,
+};
