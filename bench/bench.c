@@ -15,6 +15,7 @@
 
 const struct bench_def bench_table[] = {
 	{ "putters", "number putters, seq_printf and the maps line prefix vs libc", bench_putters },
+	{ "seeds", "the five kernel patches' before/after, on uprocfs and the live kernel", bench_seeds },
 	{ NULL, NULL, NULL },
 };
 
@@ -146,14 +147,28 @@ void bench_report(const struct bench_opts *o, const struct bench_result *r)
 			json_string(r->baseline);
 			printf(",\"baseline_value\":%.4g,\"ratio\":%.3g", r->baseline_value, ratio);
 		}
+		if (r->kernel_ratio > 0)
+			printf(",\"kernel_ratio\":%.3g", r->kernel_ratio);
+		if (r->cand_ir > 0)
+			printf(",\"ir\":%.0f", r->cand_ir);
+		if (r->base_ir > 0)
+			printf(",\"baseline_ir\":%.0f", r->base_ir);
 		if (r->note) {
 			printf(",\"note\":");
 			json_string(r->note);
 		}
 		printf("}\n");
 	} else if (r->baseline) {
-		printf("%-10s %-28s %10.4g %-8s  %-22s %10.4g  x%.2f%s%s\n", r->bench, r->case_name,
-		       r->value, r->unit, r->baseline, r->baseline_value, ratio,
+		char extra[160] = "";
+		int n = 0;
+
+		if (r->kernel_ratio > 0)
+			n += snprintf(extra + n, sizeof(extra) - (size_t)n, "  (kernel x%.2f)", r->kernel_ratio);
+		if (r->cand_ir > 0 && r->base_ir > 0)
+			snprintf(extra + n, sizeof(extra) - (size_t)n, "  Ir %.0f vs %.0f (x%.1f)", r->cand_ir,
+				 r->base_ir, r->base_ir / r->cand_ir);
+		printf("%-10s %-28s %10.4g %-8s  %-22s %10.4g  x%.2f%s%s%s\n", r->bench, r->case_name,
+		       r->value, r->unit, r->baseline, r->baseline_value, ratio, extra,
 		       r->note ? "  " : "", r->note ? r->note : "");
 	} else {
 		printf("%-10s %-28s %10.4g %-8s%s%s\n", r->bench, r->case_name, r->value, r->unit,
@@ -185,6 +200,8 @@ int bench_main(int argc, char **argv, const char *self_exe)
 	struct bench_opts o = { .self_exe = self_exe };
 	int c, status = 0;
 
+	if (argc == 5 && !strcmp(argv[1], "--cg-case"))
+		return bench_seeds_callgrind_child(argv[2], argv[3], argv[4]);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+jqcp:h", longopts, NULL)) != -1) {
 		switch (c) {

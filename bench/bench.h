@@ -29,6 +29,8 @@ struct bench_result {
 	const char *baseline;     /* what the baseline is, or NULL */
 	double baseline_value;
 	const char *note;         /* extra free text for the table, or NULL */
+	double kernel_ratio;      /* the ratio the kernel patch reported, or 0 */
+	double cand_ir, base_ir;  /* callgrind instructions per op, or 0 */
 };
 
 /** Print one result as a JSON line or a table row. */
@@ -76,6 +78,9 @@ struct bench_def {
 extern const struct bench_def bench_table[];
 
 int bench_putters(const struct bench_opts *o);
+int bench_seeds(const struct bench_opts *o);
+/** The child side of `bench seeds --callgrind`: one case variant, counted reads. */
+int bench_seeds_callgrind_child(const char *case_name, const char *variant, const char *count);
 
 /** Entry point of `uprocfs bench [--json] [--quick] [NAME...]`. */
 int bench_main(int argc, char **argv, const char *self_exe);
