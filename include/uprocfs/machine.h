@@ -247,6 +247,8 @@ struct mach_mm {
 	struct mach_vma *vmas;    /* ascending, the gate VMA last */
 	char *cmdline;            /* raw bytes, NULs included */
 	size_t cmdline_len;
+	char *environ;            /* raw bytes of the environment area (/proc/<pid>/environ) */
+	size_t environ_len;
 };
 
 /** One thread (a task in kernel terms). */
@@ -371,6 +373,12 @@ struct machine {
 	pid_t last_pid;
 
 	uint64_t schedstat_timestamp; /* jiffies */
+
+	/* what the FUSE tree serves besides the renderers' files */
+	pid_t pid_max;            /* /proc/sys/kernel/pid_max */
+	uint64_t pidns_inode;     /* /proc/<pid>/ns/pid -> "pid:[INODE]" */
+	char cpu_model[64];       /* /proc/cpuinfo "model name" */
+	unsigned int cpu_khz;     /* /proc/cpuinfo "cpu MHz" * 1000 */
 
 	struct mach_pressure pressure[MACH_NR_PSI_RES];
 

@@ -3,6 +3,7 @@
  * model.c - lifetimes, lookups and printed names of the machine model.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,6 +137,10 @@ struct machine *mach_new(void)
 		return NULL;
 	mach_profile_default(&m->profile);
 	m->max_numnodes = MACH_MAX_NUMNODES_DEFAULT;
+	m->pid_max = 4194304;
+	m->pidns_inode = 4026531836u; /* the initial pid namespace's inode on Linux */
+	snprintf(m->cpu_model, sizeof(m->cpu_model), "%s", "AMD EPYC 9B14");
+	m->cpu_khz = 2600000;
 	return m;
 }
 
@@ -174,6 +179,7 @@ void mach_mm_free(struct mach_mm *mm)
 		free(mm->vmas[i].name);
 	free(mm->vmas);
 	free(mm->cmdline);
+	free(mm->environ);
 	free(mm);
 }
 
