@@ -16,6 +16,7 @@
 const struct bench_def bench_table[] = {
 	{ "putters", "number putters, seq_printf and the maps line prefix vs libc", bench_putters },
 	{ "seeds", "the five kernel patches' before/after, on uprocfs and the live kernel", bench_seeds },
+	{ "psi", "PSI task change cost by cgroup depth: one clock read vs one per level", bench_psi },
 	{ NULL, NULL, NULL },
 };
 
