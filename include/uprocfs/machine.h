@@ -322,6 +322,7 @@ struct mach_process {
 
 struct mach_profile {
 	unsigned int kernel_major, kernel_minor;
+	char kernel_release[64];  /* /proc/sys/kernel/osrelease */
 	/* /proc/<pid>/status */
 	bool status_umask, status_ngid, status_ns_lines, status_kthread;
 	bool status_hugetlb, status_core_dumping, status_thp_enabled, status_untag_mask;

@@ -34,6 +34,7 @@ struct pfs_ctx {
 	bool whole;                       /* /proc/<pid> (thread-group totals) rather than task/<tid> */
 	bool ptrace_ok;                   /* the reader may ptrace-read the task (stat's masked fields) */
 	unsigned int arg;                 /* the table entry's arg (pressure resource) */
+	pid_t caller_pid, caller_tid;     /* who reads: what self and thread-self point to (0: none) */
 };
 
 struct pfs_file {
@@ -45,6 +46,8 @@ struct pfs_file {
 	size_t (*first_size)(const struct pfs_ctx *c); /* single_open_size, or NULL: 4096 */
 	unsigned int arg;
 	const char *mirrors;              /* the kernel function it mirrors */
+	/* symlinks (mode has S_IFLNK): write the target; 0, -ENOENT or -ENAMETOOLONG */
+	int (*readlink)(const struct pfs_ctx *c, char *buf, size_t size);
 };
 
 /** The table, and its length. */
@@ -83,6 +86,21 @@ int pfs_show_meminfo(struct seq_file *m, void *v);
 extern const struct seq_operations pfs_vmstat_ops;
 int pfs_show_loadavg(struct seq_file *m, void *v);
 int pfs_show_uptime(struct seq_file *m, void *v);
+int pfs_show_cpuinfo(struct seq_file *m, void *v);
+int pfs_show_pid_max(struct seq_file *m, void *v);
+int pfs_show_osrelease(struct seq_file *m, void *v);
+int pfs_show_tty_drivers(struct seq_file *m, void *v);
+int pfs_show_pid_environ(struct seq_file *m, void *v);
+int pfs_link_self(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_thread_self(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_exe(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_ns_pid(const struct pfs_ctx *c, char *buf, size_t size);
+
+/** True when @f is a symlink rather than a file to read. */
+static inline bool pfs_is_link(const struct pfs_file *f)
+{
+	return f->readlink != NULL;
+}
 
 #ifdef __cplusplus
 }

@@ -113,6 +113,7 @@ void mach_profile_default(struct mach_profile *p)
 	memset(p, 0, sizeof(*p));
 	p->kernel_major = 6;
 	p->kernel_minor = 18;
+	snprintf(p->kernel_release, sizeof(p->kernel_release), "%s", "6.18.0-uprocfs");
 	p->status_umask = p->status_ngid = p->status_ns_lines = p->status_kthread = true;
 	p->status_hugetlb = p->status_core_dumping = p->status_thp_enabled = true;
 	p->status_untag_mask = p->status_seccomp = p->status_seccomp_filters = true;

@@ -11,26 +11,43 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "uprocfs/procfs.h"
 
+/* A file read through the seq protocol, and a symlink. */
+#define SEQ_FILE(n, sc, md, sh, op, fs, a, fn) \
+	{ .name = n, .scope = sc, .mode = md, .show = sh, .ops = op, .first_size = fs, .arg = a, .mirrors = fn }
+#define LINK(n, sc, fn, rl) \
+	{ .name = n, .scope = sc, .mode = S_IFLNK | 0777, .mirrors = fn, .readlink = rl }
+
 const struct pfs_file pfs_files[] = {
-	{ "stat", PFS_SCOPE_GLOBAL, 0444, pfs_show_stat, NULL, pfs_stat_first_size, 0, "show_stat" },
-	{ "meminfo", PFS_SCOPE_GLOBAL, 0444, pfs_show_meminfo, NULL, NULL, 0, "meminfo_proc_show" },
-	{ "vmstat", PFS_SCOPE_GLOBAL, 0444, NULL, &pfs_vmstat_ops, NULL, 0, "vmstat_show" },
-	{ "loadavg", PFS_SCOPE_GLOBAL, 0444, pfs_show_loadavg, NULL, NULL, 0, "loadavg_proc_show" },
-	{ "uptime", PFS_SCOPE_GLOBAL, 0444, pfs_show_uptime, NULL, NULL, 0, "uptime_proc_show" },
-	{ "schedstat", PFS_SCOPE_GLOBAL, 0444, NULL, &pfs_schedstat_ops, NULL, 0, "show_schedstat" },
-	{ "pressure/io", PFS_SCOPE_GLOBAL, 0666, pfs_show_pressure, NULL, NULL, MACH_PSI_IO, "psi_show" },
-	{ "pressure/memory", PFS_SCOPE_GLOBAL, 0666, pfs_show_pressure, NULL, NULL, MACH_PSI_MEM, "psi_show" },
-	{ "pressure/cpu", PFS_SCOPE_GLOBAL, 0666, pfs_show_pressure, NULL, NULL, MACH_PSI_CPU, "psi_show" },
-	{ "pressure/irq", PFS_SCOPE_GLOBAL, 0666, pfs_show_pressure, NULL, NULL, MACH_PSI_IRQ, "psi_show" },
-	{ "status", PFS_SCOPE_PID, 0444, pfs_show_pid_status, NULL, NULL, 0, "proc_pid_status" },
-	{ "stat", PFS_SCOPE_PID, 0444, pfs_show_pid_stat, NULL, NULL, 0, "do_task_stat" },
-	{ "statm", PFS_SCOPE_PID, 0444, pfs_show_pid_statm, NULL, NULL, 0, "proc_pid_statm" },
-	{ "maps", PFS_SCOPE_PID, 0444, NULL, &pfs_pid_maps_ops, NULL, 0, "show_map" },
-	{ "cmdline", PFS_SCOPE_PID, 0444, pfs_show_pid_cmdline, NULL, NULL, 0, "proc_pid_cmdline_read" },
-	{ "comm", PFS_SCOPE_PID, 0644, pfs_show_pid_comm, NULL, NULL, 0, "comm_show" },
+	SEQ_FILE("stat", PFS_SCOPE_GLOBAL, 0444, pfs_show_stat, NULL, pfs_stat_first_size, 0, "show_stat"),
+	SEQ_FILE("meminfo", PFS_SCOPE_GLOBAL, 0444, pfs_show_meminfo, NULL, NULL, 0, "meminfo_proc_show"),
+	SEQ_FILE("vmstat", PFS_SCOPE_GLOBAL, 0444, NULL, &pfs_vmstat_ops, NULL, 0, "vmstat_show"),
+	SEQ_FILE("loadavg", PFS_SCOPE_GLOBAL, 0444, pfs_show_loadavg, NULL, NULL, 0, "loadavg_proc_show"),
+	SEQ_FILE("uptime", PFS_SCOPE_GLOBAL, 0444, pfs_show_uptime, NULL, NULL, 0, "uptime_proc_show"),
+	SEQ_FILE("schedstat", PFS_SCOPE_GLOBAL, 0444, NULL, &pfs_schedstat_ops, NULL, 0, "show_schedstat"),
+	SEQ_FILE("pressure/io", PFS_SCOPE_GLOBAL, 0666, pfs_show_pressure, NULL, NULL, MACH_PSI_IO, "psi_show"),
+	SEQ_FILE("pressure/memory", PFS_SCOPE_GLOBAL, 0666, pfs_show_pressure, NULL, NULL, MACH_PSI_MEM, "psi_show"),
+	SEQ_FILE("pressure/cpu", PFS_SCOPE_GLOBAL, 0666, pfs_show_pressure, NULL, NULL, MACH_PSI_CPU, "psi_show"),
+	SEQ_FILE("pressure/irq", PFS_SCOPE_GLOBAL, 0666, pfs_show_pressure, NULL, NULL, MACH_PSI_IRQ, "psi_show"),
+	SEQ_FILE("status", PFS_SCOPE_PID, 0444, pfs_show_pid_status, NULL, NULL, 0, "proc_pid_status"),
+	SEQ_FILE("stat", PFS_SCOPE_PID, 0444, pfs_show_pid_stat, NULL, NULL, 0, "do_task_stat"),
+	SEQ_FILE("statm", PFS_SCOPE_PID, 0444, pfs_show_pid_statm, NULL, NULL, 0, "proc_pid_statm"),
+	SEQ_FILE("maps", PFS_SCOPE_PID, 0444, NULL, &pfs_pid_maps_ops, NULL, 0, "show_map"),
+	SEQ_FILE("cmdline", PFS_SCOPE_PID, 0444, pfs_show_pid_cmdline, NULL, NULL, 0, "proc_pid_cmdline_read"),
+	SEQ_FILE("comm", PFS_SCOPE_PID, 0644, pfs_show_pid_comm, NULL, NULL, 0, "comm_show"),
+	/* served by the FUSE tree for the tools that read them; not verified against a kernel */
+	SEQ_FILE("cpuinfo", PFS_SCOPE_GLOBAL, 0444, pfs_show_cpuinfo, NULL, NULL, 0, "show_cpuinfo"),
+	SEQ_FILE("sys/kernel/pid_max", PFS_SCOPE_GLOBAL, 0644, pfs_show_pid_max, NULL, NULL, 0, "proc_dointvec"),
+	SEQ_FILE("sys/kernel/osrelease", PFS_SCOPE_GLOBAL, 0444, pfs_show_osrelease, NULL, NULL, 0, "proc_dostring"),
+	SEQ_FILE("tty/drivers", PFS_SCOPE_GLOBAL, 0444, pfs_show_tty_drivers, NULL, NULL, 0, "show_tty_driver"),
+	SEQ_FILE("environ", PFS_SCOPE_PID, 0400, pfs_show_pid_environ, NULL, NULL, 0, "environ_read"),
+	LINK("self", PFS_SCOPE_GLOBAL, "proc_self_get_link", pfs_link_self),
+	LINK("thread-self", PFS_SCOPE_GLOBAL, "proc_thread_self_get_link", pfs_link_thread_self),
+	LINK("exe", PFS_SCOPE_PID, "proc_exe_link", pfs_link_exe),
+	LINK("ns/pid", PFS_SCOPE_PID, "ns_get_name", pfs_link_ns_pid),
 };
 
 const size_t pfs_nfiles = sizeof(pfs_files) / sizeof(pfs_files[0]);
@@ -47,6 +64,8 @@ int pfs_open(struct seq_file *m, const struct pfs_file *f, struct pfs_ctx *ctx)
 {
 	if (f->scope == PFS_SCOPE_PID && (!ctx->proc || !ctx->thread))
 		return -EINVAL;
+	if (pfs_is_link(f))
+		return -ELOOP; /* symlinks are read with readlink, not opened */
 	ctx->arg = f->arg;
 	if (f->ops)
 		return seq_open(m, f->ops, ctx);
