@@ -10,4 +10,9 @@ int cmd_verify(int argc, char **argv);
 /** `uprocfs capture [--pid PID]... DIR` */
 int cmd_capture(int argc, char **argv);
 
+/** `uprocfs mount [--machine SPEC] [--foreground] MOUNTPOINT` */
+int cmd_mount(int argc, char **argv);
+/** `uprocfs run [--machine SPEC] -- CMD [ARGS...]` */
+int cmd_run(int argc, char **argv);
+
 #endif

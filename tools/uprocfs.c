@@ -19,6 +19,8 @@ static void usage(FILE *f)
 		"  render [--machine SPEC] PATH...       print files of a machine (synthetic, captured or live)\n"
 		"  verify [--proc DIR] [PID...]          load a /proc tree, render it back, compare byte for byte\n"
 		"  capture [--pid PID]... DIR            copy the supported files of the live /proc into DIR\n"
+		"  mount [--machine SPEC] MOUNTPOINT     serve a machine's /proc at MOUNTPOINT (FUSE)\n"
+		"  run [--machine SPEC] -- CMD...        run CMD with a machine as its /proc\n"
 		"  bench [--json] [--quick] [NAME...]   run benchmarks side by side with their baselines\n"
 		"  demo                                  render a few lines through the engine\n"
 		"\n"
@@ -77,6 +79,10 @@ int main(int argc, char **argv)
 		return cmd_verify(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "capture"))
 		return cmd_capture(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "mount"))
+		return cmd_mount(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "demo"))
 		return cmd_demo(argc - 1, argv + 1);
 	fprintf(stderr, "uprocfs: unknown command \"%s\" (try --help)\n", argv[1]);

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pfs_fuse.h - the machine model served as a /proc filesystem through FUSE.
+ *
+ * Every file comes from the file table (procfs.h) through the seq_file read
+ * protocol: direct I/O, st_size 0, the whole file in the first read of any
+ * size, a snapshot per open.  The process that reads sees itself: /proc/self
+ * and /proc/<its pid> describe the caller, mirrored from the real procfs of
+ * its pid namespace through the loader, while every other pid is the model's.
+ */
+#ifndef UPROCFS_PFS_FUSE_H
+#define UPROCFS_PFS_FUSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "uprocfs/machine.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pfs_fuse;
+
+/** Where the served machine comes from and how it moves. */
+struct pfs_source {
+	struct machine *mach;      /* the model served (owned by the caller) */
+	/*
+	 * Bring the model up to @now_ns of CLOCK_BOOTTIME (the simulator), or
+	 * NULL for a machine that stands still.  Called with the model locked for
+	 * writing when a file is opened.
+	 */
+	int (*advance)(void *ctx, struct machine *m, uint64_t now_ns);
+	void *advance_ctx;
+	/* Mirror a real procfs instead (`--machine live`): this dirfd, or -1. */
+	int live_proc_fd;
+};
+
+struct pfs_fuse_opts {
+	const char *mountpoint;
+	bool allow_other;          /* let other users in (-o allow_other) */
+	bool debug;                /* libfuse request log on stderr */
+	unsigned int max_threads;  /* request threads; 0: 8 */
+	/*
+	 * The real procfs that describes callers (their own pid directory), and
+	 * the host's /proc to translate a caller's host tid to that namespace.
+	 * Both -1: callers are not mirrored (their pid dir does not exist).
+	 */
+	int caller_proc_fd;
+	int host_proc_fd;
+};
+
+/**
+ * Create the filesystem and mount it at o->mountpoint.  On failure returns
+ * -errno with a message naming what is missing (/dev/fuse, fusermount3, the
+ * mount point) in @err.
+ */
+int pfs_fuse_create(struct pfs_fuse **out, struct pfs_source *src, const struct pfs_fuse_opts *o,
+		    char *err, size_t errlen);
+
+/** Detach from the terminal unless @foreground (after the mount succeeded). */
+int pfs_fuse_daemonize(bool foreground);
+
+/** Serve requests until unmounted or pfs_fuse_exit(); 0 or -errno. */
+int pfs_fuse_loop(struct pfs_fuse *fs);
+
+/** Ask the loop to stop (safe from another thread). */
+void pfs_fuse_exit(struct pfs_fuse *fs);
+
+/** Install SIGINT/SIGTERM/SIGHUP handlers that stop the loop. */
+int pfs_fuse_set_signal_handlers(struct pfs_fuse *fs);
+
+/** Unmount now: requests in flight fail and the loop returns. */
+void pfs_fuse_unmount(struct pfs_fuse *fs);
+
+/** Unmount (if still mounted) and free. */
+void pfs_fuse_destroy(struct pfs_fuse *fs);
+
+/** Requests served so far, by kind (for `uprocfs bench fuse`). */
+struct pfs_fuse_stats {
+	uint64_t lookup, getattr, readdir, open, read, release, readlink, other;
+};
+
+/** A copy of the request counters. */
+void pfs_fuse_get_stats(struct pfs_fuse *fs, struct pfs_fuse_stats *st);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UPROCFS_PFS_FUSE_H */

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mirror.c - real processes as models: read their files from a real procfs,
+ * parse them with the loader, and let the renderers print them.  Nothing is
+ * passed through as text: a file the loader cannot parse is an error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mirror.h"
+#include "uprocfs/load.h"
+
+int mirror_read_file(int dirfd, const char *path, char **text, size_t *len)
+{
+	size_t cap = 8192, have = 0;
+	char *buf;
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (have == cap) {
+			char *bigger = realloc(buf, cap * 2);
+			if (!bigger) {
+				free(buf);
+				close(fd);
+				return -ENOMEM;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+		n = read(fd, buf + have, cap - have);
+		if (n < 0) {
+			int e = errno;
+			if (e == EINTR)
+				continue;
+			free(buf);
+			close(fd);
+			return -e;
+		}
+		if (n == 0)
+			break;
+		have += (size_t)n;
+	}
+	close(fd);
+	*text = buf;
+	*len = have;
+	return 0;
+}
+
+/* Read @path of the procfs and parse it into @m. */
+static int load_one(struct machine *m, int procfd, const char *path, bool required, char *err,
+		    size_t errlen)
+{
+	char *text;
+	size_t len;
+	int rc = mirror_read_file(procfd, path, &text, &len);
+
+	if (rc) {
+		if (!required && (rc == -ENOENT || rc == -EACCES || rc == -EPERM))
+			return 0;
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	rc = mach_load_text(m, path, text, len, err, errlen);
+	free(text);
+	return rc;
+}
+
+static const char *const global_files[] = {
+	"stat", "meminfo", "vmstat", "loadavg", "uptime", "schedstat",
+	"pressure/io", "pressure/memory", "pressure/cpu", "pressure/irq",
+};
+
+int mirror_load_globals(int procfd, struct machine **out, char *err, size_t errlen)
+{
+	struct machine *m = mach_new();
+	int rc = 0;
+
+	if (!m)
+		return -ENOMEM;
+	m->profile.has_schedstat = false;
+	for (size_t i = 0; i < sizeof(global_files) / sizeof(global_files[0]) && !rc; i++)
+		rc = load_one(m, procfd, global_files[i], i < 5, err, errlen);
+	if (!rc)
+		rc = mach_load_finish(m, err, errlen);
+	if (rc) {
+		mach_free(m);
+		return rc;
+	}
+	*out = m;
+	return 0;
+}
+
+static const char *const task_files[] = { "status", "stat", "statm", "maps", "cmdline", "comm" };
+
+static int load_task_files(struct machine *m, int procfd, const char *dir, char *err, size_t errlen)
+{
+	char path[96];
+	int rc;
+
+	for (size_t i = 0; i < sizeof(task_files) / sizeof(task_files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, task_files[i]);
+		/* status and stat define the task; the rest may be denied to us */
+		rc = load_one(m, procfd, path, i < 2, err, errlen);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int mirror_load_task(int procfd, pid_t pid, pid_t tid, struct machine **out, char *err, size_t errlen)
+{
+	struct machine *m = mach_new();
+	char dir[64], *env;
+	size_t envlen;
+	int rc;
+
+	if (!m)
+		return -ENOMEM;
+	rc = load_one(m, procfd, "stat", true, err, errlen);
+	snprintf(dir, sizeof(dir), "%d", (int)pid);
+	if (!rc)
+		rc = load_task_files(m, procfd, dir, err, errlen);
+	if (!rc && tid > 0 && tid != pid) {
+		snprintf(dir, sizeof(dir), "%d/task/%d", (int)pid, (int)tid);
+		rc = load_task_files(m, procfd, dir, err, errlen);
+	}
+	if (!rc)
+		rc = mach_load_finish(m, err, errlen);
+	if (rc) {
+		mach_free(m);
+		return rc == -ENOENT ? -ESRCH : rc;
+	}
+	/* environ is a byte area like cmdline: no text structure to parse */
+	snprintf(dir, sizeof(dir), "%d/environ", (int)pid);
+	if (m->nprocs && m->procs[0].mm && !mirror_read_file(procfd, dir, &env, &envlen)) {
+		m->procs[0].mm->environ = env;
+		m->procs[0].mm->environ_len = envlen;
+	}
+	*out = m;
+	return 0;
+}
+
+int mirror_translate_tid(int host_procfd, pid_t host_tid, pid_t *ns_tgid, pid_t *ns_tid)
+{
+	struct machine *m = mach_new();
+	const struct mach_process *p;
+	const struct mach_thread *t;
+	char path[32], err[256], *text;
+	size_t len;
+	int rc;
+
+	if (!m)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%d/status", (int)host_tid);
+	rc = mirror_read_file(host_procfd, path, &text, &len);
+	if (rc) {
+		mach_free(m);
+		return -ESRCH;
+	}
+	/* The host shows /proc/<tid> for any thread; its status names the group. */
+	rc = mach_load_text(m, path, text, len, err, sizeof(err));
+	free(text);
+	if (rc || !(t = mach_find_any_thread(m, host_tid, &p)) || !t->ns_levels) {
+		mach_free(m);
+		return -ESRCH;
+	}
+	*ns_tgid = t->ns_tgid[t->ns_levels - 1];
+	*ns_tid = t->ns_pid[t->ns_levels - 1];
+	mach_free(m);
+	return 0;
+}

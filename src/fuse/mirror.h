@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mirror.h - models of real processes, loaded on demand from a real procfs:
+ * the caller's own pid directory, and every file under `--machine live`.
+ */
+#ifndef UPROCFS_FUSE_MIRROR_H
+#define UPROCFS_FUSE_MIRROR_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "uprocfs/machine.h"
+
+/**
+ * Load the global files of the procfs at @procfd into a new machine (enough
+ * for any global file to render).  0 or -errno with a message in @err.
+ */
+int mirror_load_globals(int procfd, struct machine **out, char *err, size_t errlen);
+
+/**
+ * Load process @pid (and thread @tid if non-zero) of the procfs at @procfd,
+ * with /proc/stat for the machine's CPU width, into a new machine.
+ * -ESRCH when the process is gone.
+ */
+int mirror_load_task(int procfd, pid_t pid, pid_t tid, struct machine **out, char *err, size_t errlen);
+
+/**
+ * The thread group and thread ids, in the namespace the procfs at @ns_procfd
+ * shows, of host thread @host_tid (read from the host procfs @host_procfd).
+ * 0, or -ESRCH when the thread is gone or not in that namespace.
+ */
+int mirror_translate_tid(int host_procfd, pid_t host_tid, pid_t *ns_tgid, pid_t *ns_tid);
+
+/** Read a whole file relative to @dirfd into a malloc'd buffer; 0 or -errno. */
+int mirror_read_file(int dirfd, const char *path, char **text, size_t *len);
+
+#endif

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* served.h - the machine a mount serves: built from --machine, moved by the simulator. */
+#ifndef UPROCFS_SERVED_H
+#define UPROCFS_SERVED_H
+
+#include <stddef.h>
+
+#include "uprocfs/pfs_fuse.h"
+
+struct served {
+	struct machine *mach;
+	struct pfs_source src;
+	void *sim;  /* the simulator driving mach, or NULL */
+};
+
+/**
+ * Build what `--machine SPEC` names for serving: a synthetic or captured
+ * machine that the simulator moves with CLOCK_BOOTTIME, or the live /proc.
+ * Must run before anything is mounted over /proc.
+ */
+int served_open(struct served *s, const char *spec, char *err, size_t errlen);
+
+/** Free it all. */
+void served_close(struct served *s);
+
+#endif
