@@ -82,6 +82,8 @@ int pfs_show_stat(struct seq_file *m, void *v);
 size_t pfs_stat_first_size(const struct pfs_ctx *c);
 extern const struct seq_operations pfs_schedstat_ops;
 int pfs_show_pressure(struct seq_file *m, void *v);
+/** Print a pressure snapshot as psi_show does (also used for cgroup pressure files). */
+void pfs_print_pressure(struct seq_file *m, const struct mach_pressure *p);
 int pfs_show_meminfo(struct seq_file *m, void *v);
 extern const struct seq_operations pfs_vmstat_ops;
 int pfs_show_loadavg(struct seq_file *m, void *v);

@@ -337,8 +337,6 @@ int psi_fill_pressure(struct psi_group *group, enum psi_res res,
 int psi_fill_pressure_all(struct psi_group *group,
 			  struct mach_pressure out[MACH_NR_PSI_RES]);
 
-/** Print a snapshot as psi_show prints it (the lines it has, in order). */
-void psi_print_pressure(struct seq_file *m, const struct mach_pressure *p);
 
 #ifdef __cplusplus
 }

@@ -28,15 +28,21 @@ static void show_line(struct seq_file *m, const char *kind, const struct mach_ps
 	seq_putc(m, '\n');
 }
 
-int pfs_show_pressure(struct seq_file *m, void *v)
+void pfs_print_pressure(struct seq_file *m, const struct mach_pressure *p)
 {
-	const struct pfs_ctx *c = m->private;
-	const struct mach_pressure *p = &c->mach->pressure[c->arg];
-
-	(void)v;
+	if (!p->present)
+		return;
 	if (p->has_some)
 		show_line(m, "some", &p->some);
 	if (p->has_full)
 		show_line(m, "full", &p->full);
+}
+
+int pfs_show_pressure(struct seq_file *m, void *v)
+{
+	const struct pfs_ctx *c = m->private;
+
+	(void)v;
+	pfs_print_pressure(m, &c->mach->pressure[c->arg]);
 	return 0;
 }

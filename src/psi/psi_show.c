@@ -9,48 +9,20 @@
  *
  * with LOAD_INT/LOAD_FRAC truncation (no rounding term) and total in µs.
  * CPU full is undefined for the whole system and printed as zeros there;
- * irq has only a full line.  Written with putters, not a format string.
+ * irq has only a full line.  The group's state becomes a struct
+ * mach_pressure snapshot, printed by the /proc/pressure renderer
+ * (src/procfs/pressure.c), so both files come from one printer.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "psi_internal.h"
+#include "uprocfs/procfs.h"
 
 _Static_assert((int)NR_PSI_RESOURCES == (int)MACH_NR_PSI_RES &&
 	       (int)PSI_CPU == (int)MACH_PSI_CPU && (int)PSI_IRQ == (int)MACH_PSI_IRQ,
 	       "enum psi_res and enum mach_psi_res must agree");
 _Static_assert(PSI_IRQ * 2 == PSI_IRQ_FULL, "irq's line index");
-
-/* " avg10=" then the integer part, '.', and exactly two truncated decimals. */
-static inline void psi_put_avg(struct seq_file *m, const char *label, unsigned long avg)
-{
-	unsigned long frac = load_frac(avg);
-
-	seq_put_decimal_ull(m, label, load_int(avg));
-	seq_putc(m, '.');
-	seq_putc(m, (char)('0' + frac / 10));
-	seq_putc(m, (char)('0' + frac % 10));
-}
-
-static void psi_put_line(struct seq_file *m, const char *kind, const struct mach_psi_line *l)
-{
-	seq_puts(m, kind);
-	psi_put_avg(m, " avg10=", l->avg[0]);
-	psi_put_avg(m, " avg60=", l->avg[1]);
-	psi_put_avg(m, " avg300=", l->avg[2]);
-	seq_put_decimal_ull(m, " total=", l->total_us);
-	seq_putc(m, '\n');
-}
-
-void psi_print_pressure(struct seq_file *m, const struct mach_pressure *p)
-{
-	if (!m || !p || !p->present)
-		return;
-	if (p->has_some)
-		psi_put_line(m, "some", &p->some);
-	if (p->has_full)
-		psi_put_line(m, "full", &p->full);
-}
 
 static void psi_fill_line(const struct psi_group *group, int state, bool zero,
 			  struct mach_psi_line *l)
@@ -111,6 +83,6 @@ int psi_show(struct seq_file *m, struct psi_group *group, enum psi_res res)
 		return -EOPNOTSUPP;
 	psi__group_refresh(group);
 	psi_fill(group, res, &p);
-	psi_print_pressure(m, &p);
+	pfs_print_pressure(m, &p); /* the one routine that prints pressure text */
 	return 0;
 }

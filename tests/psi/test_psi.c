@@ -18,6 +18,7 @@
 
 #include "tap.h"
 #include "uprocfs/calc_load.h"
+#include "uprocfs/procfs.h"
 #include "uprocfs/psi.h"
 
 /* ------------------------------------------------------------------ */
@@ -853,7 +854,7 @@ static void test_text(void)
 	ok(p[MACH_PSI_CPU].present && p[MACH_PSI_CPU].has_full && !p[MACH_PSI_IRQ].present,
 	   "cpu present with a full line, irq absent");
 	seq_init_buffer(&m, buf, sizeof(buf));
-	psi_print_pressure(&m, &p[MACH_PSI_IO]);
+	pfs_print_pressure(&m, &p[MACH_PSI_IO]);
 	is_bytes(buf, m.count, io_one_period, sizeof(io_one_period) - 1, "snapshot prints the same bytes");
 	ok(psi_fill_pressure(sys, PSI_MEM, &one) == 0 && one.some.total_us == 0 && one.has_full,
 	   "single-resource fill");
