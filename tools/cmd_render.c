@@ -12,17 +12,20 @@
 #include "cli.h"
 #include "uprocfs/machine.h"
 #include "uprocfs/procfs.h"
+#include "uprocfs/sim.h"
 
 static void render_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: uprocfs render [--machine SPEC] PATH...\n"
+		"usage: uprocfs render [--machine SPEC] [--at SECONDS] PATH...\n"
 		"\n"
 		"Write the files at PATH (as /proc/stat, /proc/42/status, stat, 42/task/43/stat)\n"
 		"of a machine to standard output, one after the other.\n"
 		"\n"
 		"  --machine SPEC   synth[:cpus=N,tasks=M,threads=T,seed=S,...] (default synth),\n"
-		"                   tree:DIR (a tree written by `uprocfs capture`), or live\n");
+		"                   tree:DIR (a tree written by `uprocfs capture`), or live\n"
+		"  --at SECONDS     run the simulator for SECONDS of machine time first\n"
+		"                   (the workload: synth keys depth=D,load=L,io=F,mem=F)\n");
 }
 
 static int write_all(const char *buf, size_t len)
@@ -44,10 +47,13 @@ int cmd_render(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "machine", required_argument, NULL, 'm' },
+		{ "at", required_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *spec = "synth";
+	double at = -1;
+	char *end;
 	struct machine *mach;
 	char err[512];
 	int c, status = 0, rc;
@@ -56,6 +62,14 @@ int cmd_render(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+m:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm': spec = optarg; break;
+		case 'a':
+			errno = 0;
+			at = strtod(optarg, &end);
+			if (errno || *end || end == optarg || at < 0 || at > 1e7) {
+				fprintf(stderr, "uprocfs render: --at \"%s\": expected seconds from 0 to 1e7\n", optarg);
+				return 2;
+			}
+			break;
 		case 'h': render_usage(stdout); return 0;
 		default: render_usage(stderr); return 2;
 		}
@@ -69,6 +83,22 @@ int cmd_render(int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "uprocfs render: %s\n", err);
 		return 1;
+	}
+	if (at >= 0) {
+		struct mach_sim_opts so;
+		struct mach_sim *sim = NULL;
+
+		rc = mach_sim_opts_from_spec(spec, &so, err, sizeof(err));
+		if (!rc)
+			rc = mach_sim_create(mach, &so, &sim, err, sizeof(err));
+		if (!rc)
+			rc = mach_sim_advance(sim, mach->uptime_ns + (uint64_t)(at * 1e9));
+		mach_sim_destroy(sim);
+		if (rc) {
+			fprintf(stderr, "uprocfs render: %s\n", err);
+			mach_free(mach);
+			return 1;
+		}
 	}
 	for (int i = optind; i < argc; i++) {
 		const struct pfs_file *f;

@@ -9,9 +9,20 @@
 #include <unistd.h>
 
 #include "served.h"
+#include "uprocfs/sim.h"
+
+/* The machine's clock follows CLOCK_BOOTTIME from the moment it is served. */
+static int follow_boottime(void *ctx, struct machine *m, uint64_t now_ns)
+{
+	struct served *s = ctx;
+
+	(void)m;
+	return mach_sim_advance(s->sim, s->model_base_ns + (now_ns - s->boot_base_ns));
+}
 
 int served_open(struct served *s, const char *spec, char *err, size_t errlen)
 {
+	struct mach_sim_opts so;
 	int rc;
 
 	memset(s, 0, sizeof(*s));
@@ -32,9 +43,20 @@ int served_open(struct served *s, const char *spec, char *err, size_t errlen)
 		return 0;
 	}
 	rc = mach_from_spec(spec, &s->mach, err, errlen);
-	if (rc)
+	if (!rc)
+		rc = mach_sim_opts_from_spec(spec, &so, err, errlen);
+	if (!rc)
+		rc = mach_sim_create(s->mach, &so, &s->sim, err, errlen);
+	if (rc) {
+		mach_free(s->mach);
+		s->mach = NULL;
 		return rc;
+	}
 	s->src.mach = s->mach;
+	s->src.advance = follow_boottime;
+	s->src.advance_ctx = s;
+	s->model_base_ns = s->mach->uptime_ns;
+	s->boot_base_ns = psi_clock_boottime(NULL, -1);
 	return 0;
 }
 
@@ -42,6 +64,7 @@ void served_close(struct served *s)
 {
 	if (s->src.live_proc_fd >= 0)
 		close(s->src.live_proc_fd);
+	mach_sim_destroy(s->sim);
 	mach_free(s->mach);
 	memset(s, 0, sizeof(*s));
 	s->src.live_proc_fd = -1;

@@ -7,10 +7,14 @@
 
 #include "uprocfs/pfs_fuse.h"
 
+struct mach_sim;
+
 struct served {
 	struct machine *mach;
 	struct pfs_source src;
-	void *sim;  /* the simulator driving mach, or NULL */
+	struct mach_sim *sim;   /* the simulator driving mach, or NULL (live) */
+	uint64_t model_base_ns; /* the machine's uptime when serving started */
+	uint64_t boot_base_ns;  /* CLOCK_BOOTTIME then */
 };
 
 /**

@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim.c - moving a machine through time.
+ *
+ * A small scheduler runs the workload tasks on the machine's CPUs in ticks of
+ * 1/HZ: each task alternates CPU bursts with sleeps, io waits and memory
+ * stalls (exponential durations whose means give the requested load, io and
+ * mem shares), each CPU runs one task and round-robins the others every few
+ * ticks.  Every state change goes through the PSI engine the way the kernel
+ * drives it (psi_task_switch on a context switch, psi_task_wakeup on enqueue,
+ * psi_memstall_enter/leave), so /proc/pressure reports what happened.  The
+ * tick also does the accounting the kernel's does: account_user_time /
+ * account_system_time / account_idle_time per CPU (iowait when a CPU is idle
+ * with io waiters), per-task times, context switches, the timer interrupt and
+ * softirqs, and calc_global_load every LOAD_FREQ = 5*HZ+1 ticks.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uprocfs/calc_load.h"
+#include "uprocfs/sim.h"
+
+#define SIM_HZ_DEFAULT 250
+#define SLICE_TICKS 3             /* round-robin after this many ticks (~sched_latency / nr) */
+#define BURST_MEAN_NS 6000000.0   /* mean CPU burst: a few ms, as interactive servers run */
+#define FAST_STEP_NS 250000000ull /* step for gaps too long to simulate tick by tick */
+#define FINE_WINDOW_NS 120000000000ull /* the last this-much of a gap runs at tick resolution */
+#define FORK_EVERY_NS 150000000ull
+
+enum wstate { W_RUNNING, W_RUNNABLE, W_SLEEP, W_IOWAIT, W_MEMSTALL };
+
+struct wtask {
+	size_t proc;              /* index into m->procs */
+	unsigned int thread;      /* index into its threads */
+	struct psi_task pt;
+	enum wstate state;
+	double remaining_ns;      /* of the current burst or wait */
+	unsigned int ran_ticks;   /* in the current slice */
+	unsigned int user_permille; /* share of its CPU time spent in user mode */
+	bool stall_pending;       /* woke from a memory stall: leave it when it runs */
+};
+
+struct cpu_rq {
+	int curr;                 /* running wtask index, -1 idle */
+	unsigned int nr_iowait;   /* tasks of this CPU sleeping in iowait */
+	int *queue;               /* runnable wtask indices, FIFO */
+	unsigned int head, len;
+};
+
+struct mach_sim {
+	struct machine *m;
+	struct mach_sim_opts o;
+	struct psi_engine *psi;
+	struct psi_group **groups; /* the chain: groups[0] system ... groups[depth] leaf */
+	unsigned int ntasks;
+	struct wtask *tasks;
+	struct cpu_rq *rq;
+	uint64_t now;             /* model uptime, ns */
+	uint64_t tick_ns;
+	uint64_t next_load_update; /* calc_global_load: every LOAD_FREQ = 5*HZ+1 ticks */
+	uint64_t load_freq_ns;
+	uint64_t next_fork;
+	uint64_t rng;
+	double duty;              /* fraction of its time a workload task wants a CPU */
+	double off_mean_ns;       /* mean length of a sleep/iowait/memstall */
+	double p_io, p_mem;       /* chance an off period is an io wait / a memory stall */
+	struct mach_pressure base[MACH_NR_PSI_RES]; /* the model's pressure before we started */
+};
+
+/* ------------------------------------------------------------------ */
+/* randomness                                                          */
+
+static uint64_t next_rand(struct mach_sim *s)
+{
+	uint64_t z = (s->rng += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static double uniform(struct mach_sim *s)
+{
+	return ((double)(next_rand(s) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double exponential(struct mach_sim *s, double mean)
+{
+	return -mean * log(uniform(s));
+}
+
+/* ------------------------------------------------------------------ */
+/* options                                                             */
+
+void mach_sim_defaults(struct mach_sim_opts *o)
+{
+	struct mach_synth_opts so;
+
+	mach_synth_defaults(&so);
+	*o = (struct mach_sim_opts){ .depth = so.depth, .load = so.load, .io = so.io, .mem = so.mem,
+				     .seed = so.seed, .psi_clock_mode = PSI_CLOCK_ONCE };
+}
+
+int mach_sim_opts_from_spec(const char *spec, struct mach_sim_opts *o, char *err, size_t errlen)
+{
+	struct mach_synth_opts so;
+	int rc;
+
+	mach_sim_defaults(o);
+	if (!spec || strncmp(spec, "synth:", 6))
+		return 0;
+	mach_synth_defaults(&so);
+	rc = mach_synth_parse(&so, spec + 6, err, errlen);
+	if (rc)
+		return rc;
+	o->depth = so.depth;
+	o->load = so.load;
+	o->io = so.io;
+	o->mem = so.mem;
+	o->seed = so.seed;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* model access                                                        */
+
+static struct mach_thread *thread_of(struct mach_sim *s, const struct wtask *w)
+{
+	return &s->m->procs[w->proc].threads[w->thread];
+}
+
+static struct mach_process *proc_of(struct mach_sim *s, const struct wtask *w)
+{
+	return &s->m->procs[w->proc];
+}
+
+static struct mach_cpu *cpu_of(struct mach_sim *s, int cpu)
+{
+	return &s->m->cpus[cpu];
+}
+
+static uint64_t sim_clock(void *ctx, int cpu)
+{
+	(void)cpu;
+	return ((const struct mach_sim *)ctx)->now;
+}
+
+/* ------------------------------------------------------------------ */
+/* runqueues                                                           */
+
+static void rq_push(struct mach_sim *s, int cpu, int w)
+{
+	struct cpu_rq *rq = &s->rq[cpu];
+
+	rq->queue[(rq->head + rq->len) % s->ntasks] = w;
+	rq->len++;
+}
+
+static int rq_pop(struct mach_sim *s, int cpu)
+{
+	struct cpu_rq *rq = &s->rq[cpu];
+	int w;
+
+	if (!rq->len)
+		return -1;
+	w = rq->queue[rq->head];
+	rq->head = (rq->head + 1) % s->ntasks;
+	rq->len--;
+	return w;
+}
+
+/* The CPU with the fewest tasks wanting it: where a waking task goes. */
+static int least_loaded_cpu(struct mach_sim *s, int prefer)
+{
+	unsigned int best_load = s->rq[prefer].len + (s->rq[prefer].curr >= 0);
+	int best = prefer;
+
+	for (unsigned int c = 0; c < s->m->ncpus && best_load; c++) {
+		unsigned int load = s->rq[c].len + (s->rq[c].curr >= 0);
+		if (s->m->cpus[c].online && load < best_load) {
+			best = (int)c;
+			best_load = load;
+		}
+	}
+	return best;
+}
+
+/* ------------------------------------------------------------------ */
+/* transitions                                                         */
+
+static void set_task_state(struct mach_sim *s, struct wtask *w, enum wstate st)
+{
+	static const enum mach_task_state shown[] = {
+		[W_RUNNING] = MACH_TASK_RUNNING, [W_RUNNABLE] = MACH_TASK_RUNNING,
+		[W_SLEEP] = MACH_TASK_SLEEPING, [W_IOWAIT] = MACH_TASK_DISK_SLEEP,
+		[W_MEMSTALL] = MACH_TASK_DISK_SLEEP,
+	};
+	w->state = st;
+	thread_of(s, w)->state = shown[st];
+	thread_of(s, w)->wchan = st != W_RUNNING && st != W_RUNNABLE;
+}
+
+/* A context switch on @cpu from @prev (or idle) to the next runnable task. */
+static void switch_to_next(struct mach_sim *s, int cpu, struct wtask *prev, bool sleep)
+{
+	struct cpu_rq *rq = &s->rq[cpu];
+	int next = rq_pop(s, cpu);
+	struct wtask *nw = next >= 0 ? &s->tasks[next] : NULL;
+	struct mach_cpu_schedstat *ss = &cpu_of(s, cpu)->sched;
+
+	if (!prev && !nw)
+		return;
+	psi_task_switch(prev ? &prev->pt : NULL, nw ? &nw->pt : NULL, sleep);
+	ss->sched_count++;
+	if (!nw)
+		ss->sched_goidle++;
+	s->m->ctxt++;
+	if (prev) {
+		if (sleep)
+			thread_of(s, prev)->nvcsw++;
+		else
+			thread_of(s, prev)->nivcsw++;
+	}
+	rq->curr = next;
+	if (nw) {
+		nw->ran_ticks = 0;
+		set_task_state(s, nw, W_RUNNING);
+		ss->pcount++;
+		if (nw->stall_pending) {
+			/* its memory stall ends once it runs again */
+			psi_memstall_leave(&nw->pt);
+			nw->stall_pending = false;
+		}
+	}
+}
+
+/* The running task @w ends its burst: it sleeps, waits for io or stalls on memory. */
+static void end_burst(struct mach_sim *s, int cpu, struct wtask *w)
+{
+	double r = uniform(s);
+	enum wstate off = r < s->p_io ? W_IOWAIT : r < s->p_io + s->p_mem ? W_MEMSTALL : W_SLEEP;
+
+	if (off == W_MEMSTALL)
+		psi_memstall_enter(&w->pt); /* reclaim while running, then block on it */
+	w->pt.in_iowait = off == W_IOWAIT;
+	if (off == W_IOWAIT)
+		s->rq[cpu].nr_iowait++;
+	set_task_state(s, w, off);
+	w->remaining_ns = exponential(s, s->off_mean_ns);
+	switch_to_next(s, cpu, w, true);
+}
+
+/* @w's wait is over: enqueue it on the least loaded CPU (a wakeup). */
+static void wake(struct mach_sim *s, struct wtask *w)
+{
+	int cpu = least_loaded_cpu(s, w->pt.cpu);
+	bool local = cpu == w->pt.cpu;
+
+	if (w->state == W_IOWAIT)
+		s->rq[w->pt.cpu].nr_iowait--;
+	if (!local)
+		psi_task_migrate(&w->pt, cpu);
+	psi_task_wakeup(&w->pt);
+	w->pt.in_iowait = false;
+	w->stall_pending = w->state == W_MEMSTALL;
+	thread_of(s, w)->processor = cpu;
+	cpu_of(s, cpu)->sched.ttwu_count++;
+	if (local)
+		cpu_of(s, cpu)->sched.ttwu_local++;
+	set_task_state(s, w, W_RUNNABLE);
+	w->remaining_ns = exponential(s, BURST_MEAN_NS);
+	rq_push(s, cpu, (int)(w - s->tasks));
+	if (s->rq[cpu].curr < 0)
+		switch_to_next(s, cpu, NULL, false);
+}
+
+/* ------------------------------------------------------------------ */
+/* one step                                                            */
+
+/* Charge @ns of CPU @cpu as the kernel's tick accounting would. */
+static void account_cpu(struct mach_sim *s, int cpu, uint64_t ns)
+{
+	struct mach_cpu *c = cpu_of(s, cpu);
+	struct cpu_rq *rq = &s->rq[cpu];
+	/* a little of every tick goes to interrupts and softirqs */
+	uint64_t irq = ns / 400, softirq = ns / 150, rest = ns - irq - softirq;
+
+	c->time_ns[MACH_CPU_IRQ] += irq;
+	c->time_ns[MACH_CPU_SOFTIRQ] += softirq;
+	if (rq->curr >= 0) {
+		struct wtask *w = &s->tasks[rq->curr];
+		struct mach_thread *t = thread_of(s, w);
+		struct mach_process *p = proc_of(s, w);
+		uint64_t user = rest * w->user_permille / 1000, sys = rest - user;
+
+		c->time_ns[t->nice > 0 ? MACH_CPU_NICE : MACH_CPU_USER] += user;
+		c->time_ns[MACH_CPU_SYSTEM] += sys;
+		t->utime_ns += user;
+		t->stime_ns += sys;
+		p->group_utime_ns += user;
+		p->group_stime_ns += sys;
+		c->sched.rq_cpu_time += rest;
+		if (next_rand(s) % 4 == 0)
+			t->minflt++;
+	} else if (rq->nr_iowait) {
+		c->time_ns[MACH_CPU_IOWAIT] += rest;
+	} else {
+		c->time_ns[MACH_CPU_IDLE] += rest;
+		s->m->idle_ns += rest;
+	}
+	c->sched.run_delay += (uint64_t)rq->len * ns;
+}
+
+static void step(struct mach_sim *s, uint64_t dt)
+{
+	struct machine *m = s->m;
+	uint64_t due;
+
+	s->now += dt;
+	m->uptime_ns = s->now;
+	for (unsigned int c = 0; c < m->ncpus; c++)
+		if (m->cpus[c].online)
+			account_cpu(s, (int)c, dt);
+
+	/* bursts end, waits end, slices run out */
+	for (unsigned int i = 0; i < s->ntasks; i++) {
+		struct wtask *w = &s->tasks[i];
+
+		if (w->state == W_RUNNABLE)
+			continue;
+		w->remaining_ns -= (double)dt;
+		if (w->state == W_RUNNING) {
+			int cpu = w->pt.cpu;
+			if (w->remaining_ns <= 0) {
+				end_burst(s, cpu, w);
+			} else if (++w->ran_ticks >= SLICE_TICKS && s->rq[cpu].len) {
+				/* preempted: back to the end of its runqueue */
+				set_task_state(s, w, W_RUNNABLE);
+				rq_push(s, cpu, (int)i);
+				switch_to_next(s, cpu, w, false);
+			}
+		} else if (w->remaining_ns <= 0) {
+			wake(s, w);
+		}
+	}
+
+	/* the timer interrupt on every CPU, and the softirqs it raises */
+	m->intr_arch_extra += m->ncpus;
+	m->softirq[1] += m->ncpus;             /* TIMER */
+	m->softirq[7] += m->ncpus / 2 + 1;     /* SCHED */
+	m->softirq[9] += m->ncpus / 2 + 1;     /* RCU */
+	if (s->now >= s->next_fork) {
+		/* short-lived children come and go between two looks at /proc */
+		m->processes++;
+		if (m->last_pid + 1 < m->pid_max)
+			m->last_pid++;
+		s->next_fork += FORK_EVERY_NS;
+	}
+	while (s->now >= s->next_load_update) {
+		unsigned long active = 0;
+
+		for (unsigned int i = 0; i < s->ntasks; i++) {
+			enum wstate st = s->tasks[i].state;
+			active += st == W_RUNNING || st == W_RUNNABLE || st == W_IOWAIT || st == W_MEMSTALL;
+		}
+		active *= FIXED_1;
+		m->avenrun[0] = calc_load(m->avenrun[0], EXP_1, active);
+		m->avenrun[1] = calc_load(m->avenrun[1], EXP_5, active);
+		m->avenrun[2] = calc_load(m->avenrun[2], EXP_15, active);
+		s->next_load_update += s->load_freq_ns;
+	}
+	while (psi_next_avgs_work(s->psi, &due) && due <= s->now)
+		if (psi_avgs_tick(s->psi) <= 0)
+			break;
+}
+
+/* Publish what the rest of the model derives from the tasks' states. */
+static void publish(struct mach_sim *s)
+{
+	struct machine *m = s->m;
+	unsigned int running = 0, blocked = 0;
+
+	for (size_t i = 0; i < m->nprocs; i++)
+		for (unsigned int t = 0; t < m->procs[i].nthreads; t++) {
+			enum mach_task_state st = m->procs[i].threads[t].state;
+			running += st == MACH_TASK_RUNNING;
+			blocked += st == MACH_TASK_DISK_SLEEP;
+		}
+	m->procs_running = running;
+	m->procs_blocked = blocked;
+	m->nr_running = running;
+	m->schedstat_timestamp = 4294892296ull + s->now / (1000000000u / SIM_HZ_DEFAULT);
+	psi_fill_pressure_all(psi_system_group(s->psi), m->pressure);
+	/* totals are monotonic: they continue from what the model had */
+	for (int r = 0; r < MACH_NR_PSI_RES; r++) {
+		m->pressure[r].some.total_us += s->base[r].some.total_us;
+		if (r != MACH_PSI_CPU)
+			m->pressure[r].full.total_us += s->base[r].full.total_us;
+		m->pressure[r].present = s->base[r].present && m->pressure[r].present;
+	}
+}
+
+int mach_sim_advance(struct mach_sim *s, uint64_t uptime_ns)
+{
+	/* A long gap (a daemon nobody read for an hour) goes by in coarse steps. */
+	while (s->now + FINE_WINDOW_NS < uptime_ns)
+		step(s, FAST_STEP_NS);
+	while (s->now + s->tick_ns <= uptime_ns)
+		step(s, s->tick_ns);
+	publish(s);
+	return 0;
+}
+
+uint64_t mach_sim_now(const struct mach_sim *s)
+{
+	return s->now;
+}
+
+struct psi_engine *mach_sim_psi(struct mach_sim *s)
+{
+	return s->psi;
+}
+
+unsigned int mach_sim_nr_tasks(const struct mach_sim *s)
+{
+	return s->ntasks;
+}
+
+/* ------------------------------------------------------------------ */
+/* set-up                                                              */
+
+static bool can_work(const struct mach_process *p, const struct mach_thread *t)
+{
+	return p->mm && !t->kthread && t->state != MACH_TASK_ZOMBIE && t->state != MACH_TASK_STOPPED &&
+	       t->state != MACH_TASK_TRACED && t->state != MACH_TASK_DEAD;
+}
+
+/*
+ * Pick the workload: enough user threads to reach the load with some
+ * contention, spread over the processes (a stride through the table, so the
+ * choice is deterministic), preferring multi-threaded programs' threads.
+ */
+static int pick_workload(struct mach_sim *s)
+{
+	struct machine *m = s->m;
+	unsigned int online = 0, candidates = 0, want, k = 0;
+
+	for (unsigned int c = 0; c < m->ncpus; c++)
+		online += m->cpus[c].online;
+	for (size_t i = 0; i < m->nprocs; i++)
+		for (unsigned int t = 0; t < m->procs[i].nthreads; t++)
+			candidates += can_work(&m->procs[i], &m->procs[i].threads[t]);
+	want = (unsigned int)(2.0 * online * s->o.load + 1.5);
+	if (want > 4 * online + 8)
+		want = 4 * online + 8;
+	if (want > candidates)
+		want = candidates;
+	if (!want || s->o.load <= 0)
+		return 0;
+	s->tasks = calloc(want, sizeof(*s->tasks));
+	if (!s->tasks)
+		return -ENOMEM;
+	/* every step-th candidate, starting at a seeded offset */
+	unsigned int stride = candidates / want, seen = 0, start = (unsigned int)(next_rand(s) % (stride ? stride : 1));
+	for (size_t i = 0; i < m->nprocs && k < want; i++)
+		for (unsigned int t = 0; t < m->procs[i].nthreads && k < want; t++) {
+			if (!can_work(&m->procs[i], &m->procs[i].threads[t]))
+				continue;
+			if (seen++ % (stride ? stride : 1) != start)
+				continue;
+			s->tasks[k].proc = i;
+			s->tasks[k].thread = t;
+			k++;
+		}
+	s->ntasks = k;
+	s->duty = s->o.load * online / (k ? k : 1);
+	if (s->duty > 0.95)
+		s->duty = 0.95;
+	return 0;
+}
+
+static int make_groups(struct mach_sim *s)
+{
+	s->groups = calloc(s->o.depth + 1, sizeof(*s->groups));
+	if (!s->groups)
+		return -ENOMEM;
+	s->groups[0] = psi_system_group(s->psi);
+	for (unsigned int d = 1; d <= s->o.depth; d++) {
+		int rc = psi_group_create(s->psi, s->groups[d - 1], &s->groups[d]);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Tasks the simulator does not move stop being runnable or blocked: the load is the workload's. */
+static void quiesce_others(struct mach_sim *s)
+{
+	struct machine *m = s->m;
+
+	for (size_t i = 0; i < m->nprocs; i++)
+		for (unsigned int t = 0; t < m->procs[i].nthreads; t++) {
+			struct mach_thread *th = &m->procs[i].threads[t];
+			if (th->state == MACH_TASK_RUNNING || th->state == MACH_TASK_DISK_SLEEP) {
+				th->state = th->kthread ? MACH_TASK_IDLE : MACH_TASK_SLEEPING;
+				th->wchan = true;
+			}
+		}
+}
+
+/* Every workload task starts in a random phase of its cycle. */
+static void start_tasks(struct mach_sim *s)
+{
+	for (unsigned int i = 0; i < s->ntasks; i++) {
+		struct wtask *w = &s->tasks[i];
+		struct mach_thread *t = thread_of(s, w);
+		int cpu = (int)(i % s->m->ncpus);
+
+		while (!s->m->cpus[cpu].online)
+			cpu = (cpu + 1) % (int)s->m->ncpus;
+		psi_task_init(&w->pt, s->groups[s->o.depth], cpu);
+		w->user_permille = 600 + (unsigned int)(next_rand(s) % 380);
+		t->processor = cpu;
+		set_task_state(s, w, W_SLEEP);
+		w->remaining_ns = exponential(s, s->off_mean_ns) * uniform(s);
+	}
+}
+
+int mach_sim_create(struct machine *m, const struct mach_sim_opts *o, struct mach_sim **out,
+		    char *err, size_t errlen)
+{
+	struct mach_sim *s;
+	struct psi_config cfg;
+	double off_share;
+	int rc;
+
+	if (!m->ncpus) {
+		snprintf(err, errlen, "simulator: the machine has no CPUs");
+		return -EINVAL;
+	}
+	if (o->load < 0 || o->load > 1 || o->io < 0 || o->mem < 0 || o->io + o->mem > 1) {
+		snprintf(err, errlen, "simulator: load, io and mem must be fractions (io + mem <= 1)");
+		return -EINVAL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->m = m;
+	s->o = *o;
+	s->rng = o->seed ^ 0x5157a11ce5ull;
+	s->now = m->uptime_ns;
+	s->tick_ns = 1000000000ull / (o->tick_hz ? o->tick_hz : SIM_HZ_DEFAULT);
+	s->next_fork = s->now + FORK_EVERY_NS;
+	s->load_freq_ns = (5 * (1000000000ull / s->tick_ns) + 1) * s->tick_ns;
+	s->next_load_update = s->now + s->load_freq_ns;
+	cfg = (struct psi_config){ .ncpus = m->ncpus, .hz = SIM_HZ_DEFAULT, .clock = sim_clock,
+				   .clock_ctx = s, .clock_mode = o->psi_clock_mode };
+	rc = psi_engine_create(&cfg, &s->psi);
+	if (!rc)
+		rc = make_groups(s);
+	if (!rc)
+		rc = pick_workload(s);
+	if (!rc && s->ntasks) {
+		s->rq = calloc(m->ncpus, sizeof(*s->rq));
+		if (!s->rq)
+			rc = -ENOMEM;
+		for (unsigned int c = 0; !rc && c < m->ncpus; c++) {
+			s->rq[c].curr = -1;
+			s->rq[c].queue = calloc(s->ntasks, sizeof(int));
+			if (!s->rq[c].queue)
+				rc = -ENOMEM;
+		}
+	}
+	if (rc) {
+		snprintf(err, errlen, "simulator: cannot start: %s", strerror(-rc));
+		mach_sim_destroy(s);
+		return rc;
+	}
+	/* A task wants the CPU `duty` of the time; io and mem share out the rest. */
+	off_share = 1.0 - s->duty;
+	s->off_mean_ns = BURST_MEAN_NS * off_share / (s->duty > 0 ? s->duty : 1);
+	s->p_io = off_share > 0 ? o->io / off_share : 0;
+	s->p_mem = off_share > 0 ? o->mem / off_share : 0;
+	if (s->p_io + s->p_mem > 1) {
+		double scale = 1 / (s->p_io + s->p_mem);
+		s->p_io *= scale;
+		s->p_mem *= scale;
+	}
+	memcpy(s->base, m->pressure, sizeof(s->base));
+	quiesce_others(s);
+	start_tasks(s);
+	publish(s);
+	*out = s;
+	return 0;
+}
+
+void mach_sim_destroy(struct mach_sim *s)
+{
+	if (!s)
+		return;
+	if (s->rq)
+		for (unsigned int c = 0; c < s->m->ncpus; c++)
+			free(s->rq[c].queue);
+	free(s->rq);
+	free(s->tasks);
+	free(s->groups);
+	psi_engine_destroy(s->psi);
+	free(s);
+}
