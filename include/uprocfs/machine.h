@@ -239,6 +239,12 @@ struct mach_mm {
 	uint64_t untag_mask;
 	/* statm text field, pages (from the code span) */
 	uint64_t statm_text;
+	/*
+	 * stat's rss, pages.  Since 6.16 status and statm sum the per-CPU rss
+	 * counters exactly while stat reads get_mm_rss()'s approximate global
+	 * count, so the two may differ by the counters' per-CPU batches.
+	 */
+	uint64_t stat_rss;
 	/* layout (stat fields 26-28, 45-51) */
 	uint64_t start_code, end_code, start_stack;
 	uint64_t start_data, end_data, start_brk;

@@ -68,7 +68,7 @@ int pfs_show_pid_stat(struct seq_file *m, void *v)
 	seq_put_decimal_ull(m, " ", 0); /* itrealvalue */
 	seq_put_decimal_ull(m, " ", ticks(t->start_time_ns));
 	seq_put_decimal_ull(m, " ", mm ? mm->vm_size * 1024 : 0);
-	seq_put_decimal_ull(m, " ", mm ? mm->vm_rss / (MACH_PAGE_SIZE / 1024) : 0);
+	seq_put_decimal_ull(m, " ", mm ? mm->stat_rss : 0);
 	seq_put_decimal_ull(m, " ", p->rsslim);
 	seq_put_decimal_ull(m, " ", mm ? (permitted ? mm->start_code : 1) : 0);
 	seq_put_decimal_ull(m, " ", mm ? (permitted ? mm->end_code : 1) : 0);
@@ -82,7 +82,8 @@ int pfs_show_pid_stat(struct seq_file *m, void *v)
 	/* wchan is only a 0/1 flag now, and for a whole group only when single-threaded */
 	seq_put_decimal_ull(m, " ", permitted && (!c->whole || p->nthreads < 2) && t->wchan);
 	seq_puts(m, " 0 0"); /* nswap, cnswap */
-	seq_put_decimal_ll(m, " ", p->exit_signal);
+	/* only a group leader has an exit signal; the other threads show -1 */
+	seq_put_decimal_ll(m, " ", t->tid == p->tgid ? p->exit_signal : -1);
 	seq_put_decimal_ll(m, " ", t->processor);
 	seq_put_decimal_ull(m, " ", t->rt_priority);
 	seq_put_decimal_ull(m, " ", t->policy);

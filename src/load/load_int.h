@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * load_int.h - what the loader's parsers hand each other.
+ *
+ * Global files (stat, meminfo, ...) parse straight into the machine.  The
+ * per-pid files parse into records (one per file, typed values only), which
+ * load_pid.c checks against each other and turns into one struct
+ * mach_process: a process is built only from files that agree.
+ */
+#ifndef UPROCFS_LOAD_INT_H
+#define UPROCFS_LOAD_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "lex.h"
+#include "uprocfs/machine.h"
+
+/* Widest bitmaps accepted: far above NR_CPUS=8192 and MAX_NUMNODES=1024. */
+#define LD_MAX_CPU_BITS 65536u
+#define LD_MAX_NODE_BITS 65536u
+
+#define LD_PF_KTHREAD 0x00200000u /* task->flags: PF_KTHREAD */
+
+/* The per-pid files, in report order. */
+enum ld_kind { LD_STATUS, LD_STAT, LD_STATM, LD_MAPS, LD_CMDLINE, LD_COMM, LD_NR_KINDS };
+extern const char *const ld_kind_names[LD_NR_KINDS];
+
+/* ------------------------------------------------------------------ */
+/* /proc/<pid>/status                                                   */
+
+enum ld_st {
+	ST_NAME, ST_UMASK, ST_STATE, ST_TGID, ST_NGID, ST_PID, ST_PPID, ST_TRACERPID,
+	ST_UID, ST_GID, ST_FDSIZE, ST_GROUPS, ST_NSTGID, ST_NSPID, ST_NSPGID, ST_NSSID,
+	ST_KTHREAD,
+	ST_VMPEAK, ST_VMSIZE, ST_VMLCK, ST_VMPIN, ST_VMHWM, ST_VMRSS, ST_RSSANON, ST_RSSFILE,
+	ST_RSSSHMEM, ST_VMDATA, ST_VMSTK, ST_VMEXE, ST_VMLIB, ST_VMPTE, ST_VMSWAP,
+	ST_HUGETLB, ST_COREDUMP, ST_THP, ST_UNTAG,
+	ST_THREADS, ST_SIGQ, ST_SIGPND, ST_SHDPND, ST_SIGBLK, ST_SIGIGN, ST_SIGCGT,
+	ST_CAPINH, ST_CAPPRM, ST_CAPEFF, ST_CAPBND, ST_CAPAMB, ST_NNP, ST_SECCOMP,
+	ST_SECCOMP_FILTERS, ST_SSB, ST_SIB, ST_CPUS, ST_CPUS_LIST, ST_MEMS, ST_MEMS_LIST,
+	ST_VCSW, ST_NVCSW, ST_X86, ST_X86_LOCKED,
+	ST_NR
+};
+
+/* Optional status lines that the kernel profile decides. */
+enum ld_dec {
+	DEC_UMASK, DEC_NGID, DEC_NS, DEC_KTHREAD, DEC_HUGETLB, DEC_COREDUMP, DEC_THP,
+	DEC_UNTAG, DEC_SECCOMP, DEC_SECCOMP_FILTERS, DEC_SIB, DEC_MEMS, DEC_X86,
+	LD_NR_DEC, DEC_NONE = -1
+};
+
+/* Flags of a status line. */
+#define STF_PROC 0x1u   /* one value per process: every thread's status must agree */
+#define STF_MM   0x2u   /* printed only for a task with an mm */
+
+struct ld_st_def {
+	const char *label;       /* "VmRSS:" */
+	unsigned char kind;
+	unsigned char flags;     /* STF_* */
+	signed char dec;         /* enum ld_dec, or DEC_NONE */
+};
+extern const struct ld_st_def ld_st_defs[ST_NR];
+
+struct ld_status {
+	char *path;
+	bool present[ST_NR];
+	unsigned int line[ST_NR];
+	uint64_t v[ST_NR][4];            /* scalar values of each line */
+	char name[MACH_COMM_MAX];        /* Name:, unescaped */
+	unsigned int ngroups;
+	uint32_t *groups;
+	unsigned int ns_levels;
+	pid_t ns[4][MACH_NS_LEVELS_MAX]; /* tgid, pid, pgid, sid */
+	struct mach_bitmap cpus, mems;   /* as wide as their text allows (hi) */
+	unsigned int cpus_lo, cpus_hi, mems_lo, mems_hi;
+};
+
+/* ------------------------------------------------------------------ */
+/* /proc/<pid>/stat                                                     */
+
+#define LD_STAT_FIELDS 52
+
+/* Which part of the model a stat field describes. */
+enum ld_sf_scope {
+	SF_THREAD,  /* the task itself */
+	SF_PROC,    /* the thread group: every stat of the process agrees */
+	SF_MM,      /* the mm: every stat agrees */
+	SF_AGG,     /* whole-process sum in /proc/<pid>/stat, the task's own in task/ */
+	SF_ZERO,    /* always 0 */
+	SF_SPECIAL, /* pid, comm, state, exit_signal, exit_code */
+};
+
+struct ld_sf_def {
+	const char *name;
+	bool is_signed;
+	unsigned char scope;
+	bool ptrace;   /* masked when the reader may not ptrace the task */
+	bool ticks;    /* clock ticks (converted to ns) */
+};
+extern const struct ld_sf_def ld_sf_defs[LD_STAT_FIELDS + 1];
+
+struct ld_stat {
+	char *path;
+	char comm[MACH_COMM_MAX];
+	enum mach_task_state state;
+	uint64_t f[LD_STAT_FIELDS + 1];     /* by field number; signed ones as two's complement */
+	unsigned int line[LD_STAT_FIELDS + 1];
+};
+
+static inline int64_t ld_sf_s(const struct ld_stat *s, int n)
+{
+	return (int64_t)s->f[n];
+}
+
+/* ------------------------------------------------------------------ */
+/* statm, maps, cmdline, comm                                           */
+
+struct ld_statm {
+	char *path;
+	uint64_t v[7]; /* size resident shared text lib data dt, pages */
+};
+
+struct ld_maps {
+	char *path;
+	size_t n;
+	struct mach_vma *vmas;
+};
+
+struct ld_bytes {
+	char *path;
+	size_t len;
+	char *buf;   /* cmdline: raw bytes; comm: the name, NUL-terminated */
+};
+
+/* ------------------------------------------------------------------ */
+/* One process's records                                                */
+
+struct ld_task {
+	pid_t tid;
+	struct ld_status *status;
+	struct ld_stat *stat;
+	struct ld_statm *statm;
+	struct ld_maps *maps;
+	struct ld_bytes *cmdline;
+	struct ld_bytes *comm;
+};
+
+struct ld_pid {
+	pid_t tgid;
+	struct ld_task whole;      /* /proc/<pid>/... */
+	size_t ntasks, cap;
+	struct ld_task *tasks;     /* task/<tid>/..., any order */
+	bool tasks_complete;       /* the records hold every thread (Threads: can be checked) */
+};
+
+/* ------------------------------------------------------------------ */
+/* The machine-wide state of one load                                   */
+
+struct ld_bound {
+	unsigned int lo, hi;      /* hi == 0: no upper bound yet */
+	char *lo_by, *hi_by;      /* the files that set them */
+};
+
+struct ld_decision {
+	signed char val;          /* -1 undecided, 0 absent, 1 present */
+	char *by;
+};
+
+struct ld_state {
+	struct machine *m;
+	size_t npids, cap;
+	struct ld_pid **pids;     /* mach_load_text's records until mach_load_finish */
+	struct ld_decision dec[LD_NR_DEC];
+	unsigned int nstatus;     /* status files accepted */
+	struct ld_bound cpus, mems;
+	unsigned int prev_nr_cpu_ids, prev_max_numnodes;
+};
+
+/* What one process adds to the machine-wide state when it is accepted. */
+struct ld_commit {
+	struct ld_decision dec[LD_NR_DEC];   /* by: borrowed from the records */
+	unsigned int nstatus;
+	struct ld_bound cpus, mems;          /* by: owned (ld_commit_clear) */
+};
+
+/* ------------------------------------------------------------------ */
+/* Parsers: 0 or -EINVAL/-ENOMEM with "path:line: ..." in lx->err        */
+
+int ld_parse_status(struct lex *lx, pid_t tgid, pid_t tid, struct ld_status *st);
+int ld_parse_pid_stat(struct lex *lx, pid_t tid, struct ld_stat *st);
+int ld_parse_statm(struct lex *lx, struct ld_statm *st);
+int ld_parse_maps(struct lex *lx, struct ld_maps *mp);
+int ld_parse_cmdline(struct lex *lx, struct ld_bytes *b);
+int ld_parse_comm(struct lex *lx, struct ld_bytes *b);
+
+int ld_parse_stat(struct lex *lx, struct machine *m);
+int ld_parse_meminfo(struct lex *lx, struct machine *m);
+int ld_parse_vmstat(struct lex *lx, struct machine *m);
+int ld_parse_loadavg(struct lex *lx, struct machine *m);
+int ld_parse_uptime(struct lex *lx, struct machine *m);
+int ld_parse_pressure(struct lex *lx, struct machine *m, enum mach_psi_res res);
+int ld_parse_schedstat(struct lex *lx, struct machine *m, struct ld_state *st);
+
+/* ------------------------------------------------------------------ */
+/* Records                                                              */
+
+void ld_status_free(struct ld_status *s);
+void ld_maps_free(struct ld_maps *mp);
+void ld_bytes_free(struct ld_bytes *b);
+void ld_task_clear(struct ld_task *t);
+void ld_pid_free(struct ld_pid *lp);
+/** The task/<tid> slot of @lp, created if needed; NULL on ENOMEM. */
+struct ld_task *ld_pid_task(struct ld_pid *lp, pid_t tid);
+
+/**
+ * Parse one per-pid file of kind @kind into the slot @t (replacing what was
+ * there).  @path names the file in messages.
+ */
+int ld_parse_pid_file(struct ld_task *t, enum ld_kind kind, pid_t tgid, const char *path,
+		      const char *text, size_t len, char *err, size_t errlen);
+
+/*
+ * Check a process's records against each other and build @out (zeroed by
+ * the caller).  0; -EINVAL when files disagree; -ENOTSUP when they agree with
+ * the kernel but the model cannot hold them; -ENOMEM.  Records are consumed
+ * (their bitmaps, groups, vmas, cmdline move into @out).
+ */
+int ld_assemble(const struct ld_state *st, struct ld_pid *lp, struct mach_process *out,
+		struct ld_commit *cm, char *err, size_t errlen);
+
+/** Merge @cm into @st; 0 or -ENOMEM. */
+int ld_commit(struct ld_state *st, const struct ld_commit *cm);
+/** Free what @cm owns. */
+void ld_commit_clear(struct ld_commit *cm);
+
+/** Raise a lower bound / lower an upper bound, remembering who did it. */
+void ld_bound_lo(struct ld_bound *b, unsigned int lo, const char *by);
+void ld_bound_hi(struct ld_bound *b, unsigned int hi, const char *by);
+
+/** The CPU with id @id in @m (created, online, if @create); NULL if absent or ENOMEM. */
+struct mach_cpu *ld_cpu(struct machine *m, unsigned int id, bool create);
+
+#endif

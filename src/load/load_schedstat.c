@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+/*
+ * load_schedstat.c - parse /proc/schedstat version 17, as printed by
+ * kernel/sched/stats.c show_schedstat() (Linux 6.15+; procfs-facts.md
+ * section 6).  The file exists only with CONFIG_SCHEDSTATS.
+ *
+ *   version 17
+ *   timestamp <jiffies>
+ *   cpu<N> <yld> 0 <sched> <goidle> <ttwu> <ttwu_local> <cpu_ns> <delay_ns> <pcount>
+ *   domain<D> <NAME> <%*pb span> <11 x 3 load-balance counters> <12 more>
+ *
+ * One cpu line per online CPU, followed by its domains numbered from 0.
+ * Other versions lay the columns out differently and are refused.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load_int.h"
+
+struct sched_cpu {
+	unsigned int id;
+	struct mach_cpu_schedstat s;
+};
+
+static void sched_free(struct mach_cpu_schedstat *s)
+{
+	for (unsigned int d = 0; d < s->ndomains; d++)
+		mach_bitmap_free(&s->domains[d].span);
+	free(s->domains);
+	s->domains = NULL;
+	s->ndomains = 0;
+}
+
+static int u32_field(struct lex *lx, uint32_t *v)
+{
+	uint64_t x;
+	int rc;
+
+	if ((rc = lex_expect(lx, " ")) || (rc = lex_u64_max(lx, &x, UINT32_MAX)))
+		return rc;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+static int cpu_line(struct lex *lx, struct sched_cpu *c)
+{
+	uint64_t id, zero;
+	int rc;
+
+	lex_ctx(lx, "cpu");
+	if (lx->p >= lx->end || *lx->p < '0' || *lx->p > '9')
+		return lex_expected(lx, "a CPU number");
+	if ((rc = lex_u64_max(lx, &id, LD_MAX_CPU_BITS - 2)))
+		return rc;
+	c->id = (unsigned int)id;
+	lex_ctx(lx, "cpuN");
+	if ((rc = u32_field(lx, &c->s.yld_count)) || (rc = lex_expect(lx, " ")) ||
+	    (rc = lex_u64_max(lx, &zero, 0)) || (rc = u32_field(lx, &c->s.sched_count)) ||
+	    (rc = u32_field(lx, &c->s.sched_goidle)) || (rc = u32_field(lx, &c->s.ttwu_count)) ||
+	    (rc = u32_field(lx, &c->s.ttwu_local)) || (rc = lex_expect(lx, " ")) ||
+	    (rc = lex_u64(lx, &c->s.rq_cpu_time)) || (rc = lex_expect(lx, " ")) ||
+	    (rc = lex_u64(lx, &c->s.run_delay)) || (rc = lex_expect(lx, " ")) ||
+	    (rc = lex_u64(lx, &c->s.pcount)))
+		return rc;
+	return lex_eol(lx);
+}
+
+static int domain_line(struct lex *lx, struct sched_cpu *c, struct ld_state *st)
+{
+	struct mach_sched_domain *d, *n;
+	const char *sp;
+	unsigned int lo, hi;
+	uint64_t num;
+	int level = -1, rc;
+
+	lex_ctx(lx, "domain");
+	if ((rc = lex_u64_max(lx, &num, UINT32_MAX)))
+		return rc;
+	if (num != c->s.ndomains)
+		return lex_fail(lx, "domain%llu where domain%u was expected",
+				(unsigned long long)num, c->s.ndomains);
+	n = realloc(c->s.domains, (c->s.ndomains + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	c->s.domains = n;
+	d = &n[c->s.ndomains++];
+	memset(d, 0, sizeof(*d));
+	if ((rc = lex_expect(lx, " ")))
+		return rc;
+	sp = memchr(lx->p, ' ', (size_t)(lex_line_end(lx) - lx->p));
+	for (int l = 0; sp && l < MACH_NR_SD_LEVELS; l++) {
+		const char *name = mach_sd_level_name((enum mach_sd_level)l);
+
+		if (strlen(name) == (size_t)(sp - lx->p) && !memcmp(name, lx->p, strlen(name)))
+			level = l;
+	}
+	if (level < 0)
+		return lex_expected(lx, "a domain name (SMT, CLS, MC, PKG or NUMA)");
+	d->level = (enum mach_sd_level)level;
+	lx->p = sp + 1;
+	lex_ctx(lx, "domain name");
+	if ((rc = lex_bitmap(lx, &d->span, LD_MAX_CPU_BITS, &lo, &hi)))
+		return rc;
+	ld_bound_lo(&st->cpus, lo, lx->path);
+	ld_bound_hi(&st->cpus, hi, lx->path);
+	lex_ctx(lx, "domain span");
+	for (int t = 0; t < MACH_NR_IDLE_TYPES; t++)
+		for (int k = 0; k < MACH_NR_LB_STATS; k++)
+			if ((rc = u32_field(lx, &d->lb[t][k])))
+				return rc;
+	for (int k = 0; k < MACH_NR_DOMAIN_TAIL; k++)
+		if ((rc = u32_field(lx, &d->tail[k])))
+			return rc;
+	return lex_eol(lx);
+}
+
+int ld_parse_schedstat(struct lex *lx, struct machine *m, struct ld_state *st)
+{
+	struct sched_cpu *cpus = NULL;
+	unsigned int n = 0;
+	uint64_t version, ts;
+	int rc;
+
+	lex_ctx(lx, NULL);
+	if ((rc = lex_expect(lx, "version ")) || (rc = lex_u64(lx, &version)))
+		goto out;
+	if (version != 17) {
+		rc = lex_fail(lx, "schedstat version %llu; only version 17 (Linux 6.15+) is "
+			      "understood", (unsigned long long)version);
+		goto out;
+	}
+	lex_ctx(lx, "version");
+	if ((rc = lex_eol(lx)))
+		goto out;
+	lex_ctx(lx, NULL);
+	if ((rc = lex_expect(lx, "timestamp ")) || (rc = lex_u64(lx, &ts)))
+		goto out;
+	lex_ctx(lx, "timestamp");
+	if ((rc = lex_eol(lx)))
+		goto out;
+	while (!lex_eof(lx)) {
+		lex_ctx(lx, NULL);
+		if (lex_accept(lx, "cpu")) {
+			struct sched_cpu *nc = realloc(cpus, (n + 1) * sizeof(*nc));
+
+			if (!nc) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			cpus = nc;
+			memset(&cpus[n], 0, sizeof(cpus[n]));
+			n++;
+			if ((rc = cpu_line(lx, &cpus[n - 1])))
+				goto out;
+			if (n > 1 && cpus[n - 1].id <= cpus[n - 2].id) {
+				rc = lex_fail_at(lx, lx->p - 1, "cpu%u after cpu%u", cpus[n - 1].id,
+						 cpus[n - 2].id);
+				goto out;
+			}
+		} else if (n && lex_accept(lx, "domain")) {
+			if ((rc = domain_line(lx, &cpus[n - 1], st)))
+				goto out;
+		} else {
+			rc = lex_expected(lx, n ? "\"cpu\" or \"domain\"" : "\"cpu\"");
+			goto out;
+		}
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		struct mach_cpu *c = ld_cpu(m, cpus[i].id, true);
+
+		if (!c) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		sched_free(&c->sched);
+		c->sched = cpus[i].s;
+		cpus[i].s.domains = NULL;
+		cpus[i].s.ndomains = 0;
+		ld_bound_lo(&st->cpus, cpus[i].id + 1, lx->path);
+	}
+	m->schedstat_timestamp = ts;
+	m->profile.has_schedstat = true;
+	m->profile.schedstat_version = 17;
+out:
+	for (unsigned int i = 0; i < n; i++)
+		sched_free(&cpus[i].s);
+	free(cpus);
+	return rc;
+}

@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: MIT
+/*
+ * load_stat.c - parse /proc/stat, as printed by fs/proc/stat.c show_stat()
+ * (Linux 6.18; procfs-facts.md section 4).
+ *
+ * The model keeps CPU times in nanoseconds.  Each "cpuN" line is that CPU's
+ * nanoseconds converted to ticks on their own, while the aggregate "cpu  "
+ * line sums the nanoseconds of every possible CPU and converts once, so it
+ * may exceed the sum of the per-CPU ticks by up to (CPUs - 1).  The loader
+ * gives each online CPU a sub-tick remainder so that the sum reproduces the
+ * aggregate; a larger surplus (time of CPUs that are offline now) goes to an
+ * extra offline CPU, which prints in the aggregate only.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load_int.h"
+
+/* Ticks whose nanoseconds plus a sub-tick remainder still fit a u64. */
+#define MAX_TICKS (UINT64_MAX / MACH_NSEC_PER_TICK - 1)
+
+struct mach_cpu *ld_cpu(struct machine *m, unsigned int id, bool create)
+{
+	unsigned int lo = 0, hi = m->ncpus;
+	struct mach_cpu *n;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (m->cpus[mid].id < id)
+			lo = mid + 1;
+		else if (m->cpus[mid].id > id)
+			hi = mid;
+		else
+			return &m->cpus[mid];
+	}
+	if (!create)
+		return NULL;
+	n = realloc(m->cpus, (m->ncpus + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	m->cpus = n;
+	memmove(&n[lo + 1], &n[lo], (m->ncpus - lo) * sizeof(*n));
+	memset(&n[lo], 0, sizeof(*n));
+	n[lo].id = id;
+	n[lo].online = true;
+	m->ncpus++;
+	return &n[lo];
+}
+
+static void cpu_sched_free(struct mach_cpu *c)
+{
+	for (unsigned int d = 0; d < c->sched.ndomains; d++)
+		mach_bitmap_free(&c->sched.domains[d].span);
+	free(c->sched.domains);
+	c->sched.domains = NULL;
+	c->sched.ndomains = 0;
+}
+
+struct cpu_line {
+	unsigned int id;
+	uint64_t ticks[MACH_NR_CPUTIME];
+};
+
+static int parse_times(struct lex *lx, uint64_t *t)
+{
+	int rc;
+
+	for (int c = 0; c < MACH_NR_CPUTIME; c++) {
+		if (c && (rc = lex_expect(lx, " ")))
+			return rc;
+		rc = lex_u64_max(lx, &t[c], MAX_TICKS);
+		if (rc)
+			return rc;
+	}
+	return lex_eol(lx);
+}
+
+struct intr {
+	struct mach_irq *irqs;
+	unsigned int nirqs, nr_irqs;
+	uint64_t extra;
+};
+
+static int parse_intr(struct lex *lx, struct intr *in)
+{
+	struct mach_irq *irqs = NULL;
+	unsigned int nirqs = 0, cap = 0, nr = 0;
+	uint64_t total, sum = 0;
+	int rc;
+
+	lex_ctx(lx, "intr");
+	if ((rc = lex_expect(lx, "intr ")) || (rc = lex_u64(lx, &total)))
+		return rc;
+	while (!lex_peek(lx, '\n')) {
+		uint64_t v;
+
+		if ((rc = lex_expect(lx, " ")) || (rc = lex_u64(lx, &v)))
+			goto fail;
+		if (nr == UINT32_MAX) {
+			rc = lex_fail(lx, "too many interrupts");
+			goto fail;
+		}
+		if (sum + v < sum) {
+			rc = lex_fail(lx, "the interrupt counts overflow");
+			goto fail;
+		}
+		sum += v;
+		if (v) {
+			if (nirqs == cap) {
+				unsigned int ncap = cap ? cap * 2 : 64;
+				struct mach_irq *n = realloc(irqs, ncap * sizeof(*n));
+
+				if (!n) {
+					rc = -ENOMEM;
+					goto fail;
+				}
+				irqs = n;
+				cap = ncap;
+			}
+			irqs[nirqs++] = (struct mach_irq){ .irq = nr, .total = v, .per_cpu = NULL };
+		}
+		nr++;
+	}
+	if (sum > total) {
+		rc = lex_fail(lx, "intr total %llu is below the sum of the per-irq counts %llu",
+			      (unsigned long long)total, (unsigned long long)sum);
+		goto fail;
+	}
+	rc = lex_eol(lx);
+	if (rc)
+		goto fail;
+	in->irqs = irqs;
+	in->nirqs = nirqs;
+	in->nr_irqs = nr;
+	in->extra = total - sum;
+	return 0;
+fail:
+	free(irqs);
+	return rc;
+}
+
+static int parse_scalar(struct lex *lx, const char *label, uint64_t *v, uint64_t max)
+{
+	int rc;
+
+	lex_ctx(lx, label);
+	if ((rc = lex_expect(lx, label)) || (rc = lex_u64_max(lx, v, max)))
+		return rc;
+	return lex_eol(lx);
+}
+
+/*
+ * Give the CPUs their nanoseconds: per-CPU ticks plus remainders whose sum
+ * makes floor(sum / tick) equal the aggregate.  *@offline receives what the
+ * online CPUs cannot absorb.
+ */
+static int spread(struct lex *lx, const uint64_t *agg, const struct cpu_line *cl, unsigned int n,
+		  uint64_t ns[][MACH_NR_CPUTIME], uint64_t *offline, bool *need_offline)
+{
+	static const char *const names[MACH_NR_CPUTIME] = {
+		"user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal", "guest",
+		"guest_nice",
+	};
+
+	*need_offline = false;
+	for (int c = 0; c < MACH_NR_CPUTIME; c++) {
+		uint64_t sum = 0, surplus, rem;
+
+		for (unsigned int i = 0; i < n; i++) {
+			if (sum + cl[i].ticks[c] < sum)
+				return lex_fail_line(lx, 1, "the per-CPU %s times overflow", names[c]);
+			sum += cl[i].ticks[c];
+		}
+		if (agg[c] < sum)
+			return lex_fail_line(lx, 1, "aggregate %s %llu is below the sum of the "
+					     "per-CPU lines, %llu", names[c],
+					     (unsigned long long)agg[c], (unsigned long long)sum);
+		surplus = agg[c] - sum;
+		offline[c] = 0;
+		for (unsigned int i = 0; i < n; i++)
+			ns[i][c] = cl[i].ticks[c] * MACH_NSEC_PER_TICK;
+		if (n && surplus <= n - 1) {
+			/* spread surplus ticks evenly; each share stays below a tick */
+			rem = surplus * MACH_NSEC_PER_TICK;
+			for (unsigned int i = 0; i < n; i++)
+				ns[i][c] += rem / n + (i < rem % n ? 1 : 0);
+		} else if (surplus) {
+			offline[c] = surplus * MACH_NSEC_PER_TICK;
+			*need_offline = true;
+		}
+	}
+	return 0;
+}
+
+int ld_parse_stat(struct lex *lx, struct machine *m)
+{
+	struct intr in = { NULL, 0, 0, 0 };
+	struct cpu_line *cl = NULL;
+	uint64_t (*ns)[MACH_NR_CPUTIME] = NULL;
+	uint64_t agg[MACH_NR_CPUTIME], offline[MACH_NR_CPUTIME], v, softirq[MACH_NR_SOFTIRQS];
+	uint64_t ctxt, btime, processes, running, blocked, stotal, ssum = 0;
+	unsigned int n = 0, cap = 0, offline_id;
+	bool need_offline;
+	int rc;
+
+	lex_ctx(lx, NULL);
+	if ((rc = lex_expect(lx, "cpu  ")))
+		goto out;
+	lex_ctx(lx, "cpu");
+	if ((rc = parse_times(lx, agg)))
+		goto out;
+	while (lex_accept(lx, "cpu")) {
+		if (n == cap) {
+			unsigned int ncap = cap ? cap * 2 : 8;
+			struct cpu_line *nc = realloc(cl, ncap * sizeof(*nc));
+
+			if (!nc) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			cl = nc;
+			cap = ncap;
+		}
+		/* "cpu%d": no padding between the word and the number */
+		if (lx->p >= lx->end || *lx->p < '0' || *lx->p > '9') {
+			lex_ctx(lx, "cpu");
+			rc = lex_expected(lx, "a CPU number");
+			goto out;
+		}
+		if ((rc = lex_u64_max(lx, &v, LD_MAX_CPU_BITS - 2)))
+			goto out;
+		if (n && v <= cl[n - 1].id) {
+			rc = lex_fail(lx, "cpu%llu after cpu%u", (unsigned long long)v, cl[n - 1].id);
+			goto out;
+		}
+		cl[n].id = (unsigned int)v;
+		lex_ctx(lx, "cpuN");
+		if ((rc = lex_expect(lx, " ")) || (rc = parse_times(lx, cl[n].ticks)))
+			goto out;
+		n++;
+	}
+	if ((rc = parse_intr(lx, &in)))
+		goto out;
+	if ((rc = parse_scalar(lx, "ctxt ", &ctxt, UINT64_MAX)) ||
+	    (rc = parse_scalar(lx, "btime ", &btime, UINT64_MAX)) ||
+	    (rc = parse_scalar(lx, "processes ", &processes, UINT64_MAX)) ||
+	    (rc = parse_scalar(lx, "procs_running ", &running, UINT32_MAX)) ||
+	    (rc = parse_scalar(lx, "procs_blocked ", &blocked, UINT32_MAX)))
+		goto out;
+	lex_ctx(lx, "softirq");
+	if ((rc = lex_expect(lx, "softirq ")) || (rc = lex_u64(lx, &stotal)))
+		goto out;
+	for (int i = 0; i < MACH_NR_SOFTIRQS; i++) {
+		if ((rc = lex_expect(lx, " ")) || (rc = lex_u64(lx, &softirq[i])))
+			goto out;
+		if (ssum + softirq[i] < ssum) {
+			rc = lex_fail(lx, "the softirq counts overflow");
+			goto out;
+		}
+		ssum += softirq[i];
+	}
+	if (ssum != stotal) {
+		rc = lex_fail(lx, "softirq total %llu is not the sum of the ten counts, %llu",
+			      (unsigned long long)stotal, (unsigned long long)ssum);
+		goto out;
+	}
+	if ((rc = lex_eol(lx)) || (rc = lex_expect_eof(lx)))
+		goto out;
+
+	ns = calloc(n ? n : 1, sizeof(*ns));
+	if (!ns) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if ((rc = spread(lx, agg, cl, n, ns, offline, &need_offline)))
+		goto out;
+
+	/* CPUs this file does not list: a stale offline CPU goes, schedstat's must not */
+	for (unsigned int i = 0; i < m->ncpus;) {
+		struct mach_cpu *c = &m->cpus[i];
+		bool listed = false;
+
+		for (unsigned int k = 0; k < n && !listed; k++)
+			listed = cl[k].id == c->id;
+		if (listed) {
+			i++;
+			continue;
+		}
+		if (c->sched.ndomains || c->sched.sched_count || c->sched.pcount) {
+			rc = lex_fail_line(lx, 1, "schedstat shows cpu%u, which is not online here",
+					   c->id);
+			goto out;
+		}
+		cpu_sched_free(c);
+		memmove(c, c + 1, (m->ncpus - i - 1) * sizeof(*c));
+		m->ncpus--;
+	}
+	offline_id = 0;
+	for (unsigned int k = 0; k < n && cl[k].id == offline_id; k++)
+		offline_id++;
+	for (unsigned int k = 0; k < n; k++) {
+		struct mach_cpu *c = ld_cpu(m, cl[k].id, true);
+
+		if (!c) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		c->online = true;
+		memcpy(c->time_ns, ns[k], sizeof(c->time_ns));
+	}
+	if (need_offline) {
+		struct mach_cpu *c = ld_cpu(m, offline_id, true);
+
+		if (!c) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		c->online = false;
+		memcpy(c->time_ns, offline, sizeof(c->time_ns));
+	}
+	for (unsigned int i = 0; i < m->nirqs; i++)
+		free(m->irqs[i].per_cpu);
+	free(m->irqs);
+	m->irqs = in.irqs;
+	in.irqs = NULL;
+	m->nirqs = in.nirqs;
+	m->nr_irqs = in.nr_irqs;
+	m->intr_arch_extra = in.extra;
+	m->ctxt = ctxt;
+	m->btime = btime;
+	m->processes = processes;
+	m->procs_running = (unsigned int)running;
+	m->procs_blocked = (unsigned int)blocked;
+	memcpy(m->softirq, softirq, sizeof(softirq));
+out:
+	free(in.irqs);
+	free(cl);
+	free(ns);
+	return rc;
+}
