@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hardcases.h - processes that exercise every corner of the /proc formats,
+ * started by the verify and golden-tree tests and ended by pid.
+ */
+#ifndef UPROCFS_HARDCASES_H
+#define UPROCFS_HARDCASES_H
+
+#include <sys/types.h>
+
+#define HC_MAX 16
+
+struct hardcases {
+	pid_t pids[HC_MAX];      /* every process we started, to end them */
+	const char *names[HC_MAX];
+	unsigned int n;
+	pid_t zombie_parent;     /* the zombie's parent (a zombie cannot be asked to exit) */
+	char dir[64];            /* temporary directory of the odd file names */
+};
+
+/**
+ * Start the hard cases: an odd comm, odd file names mapped (spaces, tab,
+ * newline, backslash), a deleted mapped file, a multithreaded process, a
+ * stopped one, a zombie, nobody with supplementary groups, one pinned to a
+ * CPU, and blocked/ignored/caught/pending signals.  Each is asleep (or
+ * stopped/dead) when this returns.  0 or -errno.
+ */
+int hardcases_start(struct hardcases *hc);
+
+/** End exactly the processes hardcases_start began and remove its files. */
+void hardcases_stop(struct hardcases *hc);
+
+#endif

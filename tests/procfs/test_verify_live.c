@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_verify_live.c - `uprocfs verify` against this machine's kernel.
+ *
+ * Starts the hard cases (hardcases.c), then: verify of the whole live /proc
+ * (kernel threads included) reports no difference; verify of just those
+ * processes compares every one of their files and skips none; a capture of
+ * them verifies too; and a number whose text is altered without changing its
+ * value (a leading zero, a wider pad) is reported as a difference, which
+ * proves the output comes from typed values, not from the text read.
+ *
+ * usage: test_verify_live PATH-TO-uprocfs
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "hardcases.h"
+#include "tap.h"
+
+static struct hardcases hc;
+static const char *uprocfs;
+static char capdir[64];
+
+static void cleanup(void)
+{
+	char cmd[128];
+
+	hardcases_stop(&hc);
+	if (capdir[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", capdir);
+		if (system(cmd))
+			fprintf(stderr, "could not remove %s\n", capdir);
+		capdir[0] = '\0';
+	}
+}
+
+static void on_signal(int sig)
+{
+	cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Run a command, return its output (malloc'd) and exit status. */
+static char *run(const char *cmd, int *status)
+{
+	FILE *p = popen(cmd, "r");
+	size_t cap = 1 << 16, len = 0;
+	char *out = malloc(cap);
+
+	if (!p || !out) {
+		*status = -1;
+		return out;
+	}
+	for (;;) {
+		size_t n;
+		if (len + 4096 > cap)
+			out = realloc(out, cap *= 2);
+		n = fread(out + len, 1, cap - len - 1, p);
+		if (!n)
+			break;
+		len += n;
+	}
+	out[len] = '\0';
+	*status = pclose(p);
+	return out;
+}
+
+static bool summary(const char *out, unsigned long *same, unsigned long *differ, unsigned long *skipped)
+{
+	const char *s = strstr(out, "verify: ");
+
+	return s && sscanf(s, "verify: %lu files identical, %lu differ, %lu skipped", same, differ,
+			   skipped) == 3;
+}
+
+static void show_problems(const char *out)
+{
+	int shown = 0;
+
+	for (const char *l = out; *l && shown < 12; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+		if (!strncmp(l, "differs:", 8) || !strncmp(l, "    ", 4)) {
+			const char *e = strchr(l, '\n');
+			diag("%.*s", (int)(e ? e - l : (long)strlen(l)), l);
+			shown++;
+		}
+	}
+}
+
+static void test_whole_live(void)
+{
+	unsigned long same, differ, skipped;
+	char cmd[512];
+	int status;
+	char *out;
+
+	snprintf(cmd, sizeof(cmd), "%s verify 2>&1", uprocfs);
+	out = run(cmd, &status);
+	if (!ok(summary(out, &same, &differ, &skipped) && differ == 0 && same > 200 && status == 0,
+		"verify of the whole live /proc: nothing differs (%s)", strstr(out, "verify: ") ?: "no summary"))
+		show_problems(out);
+	free(out);
+}
+
+static void test_hard_cases(void)
+{
+	unsigned long same, differ, skipped;
+	char cmd[1024], *p = cmd;
+	int status;
+	char *out;
+
+	p += sprintf(p, "%s verify", uprocfs);
+	for (unsigned int i = 0; i < hc.n; i++)
+		p += sprintf(p, " %d", (int)hc.pids[i]);
+	strcpy(p, " 2>&1");
+	out = run(cmd, &status);
+	/* globals + 6 files per task, and per thread */
+	if (!ok(summary(out, &same, &differ, &skipped) && differ == 0 && skipped == 0 && status == 0 &&
+		    same >= 10 + 12 * hc.n,
+		"verify of the hard cases: every file identical, none skipped (%s)",
+		strstr(out, "verify: ") ?: "no summary"))
+		show_problems(out);
+	for (unsigned int i = 0; i < hc.n; i++)
+		diag("  %-18s pid %d", hc.names[i], (int)hc.pids[i]);
+	free(out);
+}
+
+/* Replace the first @from in @path's text by @to. */
+static int edit_file(const char *path, const char *from, const char *to)
+{
+	char buf[65536], *hit;
+	ssize_t n;
+	int fd = open(path, O_RDWR);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0) {
+		close(fd);
+		return -1;
+	}
+	buf[n] = '\0';
+	hit = strstr(buf, from);
+	if (!hit) {
+		close(fd);
+		return -1;
+	}
+	size_t head = (size_t)(hit - buf), flen = strlen(from), tlen = strlen(to);
+	if (ftruncate(fd, 0) || lseek(fd, 0, SEEK_SET) || write(fd, buf, head) != (ssize_t)head ||
+	    write(fd, to, tlen) != (ssize_t)tlen ||
+	    write(fd, hit + flen, (size_t)n - head - flen) != (ssize_t)((size_t)n - head - flen)) {
+		close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+static void test_captured_and_altered(void)
+{
+	unsigned long same, differ, skipped;
+	char cmd[1024], *p = cmd, path[128];
+	pid_t threads = hc.pids[2];
+	int status;
+	char *out;
+
+	snprintf(capdir, sizeof(capdir), "/tmp/uprocfs-cap.XXXXXX");
+	if (!mkdtemp(capdir)) {
+		ok(0, "a temporary directory: %s", strerror(errno));
+		capdir[0] = '\0';
+		return;
+	}
+	p += sprintf(p, "%s capture", uprocfs);
+	for (unsigned int i = 0; i < hc.n; i++)
+		p += sprintf(p, " --pid %d", (int)hc.pids[i]);
+	sprintf(p, " %s 2>&1", capdir);
+	out = run(cmd, &status);
+	ok(status == 0, "capture of the hard cases");
+	free(out);
+
+	snprintf(cmd, sizeof(cmd), "%s verify --proc %s 2>&1", uprocfs, capdir);
+	out = run(cmd, &status);
+	if (!ok(summary(out, &same, &differ, &skipped) && differ == 0 && status == 0 && same > 50,
+		"verify of the captured tree"))
+		show_problems(out);
+	free(out);
+
+	/* The same value, other text: a leading zero, then a wider pad. */
+	snprintf(path, sizeof(path), "%s/%d/status", capdir, (int)threads);
+	ok(!edit_file(path, "\nThreads:\t4\n", "\nThreads:\t04\n"), "alter Threads: to 04 in the captured status");
+	snprintf(path, sizeof(path), "%s/%d/statm", capdir, (int)threads);
+	ok(!edit_file(path, " 0 ", "  0 "), "widen a space in the captured statm");
+	snprintf(cmd, sizeof(cmd), "%s verify --proc %s 2>&1", uprocfs, capdir);
+	out = run(cmd, &status);
+	char want1[64], want2[64];
+	snprintf(want1, sizeof(want1), "differs: %d/status line", (int)threads);
+	snprintf(want2, sizeof(want2), "differs: %d/statm line", (int)threads);
+	if (!ok(summary(out, &same, &differ, &skipped) && differ == 2 && strstr(out, want1) &&
+		    strstr(out, want2) && WIFEXITED(status) && WEXITSTATUS(status) == 1,
+		"same values with other text load, and verify reports exactly those two files"))
+		diag("%s", out);
+	free(out);
+}
+
+int main(int argc, char **argv)
+{
+	int rc;
+
+	plan(0);
+	if (argc < 2)
+		skip_all("usage: test_verify_live PATH-TO-uprocfs");
+	uprocfs = argv[1];
+	if (geteuid() != 0)
+		skip_all("the hard cases need root (nobody with supplementary groups)");
+	atexit(cleanup);
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	rc = hardcases_start(&hc);
+	if (!ok(rc == 0, "start the hard cases"))
+		return tap_done();
+	test_whole_live();
+	test_hard_cases();
+	test_captured_and_altered();
+	cleanup();
+	return tap_done();
+}
