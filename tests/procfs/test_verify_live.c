@@ -10,6 +10,8 @@
  * proves the output comes from typed values, not from the text read.
  *
  * usage: test_verify_live PATH-TO-uprocfs
+ *        test_verify_live PATH-TO-uprocfs --capture DIR [PID...]
+ *                 (write a golden tree of the hard cases and PIDs to DIR)
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -225,6 +227,24 @@ int main(int argc, char **argv)
 	rc = hardcases_start(&hc);
 	if (!ok(rc == 0, "start the hard cases"))
 		return tap_done();
+	if (argc >= 4 && !strcmp(argv[2], "--capture")) {
+		char cmd[2048], *p = cmd;
+		int status;
+		char *out;
+
+		p += sprintf(p, "%s capture", uprocfs);
+		for (unsigned int i = 0; i < hc.n; i++)
+			p += sprintf(p, " --pid %d", (int)hc.pids[i]);
+		for (int i = 4; i < argc; i++)
+			p += sprintf(p, " --pid %s", argv[i]);
+		sprintf(p, " %s 2>&1", argv[3]);
+		out = run(cmd, &status);
+		ok(status == 0, "captured the hard cases to %s", argv[3]);
+		diag("%s", out);
+		free(out);
+		cleanup();
+		return tap_done();
+	}
 	test_whole_live();
 	test_hard_cases();
 	test_captured_and_altered();
