@@ -490,6 +490,21 @@ static int bind_task(struct pfs_fuse *fs, fuse_req_t req, struct handle *h, char
 	}
 	if (find_task(m, h->pid, h->tid, &p, &t))
 		return -ESRCH;
+	if (h->own) {
+		/*
+		 * The reader was asleep in read() while we read its files; the
+		 * kernel would have shown it running, as it is when it reads.
+		 */
+		pid_t g, tid;
+		identify_caller(fs, req, &g, &tid);
+		for (unsigned int i = 0; g == p->tgid && i < p->nthreads; i++) {
+			struct mach_thread *th = &h->own->procs[p - h->own->procs].threads[i];
+			if (th->tid == tid) {
+				th->state = MACH_TASK_RUNNING;
+				th->wchan = false;
+			}
+		}
+	}
 	h->ctx.mach = m;
 	h->ctx.proc = p;
 	h->ctx.thread = t;

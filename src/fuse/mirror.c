@@ -173,6 +173,8 @@ int mirror_translate_tid(int host_procfd, pid_t host_tid, pid_t *ns_tgid, pid_t 
 	/* The host shows /proc/<tid> for any thread; its status names the group. */
 	rc = mach_load_text(m, path, text, len, err, sizeof(err));
 	free(text);
+	if (!rc)
+		rc = mach_load_finish(m, err, sizeof(err));
 	if (rc || !(t = mach_find_any_thread(m, host_tid, &p)) || !t->ns_levels) {
 		mach_free(m);
 		return -ESRCH;
