@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "served.h"
@@ -52,6 +53,8 @@ int served_open(struct served *s, const char *spec, char *err, size_t errlen)
 		s->mach = NULL;
 		return rc;
 	}
+	/* served now: its boot was uptime ago on the wall clock */
+	s->mach->btime = (uint64_t)time(NULL) - s->mach->uptime_ns / 1000000000u;
 	s->src.mach = s->mach;
 	s->src.advance = follow_boottime;
 	s->src.advance_ctx = s;

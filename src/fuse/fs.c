@@ -55,6 +55,7 @@ struct pfs_fuse {
 	struct pfs_fuse_opts opts;
 	char *mountpoint;
 	bool mounted;
+	bool signals_set;
 	pthread_rwlock_t lock;        /* the model: readers render, advance writes */
 	pthread_mutex_t advance_lock;
 	uint64_t last_advance_ns;
@@ -468,6 +469,32 @@ static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 /* Contexts for the renderers                                          */
 
 /*
+ * A mirrored reader, as the served machine would show it.  The reader was
+ * asleep in read() while we read its files; the kernel would have shown it
+ * running, as it is when it reads.  And its start time is on the served
+ * machine's clock: as old as it really is, counted back from that uptime.
+ */
+static void adapt_caller(struct pfs_fuse *fs, fuse_req_t req, struct machine *own, struct mach_process *p)
+{
+	const struct machine *served = fs->src->mach;
+	pid_t g, tid;
+
+	identify_caller(fs, req, &g, &tid);
+	for (unsigned int i = 0; i < p->nthreads; i++) {
+		struct mach_thread *th = &p->threads[i];
+
+		if (g == p->tgid && th->tid == tid) {
+			th->state = MACH_TASK_RUNNING;
+			th->wchan = false;
+		}
+		if (fs->src->live_proc_fd < 0 && own->uptime_ns >= th->start_time_ns) {
+			uint64_t age = own->uptime_ns - th->start_time_ns;
+			th->start_time_ns = served->uptime_ns > age ? served->uptime_ns - age : 0;
+		}
+	}
+}
+
+/*
  * Find what a pid node shows and fill @h's context; the caller's own pid and
  * the live source are loaded into a machine the handle owns.
  */
@@ -490,21 +517,8 @@ static int bind_task(struct pfs_fuse *fs, fuse_req_t req, struct handle *h, char
 	}
 	if (find_task(m, h->pid, h->tid, &p, &t))
 		return -ESRCH;
-	if (h->own) {
-		/*
-		 * The reader was asleep in read() while we read its files; the
-		 * kernel would have shown it running, as it is when it reads.
-		 */
-		pid_t g, tid;
-		identify_caller(fs, req, &g, &tid);
-		for (unsigned int i = 0; g == p->tgid && i < p->nthreads; i++) {
-			struct mach_thread *th = &h->own->procs[p - h->own->procs].threads[i];
-			if (th->tid == tid) {
-				th->state = MACH_TASK_RUNNING;
-				th->wchan = false;
-			}
-		}
-	}
+	if (h->own)
+		adapt_caller(fs, req, h->own, (struct mach_process *)p);
 	h->ctx.mach = m;
 	h->ctx.proc = p;
 	h->ctx.thread = t;
@@ -1123,7 +1137,10 @@ void pfs_fuse_exit(struct pfs_fuse *fs)
 
 int pfs_fuse_set_signal_handlers(struct pfs_fuse *fs)
 {
-	return fuse_set_signal_handlers(fs->se) ? -EIO : 0;
+	if (fuse_set_signal_handlers(fs->se))
+		return -EIO;
+	fs->signals_set = true;
+	return 0;
 }
 
 int pfs_fuse_daemonize(bool foreground)
@@ -1147,7 +1164,8 @@ void pfs_fuse_destroy(struct pfs_fuse *fs)
 	if (fs->se) {
 		if (fs->mounted)
 			fuse_session_unmount(fs->se);
-		fuse_remove_signal_handlers(fs->se);
+		if (fs->signals_set)
+			fuse_remove_signal_handlers(fs->se);
 		fuse_session_destroy(fs->se);
 	}
 	pthread_rwlock_destroy(&fs->lock);

@@ -130,6 +130,8 @@ int mirror_load_task(int procfd, pid_t pid, pid_t tid, struct machine **out, cha
 	if (!m)
 		return -ENOMEM;
 	rc = load_one(m, procfd, "stat", true, err, errlen);
+	if (!rc)
+		rc = load_one(m, procfd, "uptime", true, err, errlen); /* for the task's age */
 	snprintf(dir, sizeof(dir), "%d", (int)pid);
 	if (!rc)
 		rc = load_task_files(m, procfd, dir, err, errlen);

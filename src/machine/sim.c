@@ -437,10 +437,23 @@ static bool can_work(const struct mach_process *p, const struct mach_thread *t)
 	       t->state != MACH_TASK_TRACED && t->state != MACH_TASK_DEAD;
 }
 
+static int by_cpu_time_desc(const void *a, const void *b, void *ctx)
+{
+	const struct machine *m = ctx;
+	const struct wtask *x = a, *y = b;
+	const struct mach_thread *tx = &m->procs[x->proc].threads[x->thread];
+	const struct mach_thread *ty = &m->procs[y->proc].threads[y->thread];
+	uint64_t cx = tx->utime_ns + tx->stime_ns, cy = ty->utime_ns + ty->stime_ns;
+
+	if (cx != cy)
+		return cx < cy ? 1 : -1;
+	return x->proc != y->proc ? (x->proc < y->proc ? -1 : 1) : (x->thread < y->thread ? -1 : 1);
+}
+
 /*
  * Pick the workload: enough user threads to reach the load with some
- * contention, spread over the processes (a stride through the table, so the
- * choice is deterministic), preferring multi-threaded programs' threads.
+ * contention.  The threads that have used the most CPU so far are the busy
+ * ones, and they stay busy: the servers and workers, not the getty.
  */
 static int pick_workload(struct mach_sim *s)
 {
@@ -459,22 +472,19 @@ static int pick_workload(struct mach_sim *s)
 		want = candidates;
 	if (!want || s->o.load <= 0)
 		return 0;
-	s->tasks = calloc(want, sizeof(*s->tasks));
+	s->tasks = calloc(candidates, sizeof(*s->tasks));
 	if (!s->tasks)
 		return -ENOMEM;
-	/* every step-th candidate, starting at a seeded offset */
-	unsigned int stride = candidates / want, seen = 0, start = (unsigned int)(next_rand(s) % (stride ? stride : 1));
-	for (size_t i = 0; i < m->nprocs && k < want; i++)
-		for (unsigned int t = 0; t < m->procs[i].nthreads && k < want; t++) {
+	for (size_t i = 0; i < m->nprocs; i++)
+		for (unsigned int t = 0; t < m->procs[i].nthreads; t++) {
 			if (!can_work(&m->procs[i], &m->procs[i].threads[t]))
-				continue;
-			if (seen++ % (stride ? stride : 1) != start)
 				continue;
 			s->tasks[k].proc = i;
 			s->tasks[k].thread = t;
 			k++;
 		}
-	s->ntasks = k;
+	qsort_r(s->tasks, k, sizeof(*s->tasks), by_cpu_time_desc, m);
+	s->ntasks = want;
 	s->duty = s->o.load * online / (k ? k : 1);
 	if (s->duty > 0.95)
 		s->duty = 0.95;
