@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -18,12 +19,15 @@ static void render_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: uprocfs render [--machine SPEC] [--at SECONDS] PATH...\n"
+		"       uprocfs render [--machine SPEC] [--at SECONDS] --tree DIR\n"
 		"\n"
 		"Write the files at PATH (as /proc/stat, /proc/42/status, stat, 42/task/43/stat)\n"
 		"of a machine to standard output, one after the other.\n"
 		"\n"
 		"  --machine SPEC   synth[:cpus=N,tasks=M,threads=T,seed=S,...] (default synth),\n"
 		"                   tree:DIR (a tree written by `uprocfs capture`), or live\n"
+		"  --tree DIR       write every file of the machine under DIR, laid out as /proc\n"
+		"                   (as `uprocfs capture` does for the live kernel)\n"
 		"  --at SECONDS     run the simulator for SECONDS of machine time first\n"
 		"                   (the workload: synth keys depth=D,load=L,io=F,mem=F)\n");
 }
@@ -48,10 +52,11 @@ int cmd_render(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "machine", required_argument, NULL, 'm' },
 		{ "at", required_argument, NULL, 'a' },
+		{ "tree", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *spec = "synth";
+	const char *spec = "synth", *tree = NULL;
 	double at = -1;
 	char *end;
 	struct machine *mach;
@@ -70,11 +75,12 @@ int cmd_render(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 't': tree = optarg; break;
 		case 'h': render_usage(stdout); return 0;
 		default: render_usage(stderr); return 2;
 		}
 	}
-	if (optind == argc) {
+	if (optind == argc && !tree) {
 		fprintf(stderr, "uprocfs render: no PATH given\n");
 		render_usage(stderr);
 		return 2;
@@ -98,6 +104,15 @@ int cmd_render(int argc, char **argv)
 			fprintf(stderr, "uprocfs render: %s\n", err);
 			mach_free(mach);
 			return 1;
+		}
+	}
+	if (tree) {
+		if (mkdir(tree, 0755) && errno != EEXIST) {
+			fprintf(stderr, "uprocfs render: %s: %s\n", tree, strerror(errno));
+			status = 1;
+		} else if (pfs_write_tree(mach, tree, err, sizeof(err))) {
+			fprintf(stderr, "uprocfs render: %s\n", err);
+			status = 1;
 		}
 	}
 	for (int i = optind; i < argc; i++) {

@@ -48,6 +48,8 @@ struct pfs_file {
 	const char *mirrors;              /* the kernel function it mirrors */
 	/* symlinks (mode has S_IFLNK): write the target; 0, -ENOENT or -ENAMETOOLONG */
 	int (*readlink)(const struct pfs_ctx *c, char *buf, size_t size);
+	/* the loader parses it and verify compares it with the kernel's */
+	bool verified;
 };
 
 /** The table, and its length. */
@@ -97,6 +99,13 @@ int pfs_link_self(const struct pfs_ctx *c, char *buf, size_t size);
 int pfs_link_thread_self(const struct pfs_ctx *c, char *buf, size_t size);
 int pfs_link_exe(const struct pfs_ctx *c, char *buf, size_t size);
 int pfs_link_ns_pid(const struct pfs_ctx *c, char *buf, size_t size);
+
+/**
+ * Write every verified file of @mach (global files, each process and each of
+ * its threads) under @dir, laid out as /proc; what `uprocfs capture` writes
+ * for the live kernel.  0 or -errno with the failing path in @err.
+ */
+int pfs_write_tree(const struct machine *mach, const char *dir, char *err, size_t errlen);
 
 /** True when @f is a symlink rather than a file to read. */
 static inline bool pfs_is_link(const struct pfs_file *f)

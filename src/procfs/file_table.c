@@ -17,7 +17,11 @@
 
 /* A file read through the seq protocol, and a symlink. */
 #define SEQ_FILE(n, sc, md, sh, op, fs, a, fn) \
-	{ .name = n, .scope = sc, .mode = md, .show = sh, .ops = op, .first_size = fs, .arg = a, .mirrors = fn }
+	{ .name = n, .scope = sc, .mode = md, .show = sh, .ops = op, .first_size = fs, .arg = a, .mirrors = fn, \
+	  .verified = true }
+/* Served for the tools that read them; neither loaded nor verified against a kernel. */
+#define EXTRA_FILE(n, sc, md, sh, fn) \
+	{ .name = n, .scope = sc, .mode = md, .show = sh, .mirrors = fn }
 #define LINK(n, sc, fn, rl) \
 	{ .name = n, .scope = sc, .mode = S_IFLNK | 0777, .mirrors = fn, .readlink = rl }
 
@@ -38,12 +42,11 @@ const struct pfs_file pfs_files[] = {
 	SEQ_FILE("maps", PFS_SCOPE_PID, 0444, NULL, &pfs_pid_maps_ops, NULL, 0, "show_map"),
 	SEQ_FILE("cmdline", PFS_SCOPE_PID, 0444, pfs_show_pid_cmdline, NULL, NULL, 0, "proc_pid_cmdline_read"),
 	SEQ_FILE("comm", PFS_SCOPE_PID, 0644, pfs_show_pid_comm, NULL, NULL, 0, "comm_show"),
-	/* served by the FUSE tree for the tools that read them; not verified against a kernel */
-	SEQ_FILE("cpuinfo", PFS_SCOPE_GLOBAL, 0444, pfs_show_cpuinfo, NULL, NULL, 0, "show_cpuinfo"),
-	SEQ_FILE("sys/kernel/pid_max", PFS_SCOPE_GLOBAL, 0644, pfs_show_pid_max, NULL, NULL, 0, "proc_dointvec"),
-	SEQ_FILE("sys/kernel/osrelease", PFS_SCOPE_GLOBAL, 0444, pfs_show_osrelease, NULL, NULL, 0, "proc_dostring"),
-	SEQ_FILE("tty/drivers", PFS_SCOPE_GLOBAL, 0444, pfs_show_tty_drivers, NULL, NULL, 0, "show_tty_driver"),
-	SEQ_FILE("environ", PFS_SCOPE_PID, 0400, pfs_show_pid_environ, NULL, NULL, 0, "environ_read"),
+	EXTRA_FILE("cpuinfo", PFS_SCOPE_GLOBAL, 0444, pfs_show_cpuinfo, "show_cpuinfo"),
+	EXTRA_FILE("sys/kernel/pid_max", PFS_SCOPE_GLOBAL, 0644, pfs_show_pid_max, "proc_dointvec"),
+	EXTRA_FILE("sys/kernel/osrelease", PFS_SCOPE_GLOBAL, 0444, pfs_show_osrelease, "proc_dostring"),
+	EXTRA_FILE("tty/drivers", PFS_SCOPE_GLOBAL, 0444, pfs_show_tty_drivers, "show_tty_driver"),
+	EXTRA_FILE("environ", PFS_SCOPE_PID, 0400, pfs_show_pid_environ, "environ_read"),
 	LINK("self", PFS_SCOPE_GLOBAL, "proc_self_get_link", pfs_link_self),
 	LINK("thread-self", PFS_SCOPE_GLOBAL, "proc_thread_self_get_link", pfs_link_thread_self),
 	LINK("exe", PFS_SCOPE_PID, "proc_exe_link", pfs_link_exe),
@@ -186,4 +189,94 @@ int pfs_resolve(const struct machine *mach, const char *path, const struct pfs_f
 no_file:
 	snprintf(err, errlen, "%s: not a file uprocfs serves", path);
 	return -ENOENT;
+}
+
+/* mkdir -p of the directories leading to @path. */
+static int make_parents(char *path)
+{
+	for (char *p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			*p = '/';
+			return -errno;
+		}
+		*p = '/';
+	}
+	return 0;
+}
+
+static int write_one(const struct pfs_file *f, const struct pfs_ctx *ctx, char *path, char *err,
+		     size_t errlen)
+{
+	char *text;
+	size_t len;
+	FILE *out;
+	int rc = pfs_render(f, ctx, &text, &len);
+
+	if (!rc)
+		rc = make_parents(path);
+	if (!rc) {
+		out = fopen(path, "w");
+		if (!out || fwrite(text, 1, len, out) != len)
+			rc = -errno ? -errno : -EIO;
+		if (out && fclose(out) && !rc)
+			rc = -errno;
+	}
+	free(text);
+	if (rc)
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+	return rc;
+}
+
+static bool global_exists(const struct machine *m, const struct pfs_file *f)
+{
+	if (!strcmp(f->name, "schedstat"))
+		return m->profile.has_schedstat;
+	if (f->show == pfs_show_pressure)
+		return m->pressure[f->arg].present;
+	return true;
+}
+
+int pfs_write_tree(const struct machine *mach, const char *dir, char *err, size_t errlen)
+{
+	char path[4096];
+	int rc;
+
+	for (size_t i = 0; i < pfs_nfiles; i++) {
+		const struct pfs_file *f = &pfs_files[i];
+		struct pfs_ctx ctx = { .mach = mach, .ptrace_ok = true, .arg = f->arg };
+
+		if (!f->verified || f->scope != PFS_SCOPE_GLOBAL || !global_exists(mach, f))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, f->name);
+		rc = write_one(f, &ctx, path, err, errlen);
+		if (rc)
+			return rc;
+	}
+	for (size_t p = 0; p < mach->nprocs; p++) {
+		const struct mach_process *proc = &mach->procs[p];
+
+		for (unsigned int t = 0; t <= proc->nthreads; t++) {
+			/* t == 0: /proc/<pid> (the leader, whole group); then task/<tid> */
+			const struct mach_thread *th = &proc->threads[t ? t - 1 : 0];
+			struct pfs_ctx ctx = { .mach = mach, .proc = proc, .thread = th, .whole = t == 0,
+					       .ptrace_ok = true };
+
+			for (size_t i = 0; i < pfs_nfiles; i++) {
+				const struct pfs_file *f = &pfs_files[i];
+
+				if (!f->verified || f->scope != PFS_SCOPE_PID)
+					continue;
+				if (t == 0)
+					snprintf(path, sizeof(path), "%s/%d/%s", dir, (int)proc->tgid, f->name);
+				else
+					snprintf(path, sizeof(path), "%s/%d/task/%d/%s", dir, (int)proc->tgid,
+						 (int)th->tid, f->name);
+				rc = write_one(f, &ctx, path, err, errlen);
+				if (rc)
+					return rc;
+			}
+		}
+	}
+	return 0;
 }
