@@ -39,7 +39,7 @@ int cmd_mount(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct pfs_fuse_opts o = { .caller_proc_fd = -1, .host_proc_fd = -1 };
+	struct pfs_fuse_opts o = { .caller_proc_fd = -1, .mounted_fd = -1 };
 	const char *spec = "synth";
 	bool foreground = false;
 	struct pfs_fuse *fs = NULL;
@@ -69,9 +69,8 @@ int cmd_mount(int argc, char **argv)
 		fprintf(stderr, "uprocfs mount: %s\n", err);
 		return 1;
 	}
-	/* Callers are this namespace's processes: the host procfs describes them. */
-	o.host_proc_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	o.caller_proc_fd = o.host_proc_fd;
+	/* Callers are this namespace's processes: its procfs describes them. */
+	o.caller_proc_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	rc = pfs_fuse_create(&fs, &s.src, &o, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "uprocfs mount: %s\n", err);
@@ -85,8 +84,6 @@ int cmd_mount(int argc, char **argv)
 	rc = pfs_fuse_loop(fs);
 out:
 	pfs_fuse_destroy(fs);
-	if (o.host_proc_fd >= 0)
-		close(o.host_proc_fd);
 	served_close(&s);
 	return rc ? 1 : 0;
 }

@@ -3,17 +3,21 @@
  * cmd_run.c - `uprocfs run -- CMD`: run a command whose /proc is the served
  * machine.
  *
- * The daemon (this process) takes a private mount namespace and mounts the
- * tree over /proc there.  The command runs in a new pid namespace whose first
- * pids are set high (ns_last_pid), so the pids the command and its children
- * get never collide with the machine's; the daemon describes the command to
- * itself from a real procfs of that namespace.  Nothing outside sees the
- * mount, and when the command exits, or is killed, the namespaces and the
- * mount go with it.  The command's exit status is passed through.
+ * The command gets private mount and pid namespaces.  Its side mounts the
+ * FUSE tree over /proc there, from a /dev/fuse descriptor the daemon opened;
+ * the daemon (this process) stays in the original namespaces and serves that
+ * descriptor, so neither it nor the C library under it ever opens the tree it
+ * serves (a FUSE daemon reading its own mount deadlocks).  The command's pid
+ * namespace hands out pids from MACH_SYNTH_PID_LIMIT up (ns_last_pid), so the
+ * pids the command and its children get never name a machine's task; the
+ * daemon describes the command to itself from a procfs of that namespace,
+ * passed back over a socket.  When the command exits, or is killed, the
+ * namespaces and the mount go with it.  Its exit status is passed through.
  *
- *   uprocfs run (daemon, host pid ns, private mount ns: FUSE on /proc)
- *     `- child C: unshare(CLONE_NEWPID), waits for G
- *          `- G: pid 1 of the new ns: mounts its procfs, sets ns_last_pid,
+ *   uprocfs run (daemon: original namespaces, serves the /dev/fuse descriptor)
+ *     `- C: unshare(CLONE_NEWNS | CLONE_NEWPID), waits for G
+ *          `- G: pid 1 of the new namespace: mounts its procfs (sends it to
+ *               the daemon), sets ns_last_pid, mounts the tree on /proc,
  *               runs CMD and reaps until CMD exits
  */
 #include <errno.h>
@@ -27,6 +31,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,7 +40,7 @@
 #include "served.h"
 
 /* The command's pid namespace allocates from here up: above every synthetic pid. */
-#define RUN_FIRST_PID 3000000
+#define RUN_FIRST_PID MACH_SYNTH_PID_LIMIT
 
 static void run_usage(FILE *f)
 {
@@ -75,34 +80,85 @@ static void report(int fd, int code)
 	(void)n;
 }
 
-/* G: pid 1 of the command's namespace. */
-static int run_init(const char *procdir, int ready_fd, int go_fd, char **cmd)
+/* Send @code, and @fd when >= 0, over the unix socket @sock. */
+static int send_fd(int sock, int code, int fd)
 {
-	static const char last_pid[] = "2999999\n"; /* RUN_FIRST_PID - 1 */
-	char path[256];
-	int fd, status = 0, code;
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { .iov_base = &code, .iov_len = sizeof(code) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	if (fd >= 0) {
+		struct cmsghdr *c;
+
+		memset(cbuf, 0, sizeof(cbuf));
+		msg.msg_control = cbuf;
+		msg.msg_controllen = sizeof(cbuf);
+		c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	}
+	return sendmsg(sock, &msg, 0) == (ssize_t)sizeof(code) ? 0 : -1;
+}
+
+/* Receive a code and maybe a descriptor (-1 when none came). */
+static int recv_fd(int sock, int *code, int *fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { .iov_base = code, .iov_len = sizeof(*code) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+			      .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c;
+
+	*fd = -1;
+	if (recvmsg(sock, &msg, MSG_CMSG_CLOEXEC) != (ssize_t)sizeof(*code))
+		return -1;
+	c = CMSG_FIRSTHDR(&msg);
+	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+		memcpy(fd, CMSG_DATA(c), sizeof(int));
+	return 0;
+}
+
+/* G: pid 1 of the command's namespaces. */
+static int run_init(int sock, int fuse_fd, char **cmd)
+{
+	char procdir[] = "/tmp/uprocfs-nsproc.XXXXXX", path[256], last_pid[16];
+	int fd, status = 0, code = 0, n;
 	pid_t cmd_pid, w;
-	ssize_t n;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (mount("proc", procdir, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) {
-		report(ready_fd, errno);
+	/* A procfs of this pid namespace: the daemon reads the command from it. */
+	if (!mkdtemp(procdir) || mount("proc", procdir, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) {
+		send_fd(sock, errno, -1);
 		return 1;
 	}
 	/* the next pid this namespace hands out is RUN_FIRST_PID */
 	snprintf(path, sizeof(path), "%s/sys/kernel/ns_last_pid", procdir);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, last_pid, sizeof(last_pid) - 1) != (ssize_t)sizeof(last_pid) - 1) {
-		report(ready_fd, errno ? errno : EIO);
+	n = snprintf(last_pid, sizeof(last_pid), "%d\n", RUN_FIRST_PID - 1);
+	if (fd < 0 || write(fd, last_pid, (size_t)n) != n) {
+		send_fd(sock, errno ? errno : EIO, -1);
 		return 1;
 	}
 	close(fd);
-	report(ready_fd, 0);
-	n = read(go_fd, &code, sizeof(code));
-	if (n != sizeof(code) || code)
-		return 1; /* the daemon could not mount */
-	close(go_fd);
-	close(ready_fd);
+	fd = open(procdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	umount2(procdir, MNT_DETACH); /* the open descriptor keeps it alive */
+	rmdir(procdir);
+	if (fd < 0) {
+		send_fd(sock, errno, -1);
+		return 1;
+	}
+	code = pfs_fuse_mount_fd(fuse_fd, "/proc", false);
+	close(fuse_fd);
+	send_fd(sock, -code, fd);
+	close(fd);
+	if (code)
+		return 1;
+	/* wait until the daemon serves the tree */
+	if (read(sock, &code, sizeof(code)) != sizeof(code) || code)
+		return 1;
+	close(sock);
 	cmd_pid = fork();
 	if (cmd_pid < 0)
 		return 1;
@@ -133,11 +189,11 @@ int cmd_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct pfs_fuse_opts o = { .mountpoint = "/proc", .caller_proc_fd = -1, .host_proc_fd = -1 };
-	char procdir[] = "/tmp/uprocfs-nsproc.XXXXXX";
+	struct pfs_fuse_opts o = { .mountpoint = "/proc", .caller_proc_fd = -1,
+				   .mounted_fd = -1 };
 	const char *spec = "synth";
 	struct pfs_fuse *fs = NULL;
-	int ready[2], go[2], c, rc, code = 1, status;
+	int sv[2] = { -1, -1 }, c, rc, code = 1, status, ready;
 	pthread_t loop;
 	struct served s;
 	char err[512];
@@ -165,13 +221,13 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "uprocfs run: %s\n", err);
 		return 1;
 	}
-	o.host_proc_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (o.host_proc_fd < 0 || !mkdtemp(procdir) || pipe2(ready, O_CLOEXEC) || pipe2(go, O_CLOEXEC)) {
-		fprintf(stderr, "uprocfs run: setting up: %s\n", strerror(errno));
+	o.mounted_fd = open("/dev/fuse", O_RDWR); /* G mounts it; no CLOEXEC until then */
+	if (o.mounted_fd < 0) {
+		fprintf(stderr, "uprocfs run: /dev/fuse: %s (is the fuse module available?)\n", strerror(errno));
 		goto out;
 	}
-	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
-		fprintf(stderr, "uprocfs run: cannot create a private mount namespace: %s\n", strerror(errno));
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
+		fprintf(stderr, "uprocfs run: setting up: %s\n", strerror(errno));
 		goto out;
 	}
 	child_pid = fork();
@@ -183,52 +239,46 @@ int cmd_run(int argc, char **argv)
 		pid_t g;
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (unshare(CLONE_NEWPID)) {
-			report(ready[1], errno);
+		close(sv[0]);
+		if (unshare(CLONE_NEWNS | CLONE_NEWPID) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
+			send_fd(sv[1], errno, -1);
 			_exit(1);
 		}
 		g = fork();
 		if (g == 0)
-			_exit(run_init(procdir, ready[1], go[0], argv + optind));
-		if (g < 0) {
-			report(ready[1], errno);
+			_exit(run_init(sv[1], o.mounted_fd, argv + optind));
+		close(sv[1]);
+		close(o.mounted_fd);
+		if (g < 0)
 			_exit(1);
-		}
-		close(ready[1]);
-		close(go[0]);
 		while (waitpid(g, &status, 0) < 0)
 			if (errno != EINTR)
 				_exit(1);
 		_exit(status_code(status));
 	}
-	close(ready[1]);
-	close(go[0]);
+	close(sv[1]);
+	sv[1] = -1;
 	signal(SIGINT, forward_signal);
 	signal(SIGTERM, forward_signal);
 	signal(SIGHUP, forward_signal);
-	if (read(ready[0], &rc, sizeof(rc)) != sizeof(rc) || rc) {
-		fprintf(stderr, "uprocfs run: preparing the command's pid namespace failed: %s\n",
-			strerror(rc > 0 ? rc : EIO));
+	if (recv_fd(sv[0], &ready, &o.caller_proc_fd) || ready) {
+		fprintf(stderr, "uprocfs run: preparing the command's namespaces failed: %s\n",
+			strerror(ready > 0 ? ready : EIO));
 		goto wait_child;
 	}
-	/* The namespace's procfs describes the command; keep it open, hide the mount. */
-	o.caller_proc_fd = open(procdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	umount2(procdir, MNT_DETACH);
-	rmdir(procdir);
-	procdir[0] = '\0';
-	rc = o.caller_proc_fd < 0 ? -errno : pfs_fuse_create(&fs, &s.src, &o, err, sizeof(err));
+	rc = pfs_fuse_create(&fs, &s.src, &o, err, sizeof(err));
 	if (!rc && pthread_create(&loop, NULL, loop_thread, fs))
 		rc = -EAGAIN;
 	if (rc) {
-		fprintf(stderr, "uprocfs run: %s\n", o.caller_proc_fd < 0 ? strerror(-rc) : err);
-		report(go[1], EIO);
+		fprintf(stderr, "uprocfs run: %s\n", err[0] ? err : strerror(-rc));
+		report(sv[0], EIO);
 		pfs_fuse_destroy(fs);
 		fs = NULL;
 		goto wait_child;
 	}
-	report(go[1], 0);
+	o.mounted_fd = -1; /* the session owns it now */
+	report(sv[0], 0);
 wait_child:
-	close(go[1]);
 	while (waitpid(child_pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			status = 1 << 8;
@@ -238,17 +288,20 @@ wait_child:
 	child_pid = 0;
 	code = status_code(status);
 	if (fs) {
+		/* the namespace is gone with its last process: the connection ends */
 		pfs_fuse_unmount(fs);
 		pthread_join(loop, NULL);
 		pfs_fuse_destroy(fs);
 	}
 out:
-	if (procdir[0])
-		rmdir(procdir);
+	if (sv[0] >= 0)
+		close(sv[0]);
+	if (sv[1] >= 0)
+		close(sv[1]);
+	if (o.mounted_fd >= 0)
+		close(o.mounted_fd);
 	if (o.caller_proc_fd >= 0)
 		close(o.caller_proc_fd);
-	if (o.host_proc_fd >= 0)
-		close(o.host_proc_fd);
 	served_close(&s);
 	return code;
 }

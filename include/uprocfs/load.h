@@ -67,6 +67,14 @@ int mach_load_text(struct machine *m, const char *path, const char *text, size_t
 		   char *err, size_t errlen);
 
 /**
+ * The thread group id and thread id a status text names, at its innermost
+ * pid namespace level: for a /proc/<tid>/status of any thread, whose
+ * directory is not its group's.  0 or -EINVAL with "path:line: ..." in @err.
+ */
+int mach_status_ids(const char *path, const char *text, size_t len, pid_t *tgid, pid_t *tid, char *err,
+		    size_t errlen);
+
+/**
  * Check what the per-pid files said about values they share (status VmRSS
  * and stat rss, Threads and num_threads, ...) and finish derived fields.
  * Call after all mach_load_text calls; 0 or -EINVAL naming the disagreement.

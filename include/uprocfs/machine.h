@@ -38,6 +38,11 @@ extern "C" {
 #define MACH_MAX_NUMNODES_DEFAULT 1024 /* NODES_SHIFT=10: Mems_allowed width */
 #define MACH_NR_SOFTIRQS 10
 #define MACH_COMM_MAX 64            /* kthread names up to 63 chars + NUL */
+/*
+ * Pids of a synthetic machine stay below this; `uprocfs run` starts its
+ * command's pid namespace here, so a reader's pid never names a machine's task.
+ */
+#define MACH_SYNTH_PID_LIMIT 3000000
 #define MACH_NS_LEVELS_MAX 8        /* pid namespace levels kept (the kernel allows 32; deeper is an error) */
 
 /** A bitmap of CPUs or NUMA nodes; nbits set by the model (nr_cpu_ids, MAX_NUMNODES). */
@@ -319,6 +324,12 @@ struct mach_process {
 	uint64_t dead_guest_time_ns;
 	uint64_t cutime_ns, cstime_ns, cminflt, cmajflt, cguest_time_ns;
 	bool stat_hidden;         /* source reader lacked ptrace access: masked stat fields */
+	/*
+	 * The group's thread count (signal->nr_threads: Threads:, num_threads).
+	 * The threads array holds them all in a complete model; a partial load
+	 * (one task of a busy process) may hold fewer.
+	 */
+	unsigned int nr_threads;
 	unsigned int nthreads;
 	struct mach_thread *threads; /* threads[0] is the group leader (tid == tgid) */
 };

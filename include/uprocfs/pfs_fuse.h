@@ -44,13 +44,26 @@ struct pfs_fuse_opts {
 	bool debug;                /* libfuse request log on stderr */
 	unsigned int max_threads;  /* request threads; 0: 8 */
 	/*
-	 * The real procfs that describes callers (their own pid directory), and
-	 * the host's /proc to translate a caller's host tid to that namespace.
-	 * Both -1: callers are not mirrored (their pid dir does not exist).
+	 * A real procfs of the pid namespace the tree was mounted from: FUSE
+	 * names callers by their pid there, and their own pid directory is
+	 * mirrored from it.  -1: callers are not mirrored.
 	 */
 	int caller_proc_fd;
-	int host_proc_fd;
+	/*
+	 * A /dev/fuse descriptor already mounted with pfs_fuse_mount_fd (by the
+	 * command's side of `uprocfs run`, in its own mount namespace), or -1 to
+	 * mount at mountpoint.  The daemon then never sees the tree it serves,
+	 * so nothing it or libc does can read its own files (a deadlock).
+	 */
+	int mounted_fd;
 };
+
+/**
+ * Mount the FUSE descriptor @fuse_fd (opened from /dev/fuse) at @target as a
+ * uprocfs tree, in the calling process's mount namespace, for a daemon that
+ * will serve it with pfs_fuse_opts.mounted_fd.  0 or -errno.
+ */
+int pfs_fuse_mount_fd(int fuse_fd, const char *target, bool allow_other);
 
 /**
  * Create the filesystem and mount it at o->mountpoint.  On failure returns

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,6 +56,7 @@ struct pfs_fuse {
 	struct pfs_fuse_opts opts;
 	char *mountpoint;
 	bool mounted;
+	bool mounted_elsewhere;   /* mounted by another namespace: not ours to unmount */
 	bool signals_set;
 	pthread_rwlock_t lock;        /* the model: readers render, advance writes */
 	pthread_mutex_t advance_lock;
@@ -137,8 +139,9 @@ static int child_path(const struct pfs_fuse *fs, const struct node *n, const cha
 /* Callers                                                             */
 
 /*
- * Who is asking, in the namespace of the procfs that describes callers.  The
- * FUSE request carries the calling thread's id in the daemon's namespace.
+ * Who is asking.  A FUSE request carries the calling thread's id in the pid
+ * namespace of whoever mounted the tree, which is the namespace of the
+ * procfs that describes callers; its status names the thread group.
  */
 static void identify_caller(struct pfs_fuse *fs, fuse_req_t req, pid_t *tgid, pid_t *tid)
 {
@@ -148,7 +151,7 @@ static void identify_caller(struct pfs_fuse *fs, fuse_req_t req, pid_t *tgid, pi
 	pid_t g = 0, t = 0;
 
 	*tgid = *tid = 0;
-	if (fs->opts.host_proc_fd < 0 || ctx->pid <= 0)
+	if (fs->opts.caller_proc_fd < 0 || ctx->pid <= 0)
 		return;
 	slot = &fs->callers[(unsigned int)ctx->pid % CALLER_SLOTS];
 	pthread_mutex_lock(&fs->callers_lock);
@@ -159,7 +162,7 @@ static void identify_caller(struct pfs_fuse *fs, fuse_req_t req, pid_t *tgid, pi
 		return;
 	}
 	pthread_mutex_unlock(&fs->callers_lock);
-	if (mirror_translate_tid(fs->opts.host_proc_fd, ctx->pid, &g, &t))
+	if (mirror_translate_tid(fs->opts.caller_proc_fd, ctx->pid, &g, &t))
 		g = t = 0;
 	pthread_mutex_lock(&fs->callers_lock);
 	*slot = (struct caller){ .host_tid = ctx->pid, .ns_tgid = g, .ns_tid = t, .seen_ns = now };
@@ -646,6 +649,9 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, stru
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
+	/* a read at 0 regenerates (top and vmstat re-read /proc/stat so): the clock moves first */
+	if (off == 0 && shared)
+		maybe_advance(fs);
 	if (size > sizeof(stackbuf)) {
 		buf = malloc(size);
 		if (!buf) {
@@ -1073,9 +1079,16 @@ int pfs_fuse_create(struct pfs_fuse **out, struct pfs_source *src, const struct 
 	char opts[256];
 	int rc;
 
-	rc = check_fuse_available(o->mountpoint, err, errlen);
-	if (rc)
-		return rc;
+	char fdpath[32];
+
+	if (o->mounted_fd >= 0) {
+		/* libfuse takes "/dev/fd/N" to mean: already mounted, serve this descriptor */
+		snprintf(fdpath, sizeof(fdpath), "/dev/fd/%d", o->mounted_fd);
+	} else {
+		rc = check_fuse_available(o->mountpoint, err, errlen);
+		if (rc)
+			return rc;
+	}
 	fs = calloc(1, sizeof(*fs));
 	if (!fs)
 		return -ENOMEM;
@@ -1101,13 +1114,14 @@ int pfs_fuse_create(struct pfs_fuse **out, struct pfs_source *src, const struct 
 		rc = -EIO;
 		goto fail;
 	}
-	if (fuse_session_mount(fs->se, o->mountpoint)) {
+	if (fuse_session_mount(fs->se, o->mounted_fd >= 0 ? fdpath : o->mountpoint)) {
 		snprintf(err, errlen, "cannot mount on %s (is fuse3 installed, and may you mount there?)",
 			 o->mountpoint);
 		rc = -EPERM;
 		goto fail;
 	}
-	fs->mounted = true;
+	fs->mounted = o->mounted_fd < 0;
+	fs->mounted_elsewhere = o->mounted_fd >= 0;
 	*out = fs;
 	return 0;
 fail:
@@ -1150,11 +1164,22 @@ int pfs_fuse_daemonize(bool foreground)
 
 void pfs_fuse_unmount(struct pfs_fuse *fs)
 {
+	fuse_session_exit(fs->se);
 	if (fs->mounted) {
 		fs->mounted = false;
-		fuse_session_exit(fs->se);
 		fuse_session_unmount(fs->se);
 	}
+}
+
+int pfs_fuse_mount_fd(int fuse_fd, const char *target, bool allow_other)
+{
+	char opts[160];
+
+	snprintf(opts, sizeof(opts), "fd=%d,rootmode=40000,user_id=%u,group_id=%u,default_permissions%s",
+		 fuse_fd, (unsigned int)getuid(), (unsigned int)getgid(), allow_other ? ",allow_other" : "");
+	if (mount("uprocfs", target, "fuse.uprocfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, opts))
+		return -errno;
+	return 0;
 }
 
 void pfs_fuse_destroy(struct pfs_fuse *fs)

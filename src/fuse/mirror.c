@@ -120,11 +120,10 @@ static int load_task_files(struct machine *m, int procfd, const char *dir, char 
 	return 0;
 }
 
-int mirror_load_task(int procfd, pid_t pid, pid_t tid, struct machine **out, char *err, size_t errlen)
+static int load_task_once(int procfd, pid_t pid, pid_t tid, struct machine **out, char *err, size_t errlen)
 {
 	struct machine *m = mach_new();
-	char dir[64], *env;
-	size_t envlen;
+	char dir[64];
 	int rc;
 
 	if (!m)
@@ -135,6 +134,7 @@ int mirror_load_task(int procfd, pid_t pid, pid_t tid, struct machine **out, cha
 	snprintf(dir, sizeof(dir), "%d", (int)pid);
 	if (!rc)
 		rc = load_task_files(m, procfd, dir, err, errlen);
+	/* only the thread asked for: a busy process's threads never agree for long */
 	if (!rc && tid > 0 && tid != pid) {
 		snprintf(dir, sizeof(dir), "%d/task/%d", (int)pid, (int)tid);
 		rc = load_task_files(m, procfd, dir, err, errlen);
@@ -143,46 +143,43 @@ int mirror_load_task(int procfd, pid_t pid, pid_t tid, struct machine **out, cha
 		rc = mach_load_finish(m, err, errlen);
 	if (rc) {
 		mach_free(m);
-		return rc == -ENOENT ? -ESRCH : rc;
-	}
-	/* environ is a byte area like cmdline: no text structure to parse */
-	snprintf(dir, sizeof(dir), "%d/environ", (int)pid);
-	if (m->nprocs && m->procs[0].mm && !mirror_read_file(procfd, dir, &env, &envlen)) {
-		m->procs[0].mm->environ = env;
-		m->procs[0].mm->environ_len = envlen;
+		return rc;
 	}
 	*out = m;
 	return 0;
 }
 
-int mirror_translate_tid(int host_procfd, pid_t host_tid, pid_t *ns_tgid, pid_t *ns_tid)
+int mirror_load_task(int procfd, pid_t pid, pid_t tid, struct machine **out, char *err, size_t errlen)
 {
-	struct machine *m = mach_new();
-	const struct mach_process *p;
-	const struct mach_thread *t;
+	char path[64], *env;
+	size_t envlen;
+	int rc = -EINVAL;
+
+	/* A running process changes between two of its files: read it again. */
+	for (int attempt = 0; attempt < 8 && rc == -EINVAL; attempt++)
+		rc = load_task_once(procfd, pid, tid, out, err, errlen);
+	if (rc)
+		return rc == -ENOENT ? -ESRCH : rc;
+	/* environ is a byte area like cmdline: no text structure to parse */
+	snprintf(path, sizeof(path), "%d/environ", (int)pid);
+	if ((*out)->nprocs && (*out)->procs[0].mm && !mirror_read_file(procfd, path, &env, &envlen)) {
+		(*out)->procs[0].mm->environ = env;
+		(*out)->procs[0].mm->environ_len = envlen;
+	}
+	return 0;
+}
+
+int mirror_translate_tid(int procfd, pid_t tid, pid_t *ns_tgid, pid_t *ns_tid)
+{
 	char path[32], err[256], *text;
 	size_t len;
 	int rc;
 
-	if (!m)
-		return -ENOMEM;
-	snprintf(path, sizeof(path), "%d/status", (int)host_tid);
-	rc = mirror_read_file(host_procfd, path, &text, &len);
-	if (rc) {
-		mach_free(m);
+	/* A procfs shows /proc/<tid> for any thread; its status names the group. */
+	snprintf(path, sizeof(path), "%d/status", (int)tid);
+	if (mirror_read_file(procfd, path, &text, &len))
 		return -ESRCH;
-	}
-	/* The host shows /proc/<tid> for any thread; its status names the group. */
-	rc = mach_load_text(m, path, text, len, err, sizeof(err));
+	rc = mach_status_ids(path, text, len, ns_tgid, ns_tid, err, sizeof(err));
 	free(text);
-	if (!rc)
-		rc = mach_load_finish(m, err, sizeof(err));
-	if (rc || !(t = mach_find_any_thread(m, host_tid, &p)) || !t->ns_levels) {
-		mach_free(m);
-		return -ESRCH;
-	}
-	*ns_tgid = t->ns_tgid[t->ns_levels - 1];
-	*ns_tid = t->ns_pid[t->ns_levels - 1];
-	mach_free(m);
-	return 0;
+	return rc ? -ESRCH : 0;
 }

@@ -25,11 +25,11 @@ int mirror_load_globals(int procfd, struct machine **out, char *err, size_t errl
 int mirror_load_task(int procfd, pid_t pid, pid_t tid, struct machine **out, char *err, size_t errlen);
 
 /**
- * The thread group and thread ids, in the namespace the procfs at @ns_procfd
- * shows, of host thread @host_tid (read from the host procfs @host_procfd).
- * 0, or -ESRCH when the thread is gone or not in that namespace.
+ * The thread group and thread ids of thread @tid as the procfs at @procfd
+ * numbers them (its innermost pid namespace level).  0, or -ESRCH when the
+ * thread is gone.
  */
-int mirror_translate_tid(int host_procfd, pid_t host_tid, pid_t *ns_tgid, pid_t *ns_tid);
+int mirror_translate_tid(int procfd, pid_t tid, pid_t *ns_tgid, pid_t *ns_tid);
 
 /** Read a whole file relative to @dirfd into a malloc'd buffer; 0 or -errno. */
 int mirror_read_file(int dirfd, const char *path, char **text, size_t *len);

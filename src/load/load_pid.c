@@ -1015,6 +1015,7 @@ int ld_assemble(const struct ld_state *st, struct ld_pid *lp, struct mach_proces
 		goto out;
 	}
 	out->nthreads = n;
+	out->nr_threads = rs ? (unsigned int)rs->v[ST_THREADS][0] : ts ? (unsigned int)ld_sf_s(ts, 20) : n;
 	for (unsigned int i = 0; i < n; i++) {
 		struct mach_thread *t = &out->threads[i];
 		struct ld_status *s = (struct ld_status *)th[i].status;

@@ -467,5 +467,27 @@ int ld_parse_status(struct lex *lx, pid_t tgid, pid_t tid, struct ld_status *st)
 			return lex_fail(lx, "\"%s\" repeated or out of order", esc);
 		return lex_fail(lx, "unknown field \"%s\"", esc);
 	}
-	return check(lx, st, tgid, tid);
+	/* a negative tgid: the caller does not know the ids yet (mach_status_ids) */
+	return tgid < 0 ? 0 : check(lx, st, tgid, tid);
+}
+
+int mach_status_ids(const char *path, const char *text, size_t len, pid_t *tgid, pid_t *tid, char *err,
+		    size_t errlen)
+{
+	struct ld_status *st = calloc(1, sizeof(*st));
+	struct lex lx;
+	int rc;
+
+	if (!st)
+		return -ENOMEM;
+	lex_init(&lx, path, text, len, err, errlen);
+	rc = ld_parse_status(&lx, -1, -1, st);
+	if (!rc) {
+		/* the innermost pid namespace level is the reader's numbering */
+		unsigned int l = st->ns_levels;
+		*tgid = l ? st->ns[0][l - 1] : (pid_t)st->v[ST_TGID][0];
+		*tid = l ? st->ns[1][l - 1] : (pid_t)st->v[ST_PID][0];
+	}
+	ld_status_free(st);
+	return rc;
 }

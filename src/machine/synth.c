@@ -1,26 +1,3641 @@
 // SPDX-License-Identifier: MIT
-/* synth.c - placeholder until the synthetic generator lands. */
+/*
+ * synth.c - the seeded synthetic machine generator (`--machine synth:...`).
+ *
+ * Builds a whole struct machine the way a Linux 6.18 x86_64 server holds
+ * it: kthreadd and its kernel threads (per-CPU sets, rescuers, kworkers),
+ * systemd and its daemons, ssh sessions with jobs, services with worker
+ * pools, cron jobs and containers, each with the VMAs its ELF files,
+ * libraries, heap, thread stacks and stack give it; and the global
+ * counters (/proc/stat, meminfo, vmstat, loadavg, pressure, schedstat)
+ * agreeing with the tasks the way the kernel's own accounting makes them
+ * agree: task_mem and vm_stat_account for the mm counters, cputime fitted
+ * into the CPUs' cpustat, meminfo's LRU and slab identities, vmstat's page
+ * counts, arch_probe_nr_irqs for nr_irqs.  Constants that the live
+ * reference VM shows (capabilities, kthread flags, signal masks of common
+ * programs, inodes of libc and ld.so) are taken from it.
+ *
+ * Everything is derived from the options through splitmix64 streams: the
+ * machine-wide stream draws the shape (clock, tree, pid gaps, CPUs), and
+ * every process draws its details from its own streams keyed by (seed,
+ * index) -- its layout from the stream of the process it was forked from,
+ * so forked workers share their master's addresses.  No rand(), no clock:
+ * the same options give the same bytes, on any number of threads.
+ *
+ * Order of the build (mach_synth_build):
+ *   1. clock, topology (SMT siblings, packages, NUMA nodes) and per-CPU
+ *      times from the load;
+ *   2. the plan: the process tree as program choices, parents first, then
+ *      states, thread counts and pids (pid order is fork order, so parents
+ *      start before children and start times follow the pids);
+ *   3. the processes, in parallel on large machines: threads, credentials,
+ *      signals, masks, mm with VMAs, cmdline and environment, raw CPU demand;
+ *   4. task times fitted into the CPUs' totals, context switches;
+ *   5. schedstat, IRQs and softirqs, meminfo and vmstat from the sums over
+ *      tasks, load averages and pressure.
+ *
+ * Dense machines (hundreds of thousands of tasks) are mostly Kubernetes-style
+ * pods whose containers run static binaries, as such hosts are; small ones
+ * look like a general-purpose server.
+ */
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "uprocfs/machine.h"
 
-void mach_synth_defaults(struct mach_synth_opts *o)
+/* ------------------------------------------------------------------ */
+/* Limits and constants of the emulated machine                         */
+
+#define SYNTH_MAX_CPUS 8192u
+#define SYNTH_MAX_TASKS 2000000u
+#define SYNTH_MAX_THREADS 4000000u
+#define SYNTH_MAX_DEPTH 16u
+#define SYNTH_PID_SLACK 64          /* pids kept free above the last one */
+/* the highest pid a synthetic task may get: readers under `uprocfs run` take the rest */
+#define SYNTH_PID_TOP MACH_SYNTH_PID_LIMIT
+
+/* btime is this fixed instant minus the uptime: reproducible, yet recent. */
+#define SYNTH_EPOCH_NOW 1798761600ull /* 2027-01-01 00:00:00 UTC */
+
+#define NSEC_PER_SEC 1000000000ull
+#define NSEC_PER_USEC 1000ull
+#define SYNTH_HZ 250ull             /* CONFIG_HZ of the reference kernel */
+#define JIFFY_NS (NSEC_PER_SEC / SYNTH_HZ)
+/* INITIAL_JIFFIES: jiffies start 5 minutes before wrapping 32 bits. */
+#define SYNTH_INITIAL_JIFFIES ((uint64_t)(uint32_t)(-300 * (int)SYNTH_HZ))
+
+#define PAGE_KB (MACH_PAGE_SIZE / 1024u)
+
+/* task->flags bits (include/linux/sched.h) that show in stat field 9 */
+#define PF_EXITING 0x00000004u
+#define PF_POSTCOREDUMP 0x00000008u
+#define PF_WQ_WORKER 0x00000020u
+#define PF_FORKNOEXEC 0x00000040u
+#define PF_SUPERPRIV 0x00000100u
+#define PF_MEMALLOC 0x00000800u
+#define PF_NOFREEZE 0x00008000u
+#define PF_KSWAPD 0x00020000u
+#define PF_KTHREAD 0x00200000u
+#define PF_RANDOMIZE 0x00400000u
+#define PF_NO_SETAFFINITY 0x04000000u
+
+/* kthreads as the live machine shows them: 2129984, 69238848, 69238880 */
+#define PF_KT (PF_KTHREAD | PF_NOFREEZE | PF_FORKNOEXEC)
+#define PF_KT_PERCPU (PF_KT | PF_NO_SETAFFINITY)
+#define PF_KT_WORKER (PF_KT_PERCPU | PF_WQ_WORKER)
+
+/* Capability sets of the live machine: root lacks CAP_SYS_RESOURCE there. */
+#define CAPS_ROOT 0x000001fffeffffffull
+#define CAPS_KTHREAD 0x000001ffffffffffull
+
+#define SIG(n) (1ull << ((n) - 1))
+#define SIGHUP_ SIG(1)
+#define SIGINT_ SIG(2)
+#define SIGQUIT_ SIG(3)
+#define SIGUSR1_ SIG(10)
+#define SIGUSR2_ SIG(12)
+#define SIGPIPE_ SIG(13)
+#define SIGALRM_ SIG(14)
+#define SIGTERM_ SIG(15)
+#define SIGCHLD_ SIG(17)
+#define SIGCHLD_NR 17
+#define SIGSTOP_NR 19
+
+/* ------------------------------------------------------------------ */
+/* splitmix64                                                           */
+
+struct rng {
+	uint64_t s;
+};
+
+static uint64_t rng_next(struct rng *r)
 {
-	*o = (struct mach_synth_opts){ .cpus = 8, .tasks = 200, .threads = 50, .seed = 1,
-				       .depth = 2, .load = 0.5, .io = 0.05, .mem = 0.02 };
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
 }
 
+/* A stream for @key under @seed: streams of different keys are unrelated. */
+static void rng_init(struct rng *r, uint64_t seed, uint64_t key)
+{
+	r->s = seed ^ (key * 0xd1b54a32d192ed03ull);
+	r->s = rng_next(r);
+}
+
+/** Uniform in [0, n); 0 when n is 0.  Multiply-shift: no modulo bias worth a loop. */
+static uint64_t rng_below(struct rng *r, uint64_t n)
+{
+	return (uint64_t)(((unsigned __int128)rng_next(r) * n) >> 64);
+}
+
+/** Uniform in [lo, hi], inclusive. */
+static uint64_t rng_range(struct rng *r, uint64_t lo, uint64_t hi)
+{
+	return hi <= lo ? lo : lo + rng_below(r, hi - lo + 1);
+}
+
+/** Uniform in [0, 1). */
+static double rng_unit(struct rng *r)
+{
+	return (double)(rng_next(r) >> 11) * 0x1p-53;
+}
+
+static double rng_uniform(struct rng *r, double lo, double hi)
+{
+	return lo + (hi - lo) * rng_unit(r);
+}
+
+/** Log-uniform in [lo, hi]: for quantities spread over orders of magnitude. */
+static double rng_logu(struct rng *r, double lo, double hi)
+{
+	return lo * pow(hi / lo, rng_unit(r));
+}
+
+static bool rng_chance(struct rng *r, double p)
+{
+	return rng_unit(r) < p;
+}
+
+/* ------------------------------------------------------------------ */
+/* Options                                                              */
+
+void mach_synth_defaults(struct mach_synth_opts *o)
+{
+	*o = (struct mach_synth_opts){
+		.cpus = 8,
+		.tasks = 200,
+		.threads = 200 / 4,
+		.seed = 1,
+		.depth = 2,
+		.load = 0.5,
+		.io = 0.05,
+		.mem = 0.02,
+	};
+}
+
+enum opt_type { OPT_UINT, OPT_U64, OPT_FRACTION };
+
+struct opt_key {
+	const char *name;
+	enum opt_type type;
+	unsigned int min, max;    /* OPT_UINT */
+	size_t off;
+};
+
+#define OPT_OFF(field) offsetof(struct mach_synth_opts, field)
+
+static const struct opt_key opt_keys[] = {
+	{ "cpus", OPT_UINT, 1, SYNTH_MAX_CPUS, OPT_OFF(cpus) },
+	{ "tasks", OPT_UINT, 1, SYNTH_MAX_TASKS, OPT_OFF(tasks) },
+	{ "threads", OPT_UINT, 0, SYNTH_MAX_THREADS, OPT_OFF(threads) },
+	{ "seed", OPT_U64, 0, 0, OPT_OFF(seed) },
+	{ "depth", OPT_UINT, 0, SYNTH_MAX_DEPTH, OPT_OFF(depth) },
+	{ "load", OPT_FRACTION, 0, 0, OPT_OFF(load) },
+	{ "io", OPT_FRACTION, 0, 0, OPT_OFF(io) },
+	{ "mem", OPT_FRACTION, 0, 0, OPT_OFF(mem) },
+};
+
+#define NR_OPT_KEYS (sizeof(opt_keys) / sizeof(opt_keys[0]))
+
+/* Decimal digits only: no sign, no spaces, no base prefix; false on overflow. */
+static bool parse_u64(const char *s, size_t len, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!len)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		unsigned int d = (unsigned char)s[i] - '0';
+
+		if (d > 9 || v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return true;
+}
+
+/*
+ * "0", "1", "0.25", ".5", "1.000": a fraction from 0 to 1.  Parsed by hand
+ * rather than with strtod so the caller's locale cannot change the decimal
+ * point, and the value is exact for up to 18 fractional digits.
+ */
+static bool parse_fraction(const char *s, size_t len, double *out)
+{
+	uint64_t ip = 0, fp = 0, scale = 1;
+	size_t i = 0, digits = 0;
+
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
+		if (ip > 1)
+			return false;
+		ip = ip * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (i < len && s[i] == '.') {
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
+			if (scale < 1000000000000000000ull) {
+				fp = fp * 10 + (uint64_t)(s[i] - '0');
+				scale *= 10;
+			}
+		}
+	}
+	if (i != len || !digits)
+		return false;
+	if (ip > 1 || (ip == 1 && fp))
+		return false;
+	*out = (double)ip + (double)fp / (double)scale;
+	return true;
+}
+
+static int opt_error(char *err, size_t errlen, const struct opt_key *k, const char *v, size_t vlen)
+{
+	switch (k->type) {
+	case OPT_UINT:
+		snprintf(err, errlen, "synth: %s=\"%.*s\": expected an integer from %u to %u",
+			 k->name, (int)vlen, v, k->min, k->max);
+		break;
+	case OPT_U64:
+		snprintf(err, errlen, "synth: %s=\"%.*s\": expected an integer from 0 to %llu",
+			 k->name, (int)vlen, v, (unsigned long long)UINT64_MAX);
+		break;
+	case OPT_FRACTION:
+		snprintf(err, errlen, "synth: %s=\"%.*s\": expected a decimal from 0 to 1",
+			 k->name, (int)vlen, v);
+		break;
+	}
+	return -EINVAL;
+}
+
+/*
+ * The threads default follows tasks (tasks/4) unless threads is given in
+ * the same spec: "synth:tasks=1000" means 250 extra threads, not the 50 of
+ * the 200-task default.
+ */
 int mach_synth_parse(struct mach_synth_opts *o, const char *spec, char *err, size_t errlen)
 {
-	(void)o; (void)spec;
-	snprintf(err, errlen, "synth: not built yet");
-	return -ENOSYS;
+	struct mach_synth_opts n = *o;
+	bool tasks_set = false, threads_set = false;
+	const char *p = spec ? spec : "";
+
+	while (*p) {
+		const char *end = strchr(p, ','), *eq;
+		const struct opt_key *k = NULL;
+		size_t len, klen, vlen;
+
+		len = end ? (size_t)(end - p) : strlen(p);
+		eq = memchr(p, '=', len);
+		if (!len) {
+			snprintf(err, errlen, "synth: empty option in \"%s\" (expected key=value,...)", spec);
+			return -EINVAL;
+		}
+		if (!eq) {
+			snprintf(err, errlen, "synth: \"%.*s\": expected key=value", (int)len, p);
+			return -EINVAL;
+		}
+		klen = (size_t)(eq - p);
+		for (size_t i = 0; i < NR_OPT_KEYS; i++)
+			if (strlen(opt_keys[i].name) == klen && !memcmp(opt_keys[i].name, p, klen))
+				k = &opt_keys[i];
+		if (!k) {
+			snprintf(err, errlen,
+				 "synth: unknown key \"%.*s\" (known: cpus, tasks, threads, seed, depth, load, io, mem)",
+				 (int)klen, p);
+			return -EINVAL;
+		}
+		eq++;
+		vlen = len - klen - 1;
+		if (k->type == OPT_FRACTION) {
+			double v;
+
+			if (!parse_fraction(eq, vlen, &v))
+				return opt_error(err, errlen, k, eq, vlen);
+			*(double *)((char *)&n + k->off) = v;
+		} else {
+			uint64_t v;
+
+			if (!parse_u64(eq, vlen, &v))
+				return opt_error(err, errlen, k, eq, vlen);
+			if (k->type == OPT_U64) {
+				*(uint64_t *)((char *)&n + k->off) = v;
+			} else {
+				if (v < k->min || v > k->max)
+					return opt_error(err, errlen, k, eq, vlen);
+				*(unsigned int *)((char *)&n + k->off) = (unsigned int)v;
+			}
+		}
+		tasks_set |= k->off == OPT_OFF(tasks);
+		threads_set |= k->off == OPT_OFF(threads);
+		p += len;
+		if (*p == ',') {
+			p++;
+			if (!*p) {
+				snprintf(err, errlen, "synth: trailing ',' in \"%s\"", spec);
+				return -EINVAL;
+			}
+		}
+	}
+	if (tasks_set && !threads_set)
+		n.threads = n.tasks / 4;
+	*o = n;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Shared libraries                                                     */
+
+/*
+ * The libraries programs map, with the size of their text segment; the
+ * other ELF segments are derived from it (lib_segments).  Paths without a
+ * leading '/' live in /usr/lib/x86_64-linux-gnu/.  Inodes are fixed per file,
+ * as they are on one root filesystem; ld.so and libc keep the live machine's.
+ */
+enum lib_id {
+	L_M, L_Z, L_SSL, L_CRYPTO, L_PCRE2, L_SELINUX, L_SDSHARED, L_SYSTEMD, L_CAP, L_GCRYPT,
+	L_LZ4, L_ZSTD, L_LZMA, L_GLIB, L_GIO, L_GOBJECT, L_STDCXX, L_GCC_S, L_TINFO, L_PAM,
+	L_AUDIT, L_CRYPT, L_PQ, L_XML2, L_ICUUC, L_EXPAT, L_FFI, L_JVM, L_JLI, L_JAVA,
+	L_MOUNT, L_BLKID, L_KMOD, L_SECCOMP, L_ACL, L_EVENT, L_PROC2, L_GMP, L_MPFR, L_NODE,
+	L_UV, L_BROTLI, L_NUMA, L_SASL, NR_LIBS
+};
+
+#define LIB(x) (1ull << (x))
+
+struct lib {
+	const char *path;
+	uint32_t text_kb;
+};
+
+static const struct lib libs[NR_LIBS] = {
+	[L_M] = { "libm.so.6", 508 },
+	[L_Z] = { "libz.so.1.2.13", 76 },
+	[L_SSL] = { "libssl.so.3", 392 },
+	[L_CRYPTO] = { "libcrypto.so.3", 2976 },
+	[L_PCRE2] = { "libpcre2-8.so.0.11.2", 456 },
+	[L_SELINUX] = { "libselinux.so.1", 104 },
+	[L_SDSHARED] = { "systemd/libsystemd-shared-252.so", 1760 },
+	[L_SYSTEMD] = { "libsystemd.so.0.35.0", 600 },
+	[L_CAP] = { "libcap.so.2.66", 20 },
+	[L_GCRYPT] = { "libgcrypt.so.20.4.1", 880 },
+	[L_LZ4] = { "liblz4.so.1.9.4", 104 },
+	[L_ZSTD] = { "libzstd.so.1.5.4", 640 },
+	[L_LZMA] = { "liblzma.so.5.4.1", 104 },
+	[L_GLIB] = { "libglib-2.0.so.0.7400.6", 992 },
+	[L_GIO] = { "libgio-2.0.so.0.7400.6", 1096 },
+	[L_GOBJECT] = { "libgobject-2.0.so.0.7400.6", 184 },
+	[L_STDCXX] = { "libstdc++.so.6.0.30", 1184 },
+	[L_GCC_S] = { "libgcc_s.so.1", 76 },
+	[L_TINFO] = { "libtinfo.so.6.4", 72 },
+	[L_PAM] = { "libpam.so.0.85.1", 40 },
+	[L_AUDIT] = { "libaudit.so.1.0.0", 80 },
+	[L_CRYPT] = { "libcrypt.so.1.1.0", 120 },
+	[L_PQ] = { "libpq.so.5.15", 244 },
+	[L_XML2] = { "libxml2.so.2.9.14", 904 },
+	[L_ICUUC] = { "libicuuc.so.72.1", 1592 },
+	[L_EXPAT] = { "libexpat.so.1.8.10", 124 },
+	[L_FFI] = { "libffi.so.8.1.2", 28 },
+	[L_JVM] = { "/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so", 15936 },
+	[L_JLI] = { "/usr/lib/jvm/java-17-openjdk-amd64/lib/libjli.so", 48 },
+	[L_JAVA] = { "/usr/lib/jvm/java-17-openjdk-amd64/lib/libjava.so", 104 },
+	[L_MOUNT] = { "libmount.so.1.1.0", 244 },
+	[L_BLKID] = { "libblkid.so.1.1.0", 204 },
+	[L_KMOD] = { "libkmod.so.2.4.0", 84 },
+	[L_SECCOMP] = { "libseccomp.so.2.5.4", 112 },
+	[L_ACL] = { "libacl.so.1.1.2301", 20 },
+	[L_EVENT] = { "libevent_core-2.1.so.7.0.1", 184 },
+	[L_PROC2] = { "libproc2.so.0.0.1", 84 },
+	[L_GMP] = { "libgmp.so.10.4.1", 412 },
+	[L_MPFR] = { "libmpfr.so.6.2.0", 440 },
+	[L_NODE] = { "libnode.so.108", 41216 },
+	[L_UV] = { "libuv.so.1.0.0", 132 },
+	[L_BROTLI] = { "libbrotlicommon.so.1.0.9", 8 },
+	[L_NUMA] = { "libnuma.so.1.0.0", 36 },
+	[L_SASL] = { "libsasl2.so.2.0.25", 84 },
+};
+
+#define LIBDIR "/usr/lib/x86_64-linux-gnu/"
+#define LD_SO_PATH LIBDIR "ld-linux-x86-64.so.2"
+#define LIBC_PATH LIBDIR "libc.so.6"
+#define LD_SO_INODE 332383
+#define LIBC_INODE 332835
+#define ROOT_DEV_MAJOR 0xfe       /* virtio disk vda: 254:0, printed fe:00 */
+
+/* An inode number for a path, stable across processes and seeds. */
+static uint64_t path_inode(const char *path)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (const char *c = path; *c; c++)
+		h = (h ^ (unsigned char)*c) * 1099511628211ull;
+	return 131073 + h % 400000;
+}
+
+/* ------------------------------------------------------------------ */
+/* Programs                                                             */
+
+enum prog_id {
+	P_SYSTEMD, P_JOURNALD, P_UDEVD, P_NETWORKD, P_RESOLVED, P_TIMESYNCD, P_LOGIND, P_DBUS,
+	P_RSYSLOGD, P_CRON, P_ATD, P_SSHD, P_AGETTY, P_AGETTY_SERIAL, P_IRQBALANCE, P_MULTIPATHD,
+	P_POLKITD, P_CONTAINERD, P_DOCKERD, P_UNATTENDED, P_DNSMASQ, P_SYSTEMD_USER, P_SD_PAM,
+	P_SSHD_PRIV, P_SSHD_USER, P_BASH_LOGIN, P_BASH, P_SH, P_TMUX, P_MAKE, P_CC1, P_VIM,
+	P_TOP, P_LESS, P_TAIL, P_SLEEP, P_PYTHON, P_PS, P_SSH, P_RSYNC, P_XZ, P_NGINX,
+	P_NGINX_WORKER, P_POSTMASTER, P_PG_AUX, P_PG_BACKEND, P_REDIS, P_JAVA, P_NODE,
+	P_GUNICORN, P_GUNICORN_WORKER, P_PHPFPM, P_PHPFPM_WORKER, P_CRON_CHILD, P_SHIM,
+	P_MEMCACHED, P_CELERY, P_PAUSE, P_COREDNS, P_EXPORTER, NR_PROGS
+};
+
+/* prog flags */
+#define PR_FORKED 0x0001u   /* a forked copy of its parent that never exec'd */
+#define PR_GO 0x0002u       /* static Go binary: non-PIE at 0x400000, no libc */
+#define PR_JAVA 0x0004u     /* JVM: heap reservation, code cache, modules image */
+#define PR_PGSHM 0x0008u    /* PostgreSQL shared memory (/dev/zero and SysV, deleted) */
+#define PR_SECCOMP 0x0010u  /* systemd service with SystemCallFilter= and NoNewPrivileges= */
+#define PR_TTY 0x0020u      /* interactive: keeps the terminal's locale archive mapped */
+#define PR_RT 0x0040u       /* SCHED_RR 99 */
+#define PR_MLOCK 0x0080u    /* mlockall(): VmLck covers the mappings */
+#define PR_NICE 0x0100u     /* runs at nice 19 */
+#define PR_JOURNAL 0x0200u  /* maps journal files shared */
+#define PR_SUPER 0x0400u    /* used root privileges (PF_SUPERPRIV) */
+#define PR_BUSY 0x0800u     /* CPU-bound: a likely R task */
+#define PR_STATIC 0x1000u   /* static C binary, non-PIE at 0x400000: no ld.so, no libc */
+
+/* Signal sets (bit n-1 = signal n) as such programs show them. */
+#define SIGS_SYSTEMD 0x7be3c0fe28014a03ull, 0x0000000000001000ull, 0x00000001000004ecull
+#define SIGS_SDSVC 0x0000000400004a02ull, 0x0000000000001000ull, 0x0000000100000000ull
+#define SIGS_DAEMON 0, SIGPIPE_, (SIGHUP_ | SIGINT_ | SIGTERM_ | SIGCHLD_)
+#define SIGS_BASH 0x0000000000010000ull, 0x0000000000380004ull, 0x000000004b817efbull
+#define SIGS_SCRIPT 0, 0, (SIGINT_ | SIGCHLD_)
+#define SIGS_NONE 0, 0, 0
+#define SIGS_PYTHON 0, 0x0000000001001000ull, SIGINT_
+#define SIGS_JAVA 0, 0, 0x0000000181005ccfull
+#define SIGS_GO 0, 0, 0xfffffffd7fc1feffull
+#define SIGS_NGINX 0, SIGPIPE_, 0x0000000018016a07ull
+#define SIGS_PG 0, 0x0000000001001000ull, 0x0000000000014a07ull
+#define SIGS_TERMUI 0, 0, 0x0000000004384007ull
+
+/*
+ * One program: what its processes look like.  argv is '|'-separated;
+ * '\n' separates alternatives chosen by instance number.  Placeholders:
+ * {u} user name, {U} the name of the user in the instance field, {t} pts
+ * number, {i} instance, {c} CPUs, {h} a 64-digit hex id, {a} an address
+ * octet, {p} a port.  tnames are the comms of extra
+ * threads, '|'-separated and cycled (NULL: the leader's comm).
+ */
+struct prog {
+	const char *comm;
+	const char *exe;
+	const char *argv;
+	const char *tnames;
+	uint64_t libs;          /* LIB() bits beyond ld.so and libc */
+	uint32_t text_kb;       /* r-xp of the executable */
+	uint32_t anon_kb;       /* typical RssAnon */
+	uint16_t fdsize;
+	uint16_t mt;            /* weight in the extra-thread draw; 0: single-threaded */
+	uint16_t min_threads;   /* extra threads it gets first when the budget allows */
+	uint16_t flags;
+	float cpu;              /* typical share of its lifetime spent on a CPU */
+	float ushare;           /* user part of that */
+	uint64_t blk, ign, cgt; /* SigBlk, SigIgn, SigCgt */
+	uint64_t capbnd;        /* bounding set when not the default */
+};
+
+#define SD_LIBS (LIB(L_SDSHARED) | LIB(L_SELINUX) | LIB(L_CAP) | LIB(L_CRYPT) | LIB(L_GCRYPT) | \
+		 LIB(L_LZ4) | LIB(L_ZSTD) | LIB(L_LZMA) | LIB(L_SECCOMP) | LIB(L_MOUNT) | \
+		 LIB(L_PCRE2) | LIB(L_BLKID))
+#define PG_LIBS (LIB(L_M) | LIB(L_SSL) | LIB(L_CRYPTO) | LIB(L_Z) | LIB(L_XML2) | LIB(L_ICUUC) | \
+		 LIB(L_SYSTEMD))
+#define PY_LIBS (LIB(L_M) | LIB(L_Z) | LIB(L_EXPAT))
+#define SSHD_LIBS (LIB(L_CRYPTO) | LIB(L_Z) | LIB(L_PAM) | LIB(L_SELINUX))
+#define PHP_LIBS (LIB(L_XML2) | LIB(L_SSL) | LIB(L_CRYPTO) | LIB(L_PCRE2) | LIB(L_Z) | LIB(L_SYSTEMD))
+#define PYEXE "/usr/bin/python3.11"
+#define BASHEXE "/usr/bin/bash"
+#define PGEXE "/usr/lib/postgresql/15/bin/postgres"
+#define PG_TITLE "postgres: 15/main: "
+
+static const struct prog progs[NR_PROGS] = {
+	[P_SYSTEMD] = { "systemd", "/usr/lib/systemd/systemd", "/sbin/init", NULL,
+			SD_LIBS | LIB(L_KMOD) | LIB(L_AUDIT) | LIB(L_PAM), 60, 6200, 512, 0, 0,
+			PR_SUPER, 0.0006f, 0.35f, SIGS_SYSTEMD, 0 },
+	[P_JOURNALD] = { "systemd-journal", "/usr/lib/systemd/systemd-journald",
+			 "/lib/systemd/systemd-journald", NULL, SD_LIBS, 100, 2600, 256, 0, 0,
+			 PR_SECCOMP | PR_JOURNAL | PR_SUPER, 0.0015f, 0.45f, SIGS_SDSVC,
+			 0x00000000a80425fbull },
+	[P_UDEVD] = { "systemd-udevd", "/usr/bin/udevadm", "/lib/systemd/systemd-udevd", NULL,
+		      SD_LIBS | LIB(L_KMOD), 556, 2800, 128, 0, 0, PR_SECCOMP | PR_SUPER, 0.0004f,
+		      0.3f, SIGS_SDSVC, 0 },
+	[P_NETWORKD] = { "systemd-network", "/usr/lib/systemd/systemd-networkd",
+			 "/lib/systemd/systemd-networkd", NULL, SD_LIBS, 584, 2400, 128, 0, 0,
+			 PR_SECCOMP, 0.0002f, 0.4f, SIGS_SDSVC, 0x0000000000003c00ull },
+	[P_RESOLVED] = { "systemd-resolve", "/usr/lib/systemd/systemd-resolved",
+			 "/lib/systemd/systemd-resolved", NULL, SD_LIBS | LIB(L_SSL) | LIB(L_CRYPTO),
+			 412, 4200, 128, 0, 0, PR_SECCOMP, 0.0003f, 0.5f, SIGS_SDSVC,
+			 0x0000000000002000ull },
+	[P_TIMESYNCD] = { "systemd-timesyn", "/usr/lib/systemd/systemd-timesyncd",
+			  "/lib/systemd/systemd-timesyncd", "sd-resolve", SD_LIBS, 44, 1600, 64, 1, 1,
+			  PR_SECCOMP, 0.00005f, 0.5f, SIGS_SDSVC, 0x0000000002000000ull },
+	[P_LOGIND] = { "systemd-logind", "/usr/lib/systemd/systemd-logind",
+		       "/lib/systemd/systemd-logind", NULL, SD_LIBS, 232, 2100, 128, 0, 0,
+		       PR_SECCOMP | PR_SUPER, 0.0002f, 0.4f, SIGS_SDSVC, 0x0000000244204c0full },
+	[P_DBUS] = { "dbus-daemon", "/usr/bin/dbus-daemon",
+		     "/usr/bin/dbus-daemon|--system|--address=systemd:|--nofork|--nopidfile|"
+		     "--systemd-activation|--syslog-only",
+		     NULL, LIB(L_EXPAT) | LIB(L_SYSTEMD) | LIB(L_AUDIT) | LIB(L_SELINUX) | LIB(L_CAP),
+		     164, 1900, 64, 0, 0, 0, 0.0004f, 0.55f, SIGS_DAEMON, 0 },
+	[P_RSYSLOGD] = { "rsyslogd", "/usr/sbin/rsyslogd", "/usr/sbin/rsyslogd|-n|-iNONE",
+			 "in:imuxsock|in:imklog|rs:main Q:Reg", LIB(L_Z) | LIB(L_SYSTEMD), 568, 2300,
+			 64, 2, 3, 0, 0.0002f, 0.5f, SIGS_DAEMON, 0 },
+	[P_CRON] = { "cron", "/usr/sbin/cron", "/usr/sbin/cron|-f", NULL,
+		     LIB(L_SELINUX) | LIB(L_PAM) | LIB(L_AUDIT), 36, 620, 64, 0, 0, PR_SUPER,
+		     0.00003f, 0.5f, 0, 0, (SIGHUP_ | SIGCHLD_), 0 },
+	[P_ATD] = { "atd", "/usr/sbin/atd", "/usr/sbin/atd|-f", NULL, LIB(L_PAM) | LIB(L_SELINUX),
+		    20, 280, 64, 0, 0, 0, 0.00001f, 0.5f, 0, 0, (SIGHUP_ | SIGTERM_ | SIGCHLD_), 0 },
+	[P_SSHD] = { "sshd", "/usr/sbin/sshd", "sshd: /usr/sbin/sshd -D [listener] 0 of 10-100 startups",
+		     NULL, LIB(L_CRYPTO) | LIB(L_Z) | LIB(L_PAM) | LIB(L_AUDIT) | LIB(L_SELINUX) |
+		     LIB(L_CRYPT), 604, 1500, 64, 0, 0, PR_SUPER, 0.00005f, 0.5f, SIGS_DAEMON, 0 },
+	[P_AGETTY] = { "agetty", "/usr/sbin/agetty", "/sbin/agetty|-o|-p -- \\u|--noclear|-|linux",
+		       NULL, LIB(L_SYSTEMD), 48, 260, 64, 0, 0, 0, 0.00001f, 0.4f, 0, SIG(2) | SIG(3),
+		       0, 0 },
+	[P_AGETTY_SERIAL] = { "agetty", "/usr/sbin/agetty",
+			      "/sbin/agetty|-o|-p -- \\u|--keep-baud|115200,57600,38400,9600|-|vt220",
+			      NULL, LIB(L_SYSTEMD), 48, 260, 64, 0, 0, 0, 0.00001f, 0.4f, 0,
+			      SIG(2) | SIG(3), 0, 0 },
+	[P_IRQBALANCE] = { "irqbalance", "/usr/sbin/irqbalance", "/usr/sbin/irqbalance|--foreground",
+			   "gmain", LIB(L_GLIB) | LIB(L_NUMA) | LIB(L_CAP) | LIB(L_PCRE2) | LIB(L_SYSTEMD),
+			   64, 900, 64, 1, 1, PR_SUPER, 0.0001f, 0.6f, SIGS_DAEMON, 0 },
+	[P_MULTIPATHD] = { "multipathd", "/usr/sbin/multipathd", "/sbin/multipathd|-d|-s",
+			   "multipathd", LIB(L_SYSTEMD) | LIB(L_UV), 124, 6400, 64, 1, 6,
+			   PR_RT | PR_MLOCK | PR_SUPER, 0.0002f, 0.3f, 0, SIGPIPE_,
+			   (SIGHUP_ | SIGUSR1_ | SIGUSR2_ | SIGTERM_ | SIGINT_), 0 },
+	[P_POLKITD] = { "polkitd", "/usr/lib/polkit-1/polkitd", "/usr/lib/polkit-1/polkitd|--no-debug",
+			"gmain|gdbus", LIB(L_GLIB) | LIB(L_GIO) | LIB(L_GOBJECT) | LIB(L_EXPAT) |
+			LIB(L_SYSTEMD) | LIB(L_STDCXX) | LIB(L_GCC_S), 84, 5200, 64, 1, 2, 0, 0.00005f,
+			0.6f, 0, SIGPIPE_, 0, 0 },
+	[P_CONTAINERD] = { "containerd", "/usr/bin/containerd", "/usr/bin/containerd", NULL, 0,
+			   21024, 28000, 256, 4, 8, PR_GO | PR_SUPER, 0.002f, 0.6f, SIGS_GO, 0 },
+	[P_DOCKERD] = { "dockerd", "/usr/sbin/dockerd",
+			"/usr/sbin/dockerd|-H|fd://|--containerd=/run/containerd/containerd.sock", NULL,
+			0, 33540, 52000, 256, 4, 9, PR_GO | PR_SUPER, 0.001f, 0.6f, SIGS_GO, 0 },
+	[P_UNATTENDED] = { "unattended-upgr", PYEXE,
+			   "/usr/bin/python3|/usr/share/unattended-upgrades/unattended-upgrade-shutdown|"
+			   "--wait-for-signal",
+			   NULL, PY_LIBS, 2904, 11000, 64, 1, 1, 0, 0.00002f, 0.8f, SIGS_PYTHON, 0 },
+	[P_DNSMASQ] = { "dnsmasq", "/usr/sbin/dnsmasq",
+			"/usr/sbin/dnsmasq|-x|/run/dnsmasq/dnsmasq.pid|-u|nobody|-7|"
+			"/etc/dnsmasq.d,.dpkg-dist,.dpkg-old,.dpkg-new|--local-service",
+			NULL, 0, 348, 380, 64, 0, 0, 0, 0.00005f, 0.5f, SIGS_DAEMON, 0 },
+	[P_SYSTEMD_USER] = { "systemd", "/usr/lib/systemd/systemd", "/lib/systemd/systemd|--user",
+			     NULL, SD_LIBS | LIB(L_KMOD) | LIB(L_AUDIT) | LIB(L_PAM), 60, 2800, 128, 0, 0,
+			     0, 0.0002f, 0.4f, SIGS_SYSTEMD, 0 },
+	[P_SD_PAM] = { "(sd-pam)", "/usr/lib/systemd/systemd", "(sd-pam)", NULL,
+		       SD_LIBS | LIB(L_KMOD) | LIB(L_AUDIT) | LIB(L_PAM), 60, 1400, 64, 0, 0, PR_FORKED,
+		       0.000001f, 0.5f, 0x0000000000014003ull, 0, 0, 0 },
+	[P_SSHD_PRIV] = { "sshd-session", "/usr/lib/openssh/sshd-session", "sshd-session: {U} [priv]",
+			  NULL, SSHD_LIBS, 632, 1800, 64, 0, 0, PR_SUPER, 0.00002f, 0.5f,
+			  SIGS_DAEMON, 0 },
+	[P_SSHD_USER] = { "sshd-session", "/usr/lib/openssh/sshd-session", "sshd-session: {u}@pts/{t}",
+			  NULL, SSHD_LIBS, 632, 1900, 64, 0, 0, PR_FORKED, 0.0004f, 0.4f,
+			  SIGS_DAEMON, 0 },
+	[P_BASH_LOGIN] = { "bash", BASHEXE, "-bash", NULL, LIB(L_TINFO), 772, 2400, 256, 0, 0, PR_TTY,
+			   0.0005f, 0.5f, SIGS_BASH, 0 },
+	[P_BASH] = { "bash", BASHEXE, "bash|./deploy.sh\nbash|-c|./run-tests.sh\nbash", NULL,
+		     LIB(L_TINFO), 772, 1600, 256, 0, 0, 0, 0.001f, 0.6f, SIGS_SCRIPT, 0 },
+	[P_SH] = { "sh", "/usr/bin/dash", "/bin/sh|-c|/usr/local/bin/nightly-report >/dev/null 2>&1\n"
+		   "/bin/sh|-c|cc -O2 -c src/main.c -o build/main.o\n/bin/sh|./configure",
+		   NULL, 0, 88, 120, 64, 0, 0, 0, 0.0005f, 0.5f, SIGS_SCRIPT, 0 },
+	[P_TMUX] = { "tmux: server", "/usr/bin/tmux", "tmux", NULL,
+		     LIB(L_EVENT) | LIB(L_TINFO) | LIB(L_SYSTEMD), 584, 3100, 64, 0, 0, PR_TTY,
+		     0.0003f, 0.6f, 0, SIGPIPE_, 0x0000000008094a07ull, 0 },
+	[P_MAKE] = { "make", "/usr/bin/make", "make|-j{c}", NULL, 0, 156, 1200, 64, 0, 0, 0, 0.002f,
+		     0.7f, SIGS_SCRIPT, 0 },
+	[P_CC1] = { "cc1", "/usr/lib/gcc/x86_64-linux-gnu/12/cc1",
+		    "/usr/lib/gcc/x86_64-linux-gnu/12/cc1|-quiet|-I|include|src/parser.c|-quiet|"
+		    "-dumpbase|parser.c|-mtune=generic|-march=x86-64|-O2|-o|/tmp/ccQ2kxh1.s",
+		    NULL, LIB(L_GMP) | LIB(L_MPFR) | LIB(L_Z) | LIB(L_ZSTD), 24000, 62000, 64, 0, 0,
+		    PR_BUSY, 0.9f, 0.93f, SIGS_NONE, 0 },
+	[P_VIM] = { "vim", "/usr/bin/vim.basic", "vim|notes.md\nvim|/etc/nginx/nginx.conf\nvim|main.go",
+		    NULL, LIB(L_M) | LIB(L_TINFO) | LIB(L_SELINUX) | LIB(L_ACL), 2740, 5200, 64, 0, 0,
+		    PR_TTY, 0.0008f, 0.8f, 0, 0, 0x0000000008014a07ull, 0 },
+	[P_TOP] = { "top", "/usr/bin/top", "top", NULL, LIB(L_PROC2) | LIB(L_SYSTEMD) | LIB(L_TINFO),
+		    84, 2600, 64, 0, 0, PR_TTY, 0.004f, 0.3f, SIGS_TERMUI, 0 },
+	[P_LESS] = { "less", "/usr/bin/less", "less|/var/log/syslog", NULL, LIB(L_TINFO), 128, 400,
+		     64, 0, 0, PR_TTY, 0.0001f, 0.8f, 0, 0, 0x0000000004080003ull, 0 },
+	[P_TAIL] = { "tail", "/usr/bin/tail", "tail|-F|/var/log/nginx/access.log", NULL, 0, 40, 180,
+		     64, 0, 0, 0, 0.0002f, 0.3f, SIGS_NONE, 0 },
+	[P_SLEEP] = { "sleep", "/usr/bin/sleep", "sleep|1000\nsleep|infinity\nsleep|3600", NULL, 0, 16,
+		      100, 64, 0, 0, 0, 0.000001f, 0.5f, SIGS_NONE, 0 },
+	[P_PYTHON] = { "python3", PYEXE, "python3|app.py\n/usr/bin/python3|/opt/app/worker.py|--queue|default\n"
+		       "python3|-m|http.server|8{i}", NULL, PY_LIBS, 2904, 14000, 64, 2, 0, PR_BUSY,
+		       0.05f, 0.85f, SIGS_PYTHON, 0 },
+	[P_PS] = { "ps", "/usr/bin/ps", "ps|-ef", NULL, LIB(L_PROC2) | LIB(L_SYSTEMD), 76, 1500, 64, 0,
+		   0, 0, 0.2f, 0.3f, SIGS_NONE, 0 },
+	[P_SSH] = { "ssh", "/usr/bin/ssh", "ssh|db01.internal", NULL,
+		    LIB(L_CRYPTO) | LIB(L_Z) | LIB(L_SELINUX), 732, 3000, 64, 0, 0, 0, 0.0005f, 0.6f,
+		    0, 0, (SIGHUP_ | SIGINT_ | SIGTERM_ | SIGCHLD_ | SIG(28)), 0 },
+	[P_RSYNC] = { "rsync", "/usr/bin/rsync", "rsync|-a|/srv/data/|backup:/srv/data/", NULL,
+		      LIB(L_ACL) | LIB(L_Z) | LIB(L_LZ4) | LIB(L_ZSTD) | LIB(L_CRYPTO), 460, 2100, 64,
+		      0, 0, 0, 0.05f, 0.4f, 0, 0, (SIGHUP_ | SIGINT_ | SIGTERM_ | SIGCHLD_ | SIGUSR1_), 0 },
+	[P_XZ] = { "xz", "/usr/bin/xz", "xz|-9|-T1|/var/backups/db.sql", NULL, LIB(L_LZMA), 64, 96000,
+		   64, 0, 0, PR_NICE | PR_BUSY, 0.8f, 0.98f, 0, 0, (SIGHUP_ | SIGINT_ | SIGTERM_), 0 },
+	[P_NGINX] = { "nginx", "/usr/sbin/nginx",
+		      "nginx: master process /usr/sbin/nginx -g daemon on; master_process on;", NULL,
+		      LIB(L_CRYPT) | LIB(L_PCRE2) | LIB(L_SSL) | LIB(L_CRYPTO) | LIB(L_Z), 1104, 1600,
+		      64, 0, 0, PR_SUPER, 0.00002f, 0.5f, SIGS_NGINX, 0 },
+	[P_NGINX_WORKER] = { "nginx", "/usr/sbin/nginx", "nginx: worker process", NULL,
+			     LIB(L_CRYPT) | LIB(L_PCRE2) | LIB(L_SSL) | LIB(L_CRYPTO) | LIB(L_Z),
+			     1104, 5200, 1024, 0, 0, PR_FORKED | PR_BUSY, 0.01f, 0.45f, SIGS_NGINX, 0 },
+	[P_POSTMASTER] = { "postgres", PGEXE,
+			   PGEXE "|-D|/var/lib/postgresql/15/main|-c|"
+			   "config_file=/etc/postgresql/15/main/postgresql.conf",
+			   NULL, PG_LIBS, 5912, 9000, 128, 0, 0, PR_PGSHM, 0.0004f, 0.5f, SIGS_PG, 0 },
+	[P_PG_AUX] = { "postgres", PGEXE,
+		       PG_TITLE "checkpointer \n" PG_TITLE "background writer \n" PG_TITLE "walwriter \n"
+		       PG_TITLE "autovacuum launcher \n" PG_TITLE "logical replication launcher ",
+		       NULL, PG_LIBS, 5912, 3000, 64, 0, 0, PR_FORKED | PR_PGSHM, 0.0003f, 0.4f,
+		       SIGS_PG, 0 },
+	[P_PG_BACKEND] = { "postgres", PGEXE,
+			   PG_TITLE "app appdb 10.0.{a}.{a}({p}) idle\n"
+			   PG_TITLE "app appdb 10.0.{a}.{a}({p}) idle in transaction\n"
+			   PG_TITLE "report appdb 10.0.{a}.{a}({p}) SELECT",
+			   NULL, PG_LIBS, 5912, 7000, 64, 0, 0, PR_FORKED | PR_PGSHM | PR_BUSY, 0.01f,
+			   0.7f, SIGS_PG, 0 },
+	[P_REDIS] = { "redis-server", "/usr/bin/redis-server", "/usr/bin/redis-server 127.0.0.1:6379",
+		      "bio_close_file|bio_aof|bio_lazy_free|jemalloc_bg_thd", LIB(L_M) | LIB(L_SSL) |
+		      LIB(L_CRYPTO) | LIB(L_SYSTEMD), 1696, 9000, 16384, 1, 4, 0, 0.004f, 0.6f, 0,
+		      (SIGHUP_ | SIGPIPE_), 0x00000000000044caull, 0 },
+	[P_JAVA] = { "java", "/usr/lib/jvm/java-17-openjdk-amd64/bin/java",
+		     "/usr/bin/java|-Xms512m|-Xmx4g|-XX:+UseG1GC|-jar|/opt/app/service.jar",
+		     "java|GC Thread#0|G1 Main Marker|G1 Conc#0|G1 Refine#0|G1 Service|VM Periodic Tas|"
+		     "VM Thread|Reference Handl|Finalizer|Signal Dispatch|Service Thread|Monitor Deflati|"
+		     "C2 CompilerThre|C1 CompilerThre|Common-Cleaner|Notification Th|Attach Listener|"
+		     "http-nio-8080-e|pool-1-thread-1|GC Thread#1|C2 CompilerThre|http-nio-8080-A",
+		     LIB(L_JLI) | LIB(L_Z) | LIB(L_M) | LIB(L_JVM) | LIB(L_JAVA) | LIB(L_STDCXX) |
+		     LIB(L_GCC_S), 12, 380000, 512, 8, 20, PR_JAVA | PR_BUSY, 0.08f, 0.85f, SIGS_JAVA,
+		     0 },
+	[P_NODE] = { "node", "/usr/bin/node", "node|/srv/app/server.js\nnode|dist/index.js",
+		     "node|V8 DefaultWorke|V8 DefaultWorke|V8 DefaultWorke|V8 DefaultWorke|libuv-worker|"
+		     "libuv-worker|libuv-worker|libuv-worker",
+		     LIB(L_NODE) | LIB(L_UV) | LIB(L_BROTLI) | LIB(L_SSL) | LIB(L_CRYPTO) | LIB(L_Z) |
+		     LIB(L_ICUUC) | LIB(L_STDCXX) | LIB(L_GCC_S) | LIB(L_M), 4, 62000, 64, 4, 10,
+		     PR_BUSY, 0.03f, 0.8f, 0, SIGPIPE_, 0x0000000000004a02ull, 0 },
+	[P_GUNICORN] = { "gunicorn", PYEXE,
+			 "/usr/bin/python3|/usr/local/bin/gunicorn|--workers|{c}|--bind|0.0.0.0:8000|"
+			 "app.wsgi:application",
+			 NULL, PY_LIBS | LIB(L_SSL) | LIB(L_CRYPTO), 2904, 24000, 64, 0, 0, 0, 0.001f,
+			 0.8f, SIGS_PYTHON, 0 },
+	[P_GUNICORN_WORKER] = { "gunicorn", PYEXE,
+				"/usr/bin/python3|/usr/local/bin/gunicorn|--workers|{c}|--bind|"
+				"0.0.0.0:8000|app.wsgi:application",
+				NULL, PY_LIBS | LIB(L_SSL) | LIB(L_CRYPTO), 2904, 46000, 64, 1, 0,
+				PR_FORKED | PR_BUSY, 0.02f, 0.85f, SIGS_PYTHON, 0 },
+	[P_PHPFPM] = { "php-fpm8.2", "/usr/sbin/php-fpm8.2",
+		       "php-fpm: master process (/etc/php/8.2/fpm/php-fpm.conf)", NULL, PHP_LIBS, 4644, 7400, 64, 0, 0, PR_SUPER, 0.0001f, 0.5f, SIGS_DAEMON, 0 },
+	[P_PHPFPM_WORKER] = { "php-fpm8.2", "/usr/sbin/php-fpm8.2", "php-fpm: pool www", NULL, PHP_LIBS, 4644, 11800, 64, 0, 0, PR_FORKED | PR_BUSY,
+			      0.008f, 0.8f, SIGS_DAEMON, 0 },
+	[P_CRON_CHILD] = { "cron", "/usr/sbin/cron", "/usr/sbin/cron|-f", NULL,
+			   LIB(L_SELINUX) | LIB(L_PAM) | LIB(L_AUDIT), 36, 700, 64, 0, 0, PR_FORKED,
+			   0.00001f, 0.5f, 0, 0, (SIGHUP_ | SIGCHLD_), 0 },
+	[P_SHIM] = { "containerd-shim", "/usr/bin/containerd-shim-runc-v2",
+		     "/usr/bin/containerd-shim-runc-v2|-namespace|moby|-id|{h}|-address|"
+		     "/run/containerd/containerd.sock",
+		     NULL, 0, 5560, 9000, 64, 2, 9, PR_GO | PR_SUPER, 0.0002f, 0.5f, SIGS_GO, 0 },
+	[P_MEMCACHED] = { "memcached", "/usr/bin/memcached",
+			  "/usr/bin/memcached|-m|64|-p|11211|-u|memcache|-l|127.0.0.1|-P|"
+			  "/var/run/memcached/memcached.pid",
+			  "memcached|mc-worker|mc-worker|mc-worker|mc-worker|memcached|memcached|memcached",
+			  LIB(L_EVENT) | LIB(L_SASL), 168, 3800, 1024, 1, 9, 0, 0.001f, 0.4f, 0,
+			  SIGPIPE_, (SIGINT_ | SIGTERM_ | SIGUSR1_ | SIGHUP_), 0 },
+	[P_CELERY] = { "celery", PYEXE,
+		       "/usr/bin/python3|/usr/local/bin/celery|-A|tasks|worker|--loglevel=INFO", NULL,
+		       PY_LIBS | LIB(L_SSL) | LIB(L_CRYPTO), 2904, 52000, 64, 1, 0, PR_BUSY, 0.03f,
+		       0.85f, SIGS_PYTHON, 0 },
+	[P_PAUSE] = { "pause", "/pause", "/pause", NULL, 0, 460, 60, 64, 0, 0, PR_STATIC, 0.0000001f, 0.5f,
+		      0, 0, (SIGINT_ | SIGTERM_ | SIGCHLD_), 0 },
+	[P_COREDNS] = { "coredns", "/coredns", "/coredns|-conf|/etc/coredns/Corefile", NULL, 0, 21344, 18000,
+			64, 2, 6, PR_GO, 0.002f, 0.7f, SIGS_GO, 0 },
+	[P_EXPORTER] = { "node_exporter", "/bin/node_exporter",
+			 "/bin/node_exporter|--path.rootfs=/host|--web.listen-address=:9100", NULL, 0, 9872,
+			 12000, 64, 2, 5, PR_GO, 0.001f, 0.6f, SIGS_GO, 0 },
+};
+
+/* Service accounts, and the first login users' names. */
+#define UID_ROOT 0u
+#define UID_DAEMON 1u
+#define UID_WWW 33u
+#define UID_MESSAGEBUS 101u
+#define UID_SYSLOG 104u
+#define UID_POSTGRES 106u
+#define UID_REDIS 107u
+#define UID_MEMCACHE 108u
+#define UID_POLKITD 995u
+#define UID_TIMESYNC 996u
+#define UID_RESOLVE 997u
+#define UID_NETWORK 998u
+#define UID_APP 999u
+#define UID_NOBODY 65534u
+#define UID_FIRST_USER 1000u
+
+static const char *const user_names[] = {
+	"alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy",
+	"mallory", "niaj", "olivia", "peggy", "rupert", "sybil", "trent", "victor", "walter",
+};
+
+#define NR_USER_NAMES (sizeof(user_names) / sizeof(user_names[0]))
+
+/* ------------------------------------------------------------------ */
+/* Kernel threads                                                       */
+
+enum kt_id {
+	K_KTHREADD, K_POOL_RELEASE, K_RESCUER, K_PERCPU_H, K_UNBOUND, K_KSOFTIRQD, K_RCU_PREEMPT,
+	K_RCU_EXP_PAR, K_RCU_EXP, K_MIGRATION, K_CPUHP, K_PERCPU_EVENTS, K_PERCPU_HIGHPRI,
+	K_KDEVTMPFS, K_RCU_TASKS, K_RCU_TASKS_RUDE, K_RCU_TASKS_TRACE, K_KAUDITD, K_KHUNGTASKD,
+	K_OOM_REAPER, K_UNBOUND_WB, K_UNBOUND_FLUSH, K_KCOMPACTD, K_KSMD, K_KHUGEPAGED,
+	K_WATCHDOGD, K_KSWAPD, K_HWRNG, K_UNBOUND_HI, K_JBD2, K_IRQ_ACPI, K_LATE_EVENTS,
+	K_LATE_POWER, K_LATE_UNBOUND, NR_KTS
+};
+
+/*
+ * One kind of kernel thread.  fmt's %u is the CPU (percpu), the NUMA node
+ * (pernode) or the unbound pool; names of rescuers come from kt_rescuers.
+ * Late kworkers (K_LATE_*) also print their worker number: the instance
+ * holds the CPU or pool in its low 16 bits and the worker above them.
+ */
+struct kthread_type {
+	const char *fmt;
+	unsigned int pf;
+	int nice;
+	uint8_t policy, rtprio;
+	uint8_t state;          /* MACH_TASK_IDLE or MACH_TASK_SLEEPING */
+	uint8_t percpu;         /* bound to CPU %u */
+	float cpu;              /* share of its lifetime on a CPU (all system time) */
+};
+
+#define KS MACH_TASK_SLEEPING
+#define KI MACH_TASK_IDLE
+
+static const struct kthread_type kthread_types[NR_KTS] = {
+	[K_KTHREADD] = { "kthreadd", PF_KT, 0, 0, 0, KS, 0, 0.00002f },
+	[K_POOL_RELEASE] = { "pool_workqueue_release", PF_KT, 0, 0, 0, KS, 0, 0.000001f },
+	[K_RESCUER] = { "kworker/R-%s", PF_KT_WORKER, -20, 0, 0, KI, 0, 0.0f },
+	[K_PERCPU_H] = { "kworker/%u:0H-kblockd", PF_KT_WORKER, -20, 0, 0, KI, 1, 0.00001f },
+	[K_UNBOUND] = { "kworker/u%u:0-events_unbound", PF_KT_WORKER, 0, 0, 0, KI, 0, 0.0001f },
+	[K_KSOFTIRQD] = { "ksoftirqd/%u", PF_KT_PERCPU, 0, 0, 0, KS, 1, 0.0003f },
+	[K_RCU_PREEMPT] = { "rcu_preempt", PF_KT, 0, 0, 0, KI, 0, 0.0005f },
+	[K_RCU_EXP_PAR] = { "rcu_exp_par_gp_kthread_worker/0", PF_KT, 0, 0, 0, KS, 0, 0.0f },
+	[K_RCU_EXP] = { "rcu_exp_gp_kthread_worker", PF_KT, 0, 0, 0, KS, 0, 0.0f },
+	[K_MIGRATION] = { "migration/%u", PF_KT_PERCPU, 0, 1, 99, KS, 1, 0.00002f },
+	[K_CPUHP] = { "cpuhp/%u", PF_KT_PERCPU, 0, 0, 0, KS, 1, 0.0f },
+	[K_PERCPU_EVENTS] = { "kworker/%u:0-events", PF_KT_WORKER, 0, 0, 0, KI, 1, 0.0002f },
+	[K_PERCPU_HIGHPRI] = { "kworker/%u:0H-events_highpri", PF_KT_WORKER, -20, 0, 0, KI, 1, 0.00001f },
+	[K_KDEVTMPFS] = { "kdevtmpfs", PF_KT | PF_SUPERPRIV, 0, 0, 0, KS, 0, 0.000001f },
+	[K_RCU_TASKS] = { "rcu_tasks_kthread", PF_KT, 0, 0, 0, KI, 0, 0.0f },
+	[K_RCU_TASKS_RUDE] = { "rcu_tasks_rude_kthread", PF_KT, 0, 0, 0, KI, 0, 0.0f },
+	[K_RCU_TASKS_TRACE] = { "rcu_tasks_trace_kthread", PF_KT, 0, 0, 0, KI, 0, 0.0f },
+	[K_KAUDITD] = { "kauditd", PF_KTHREAD | PF_FORKNOEXEC, 0, 0, 0, KS, 0, 0.000001f },
+	[K_KHUNGTASKD] = { "khungtaskd", PF_KT, 0, 0, 0, KS, 0, 0.000001f },
+	[K_OOM_REAPER] = { "oom_reaper", PF_KTHREAD | PF_FORKNOEXEC, 0, 0, 0, KS, 0, 0.0f },
+	[K_UNBOUND_WB] = { "kworker/u%u:1-writeback", PF_KT_WORKER, 0, 0, 0, KI, 0, 0.0002f },
+	[K_UNBOUND_FLUSH] = { "kworker/u%u:2-flush-254:0", PF_KT_WORKER, 0, 0, 0, KI, 0, 0.0001f },
+	[K_KCOMPACTD] = { "kcompactd%u", PF_KTHREAD | PF_FORKNOEXEC | 0x10000u, 0, 0, 0, KS, 0, 0.00001f },
+	[K_KSMD] = { "ksmd", PF_KTHREAD | PF_FORKNOEXEC, 5, 0, 0, KS, 0, 0.0f },
+	[K_KHUGEPAGED] = { "khugepaged", PF_KTHREAD | PF_FORKNOEXEC, 19, 0, 0, KS, 0, 0.00001f },
+	[K_WATCHDOGD] = { "watchdogd", PF_KT, 0, 1, 50, KS, 0, 0.0f },
+	[K_KSWAPD] = { "kswapd%u", PF_KTHREAD | PF_FORKNOEXEC | PF_MEMALLOC | PF_KSWAPD, 0, 0, 0, KS, 0,
+		       0.00005f },
+	[K_HWRNG] = { "hwrng", PF_KT, 0, 0, 0, KS, 0, 0.000001f },
+	[K_UNBOUND_HI] = { "kworker/u%u:0-kvfree_rcu_reclaim", PF_KT_WORKER, -20, 0, 0, KI, 0, 0.00001f },
+	[K_JBD2] = { "jbd2/vda1-8", PF_KTHREAD | PF_FORKNOEXEC, 0, 0, 0, KS, 0, 0.0001f },
+	[K_IRQ_ACPI] = { "irq/9-acpi", PF_KT, 0, 1, 50, KS, 0, 0.0f },
+	[K_LATE_EVENTS] = { "kworker/%u:%u-events", PF_KT_WORKER, 0, 0, 0, KI, 1, 0.0002f },
+	[K_LATE_POWER] = { "kworker/%u:%u-events_power_efficient", PF_KT_WORKER, 0, 0, 0, KI, 1, 0.0001f },
+	[K_LATE_UNBOUND] = { "kworker/u%u:%u-events_unbound", PF_KT_WORKER, 0, 0, 0, KI, 0, 0.0002f },
+};
+
+/* Workqueue rescuers (kworker/R-NAME), in the order the kernel creates them. */
+static const char *const kt_rescuers[] = {
+	"rcu_gp", "sync_wq", "kvfree_rcu_reclaim", "slub_flushwq", "netns", "mm_percpu_wq",
+	"inet_frag_wq", "writeback", "kblockd", "blkcg_punt_bio", "quota_events_unbound",
+	"kthrotld", "mld", "ipv6_addrconf", "kstrp", "ext4-rsv-conversion",
+};
+
+#define NR_RESCUERS (sizeof(kt_rescuers) / sizeof(kt_rescuers[0]))
+
+/* ------------------------------------------------------------------ */
+/* Generator state                                                      */
+
+enum gen_kind { G_USER, G_KTHREAD };
+
+#define GF_PARENT 0x01u   /* has children */
+#define GF_READER 0x02u   /* the `ps -ef` reading /proc right now */
+#define GF_PINNED 0x04u   /* pinned to one CPU with taskset */
+#define GF_DELETED 0x08u  /* its executable was replaced on disk since it started */
+
+/* What the plan decided for one process, beyond what struct mach_process holds. */
+struct gen {
+	uint32_t uid;
+	uint32_t inst;        /* worker index, pts number, CPU, node or rescuer */
+	uint32_t lroot;       /* forked copies inherit their layout from this index */
+	uint32_t nrun;        /* threads in R */
+	uint16_t prog;        /* enum prog_id, or enum kt_id for kernel threads */
+	uint8_t kind;         /* enum gen_kind */
+	uint8_t state;        /* planned state of the group leader */
+	uint8_t flags;        /* GF_* */
+	uint8_t env;          /* enum env_class */
+	uint32_t eroot;       /* the process that set up the environment it inherited */
+};
+
+/* Where a process's environment came from (it inherits its parent's otherwise). */
+enum env_class {
+	ENV_SERVICE,    /* a systemd unit */
+	ENV_INIT,       /* pid 1: what the kernel passed */
+	ENV_LOGIN,      /* a login shell (pam_env, sshd) */
+	ENV_CRON,       /* a cron job */
+	ENV_CONTAINER,  /* a container's process */
+};
+
+#define NONE (-1)
+
+struct synth {
+	const struct mach_synth_opts *o;
+	struct machine *m;
+	struct rng rng;               /* the machine-wide stream */
+
+	/* clock and topology */
+	uint64_t now;                 /* uptime, ns */
+	uint64_t upgrade_ns;          /* libssl was upgraded then (0: never) */
+	unsigned int nnodes;          /* NUMA nodes */
+	unsigned int pkg_cpus;        /* CPUs per package (LLC) */
+	bool smt;                     /* CPUs i and i + n/2 are siblings */
+	bool virt;                    /* a KVM guest: virtio devices, steal time */
+	double per_cpu_gib;           /* memory sizing */
+
+	/* the plan */
+	struct gen *gen;
+	size_t n;                     /* processes planned so far */
+	size_t limit;                 /* plan_add refuses past this */
+	size_t boot_end;              /* first index after the boot daemons */
+	size_t kt_budget, nkt;        /* kernel threads allowed, planned */
+	size_t late_kworkers;         /* kworkers still to spread among the workloads */
+	unsigned int late_seq;
+	unsigned int rescuer;         /* next kt_rescuers[] name */
+	int sshd, cron, containerd, last_bash;
+	uint32_t nusers;
+	uint8_t *user_seen;
+	uint32_t next_pts;
+	pid_t last_boot_kt_pid, last_boot_pid;
+	uint64_t total_tids;
+
+	/* pid -> start time (piecewise linear) */
+	unsigned int nbp;
+	double bp_pid[4], bp_ns[4];
+
+	/* file names and inodes, computed once per build */
+	char lib_path[NR_LIBS][80];
+	uint8_t lib_len[NR_LIBS];
+	uint64_t lib_ino[NR_LIBS], exe_ino[NR_PROGS];
+
+	/* one mm being built */
+	struct mach_vma *vb;
+	size_t vn, vcap;
+	uint64_t res_anon, res_file, res_shmem; /* resident kB by class */
+	char argbuf[4096];
+	char envbuf[2048];
+
+	/* sums over the tasks, for the global counters */
+	uint64_t sum_anon, sum_file, sum_shmem, sum_pte, sum_data, sum_swap;
+	uint64_t sum_lck, sum_lck_res;
+	uint64_t sum_minflt, sum_majflt;
+	uint64_t raw_user, raw_sys;   /* CPU demand before fitting it into the CPUs */
+	uint64_t nr_running, nr_blocked, nr_threads;
+};
+
+/* The pid of the process planned at index @idx (after plan_pids). */
+static pid_t idx_pid(const struct synth *s, int idx)
+{
+	return idx < 0 ? 0 : s->m->procs[idx].tgid;
+}
+
+/* ------------------------------------------------------------------ */
+/* The plan: the process tree                                           */
+
+enum pgmode {
+	PG_NONE,     /* kernel threads: pgrp and session 0 */
+	PG_SESSION,  /* setsid(): leads a new session and group */
+	PG_GROUP,    /* a new job (process group) in the parent's session */
+	PG_INHERIT,  /* stays in the parent's group */
+};
+
+/* new_encode_dev() of a character device, as stat's tty_nr shows it */
+static int encode_dev(unsigned int major, unsigned int minor)
+{
+	return (int)((minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12));
+}
+
+#define TTY_TTY1 encode_dev(4, 1)
+#define TTY_TTYS0 encode_dev(4, 64)
+#define PTS_MAJOR 136
+
+/*
+ * Append one process to the plan; the index, or NONE when the plan is full.
+ * Until plan_pids, ppid/pgrp/session/tpgid of struct mach_process hold
+ * indices (NONE for none): the tree is built before pids are known.
+ */
+static int plan_add(struct synth *s, enum gen_kind kind, unsigned int prog, int parent,
+		    enum pgmode mode, uint32_t uid, uint32_t inst)
+{
+	struct mach_process *p, *pp;
+	struct gen *g;
+	int idx;
+
+	if (s->n >= s->limit)
+		return NONE;
+	idx = (int)s->n++;
+	p = &s->m->procs[idx];
+	g = &s->gen[idx];
+	pp = parent >= 0 ? &s->m->procs[parent] : NULL;
+	g->kind = (uint8_t)kind;
+	g->prog = (uint16_t)prog;
+	g->uid = uid;
+	g->inst = inst;
+	g->lroot = (uint32_t)idx;
+	g->state = kind == G_KTHREAD ? kthread_types[prog].state : MACH_TASK_SLEEPING;
+	/* systemd starts every unit with a fresh environment; others inherit */
+	g->env = parent > 0 ? s->gen[parent].env : parent == 0 ? ENV_SERVICE : ENV_INIT;
+	g->eroot = parent > 0 ? s->gen[parent].eroot : (uint32_t)idx;
+	p->ppid = parent;
+	p->nthreads = 1;
+	p->tpgid = NONE;
+	if (pp)
+		s->gen[parent].flags |= GF_PARENT;
+	switch (mode) {
+	case PG_NONE:
+		p->pgrp = p->session = NONE;
+		break;
+	case PG_SESSION:
+		p->pgrp = p->session = idx;
+		break;
+	case PG_GROUP:
+	case PG_INHERIT:
+		p->pgrp = mode == PG_GROUP || !pp ? idx : pp->pgrp;
+		p->session = pp ? pp->session : idx;
+		p->tty_nr = pp ? pp->tty_nr : 0;
+		p->tpgid = pp ? pp->tpgid : NONE;
+		break;
+	}
+	/* A copy that never exec'd keeps its parent's address space layout. */
+	if (kind == G_USER && parent >= 0 && (progs[prog].flags & PR_FORKED))
+		g->lroot = s->gen[parent].lroot;
+	return idx;
+}
+
+static int plan_user(struct synth *s, unsigned int prog, int parent, enum pgmode mode, uint32_t uid,
+		     uint32_t inst)
+{
+	return plan_add(s, G_USER, prog, parent, mode, uid, inst);
+}
+
+/* @idx starts a new environment of @cls that its descendants inherit. */
+static void plan_env(struct synth *s, int idx, enum env_class cls)
+{
+	if (idx != NONE) {
+		s->gen[idx].env = (uint8_t)cls;
+		s->gen[idx].eroot = (uint32_t)idx;
+	}
+}
+
+/* A kernel thread, child of kthreadd (index 1), within the kthread budget. */
+static int plan_kt(struct synth *s, enum kt_id type, uint32_t inst)
+{
+	int idx;
+
+	if (s->nkt >= s->kt_budget)
+		return NONE;
+	idx = plan_add(s, G_KTHREAD, type, type == K_KTHREADD ? NONE : 1, PG_NONE, 0, inst);
+	if (idx != NONE)
+		s->nkt++;
+	return idx;
+}
+
+static void plan_rescuer(struct synth *s)
+{
+	if (s->rescuer < NR_RESCUERS && plan_kt(s, K_RESCUER, s->rescuer) != NONE)
+		s->rescuer++;
+}
+
+/*
+ * kthreadd and the kernel threads of boot, in the order Linux 6.18 creates
+ * them: early workqueue rescuers, CPU 0's threads, every other CPU's
+ * hotplug/migration/softirq/kworker set, then the subsystems.  On machines
+ * with thousands of CPUs and few tasks, the per-CPU sets stop where the
+ * kthread share of the task count (45%) runs out.
+ */
+static void plan_kthreads(struct synth *s)
+{
+	unsigned int ncpu = s->o->cpus, unbound = 4 * ncpu, sets;
+	size_t tail = 26 + 2 * (size_t)s->nnodes;
+
+	s->kt_budget = s->limit >= 2 ? (size_t)((double)s->limit * 0.45) : 0;
+	if (s->limit >= 2 && s->kt_budget < 1)
+		s->kt_budget = 1;
+	plan_kt(s, K_KTHREADD, 0);
+	plan_kt(s, K_POOL_RELEASE, 0);
+	for (int i = 0; i < 5; i++)
+		plan_rescuer(s);
+	plan_kt(s, K_PERCPU_H, 0);
+	plan_kt(s, K_UNBOUND, unbound);
+	plan_rescuer(s);
+	plan_kt(s, K_KSOFTIRQD, 0);
+	plan_kt(s, K_RCU_PREEMPT, 0);
+	plan_kt(s, K_RCU_EXP_PAR, 0);
+	plan_kt(s, K_RCU_EXP, 0);
+	plan_kt(s, K_MIGRATION, 0);
+	plan_kt(s, K_CPUHP, 0);
+	sets = ncpu - 1;
+	if (s->nkt + tail + 5 * (size_t)sets > s->kt_budget)
+		sets = s->kt_budget > s->nkt + tail ? (unsigned int)((s->kt_budget - s->nkt - tail) / 5) : 0;
+	for (unsigned int cpu = 1; cpu <= sets; cpu++) {
+		plan_kt(s, K_CPUHP, cpu);
+		plan_kt(s, K_MIGRATION, cpu);
+		plan_kt(s, K_KSOFTIRQD, cpu);
+		plan_kt(s, K_PERCPU_EVENTS, cpu);
+		plan_kt(s, K_PERCPU_HIGHPRI, cpu);
+	}
+	plan_kt(s, K_KDEVTMPFS, 0);
+	plan_rescuer(s);
+	plan_kt(s, K_RCU_TASKS, 0);
+	plan_kt(s, K_RCU_TASKS_RUDE, 0);
+	plan_kt(s, K_RCU_TASKS_TRACE, 0);
+	plan_kt(s, K_KAUDITD, 0);
+	plan_kt(s, K_KHUNGTASKD, 0);
+	plan_kt(s, K_OOM_REAPER, 0);
+	plan_kt(s, K_UNBOUND_WB, unbound);
+	plan_rescuer(s);
+	plan_kt(s, K_UNBOUND_FLUSH, unbound);
+	for (unsigned int node = 0; node < s->nnodes; node++)
+		plan_kt(s, K_KCOMPACTD, node);
+	plan_kt(s, K_KSMD, 0);
+	plan_kt(s, K_KHUGEPAGED, 0);
+	plan_rescuer(s);
+	plan_rescuer(s);
+	plan_kt(s, K_WATCHDOGD, 0);
+	plan_rescuer(s);
+	for (unsigned int node = 0; node < s->nnodes; node++)
+		plan_kt(s, K_KSWAPD, node);
+	plan_rescuer(s);
+	plan_kt(s, K_IRQ_ACPI, 0);
+	plan_kt(s, K_HWRNG, 0);
+	for (int i = 0; i < 3; i++)
+		plan_rescuer(s);
+	plan_kt(s, K_UNBOUND_HI, unbound + 1);
+	plan_kt(s, K_JBD2, 0);
+	plan_rescuer(s);
+	/* kworkers that came and went while the machine ran: some are alive now */
+	s->late_kworkers = s->kt_budget > s->nkt ? s->kt_budget - s->nkt : 0;
+	if (s->late_kworkers > 2 + ncpu / 2)
+		s->late_kworkers = 2 + ncpu / 2;
+}
+
+/* One kworker created long after boot, placed among the user processes. */
+static void plan_late_kworker(struct synth *s)
+{
+	static const enum kt_id kinds[] = { K_LATE_EVENTS, K_LATE_POWER, K_LATE_UNBOUND };
+	enum kt_id k = kinds[rng_below(&s->rng, 3)];
+	uint32_t inst = k == K_LATE_UNBOUND ? 4 * s->o->cpus : (uint32_t)rng_below(&s->rng, s->o->cpus);
+
+	inst |= (1 + s->late_seq++ % 60000) << 16;
+
+	if (plan_kt(s, k, inst) != NONE)
+		s->late_kworkers--;
+	else
+		s->late_kworkers = 0;
+}
+
+/* systemd's children at boot; each leads its own session. */
+static int plan_daemon(struct synth *s, unsigned int prog, uint32_t uid)
+{
+	int idx = plan_user(s, prog, 0, PG_SESSION, uid, 0);
+
+	if (idx != NONE && rng_chance(&s->rng, 0.04))
+		s->gen[idx].flags |= GF_DELETED;
+	return idx;
+}
+
+static void plan_daemons(struct synth *s)
+{
+	struct rng *r = &s->rng;
+	int idx;
+
+	plan_daemon(s, P_JOURNALD, UID_ROOT);
+	plan_daemon(s, P_UDEVD, UID_ROOT);
+	if (rng_chance(r, 0.5))
+		plan_daemon(s, P_NETWORKD, UID_NETWORK);
+	if (rng_chance(r, 0.6))
+		plan_daemon(s, P_RESOLVED, UID_RESOLVE);
+	if (rng_chance(r, 0.8))
+		plan_daemon(s, P_TIMESYNCD, UID_TIMESYNC);
+	plan_daemon(s, P_DBUS, UID_MESSAGEBUS);
+	plan_daemon(s, P_LOGIND, UID_ROOT);
+	plan_daemon(s, P_RSYSLOGD, UID_SYSLOG);
+	s->cron = plan_daemon(s, P_CRON, UID_ROOT);
+	if (rng_chance(r, 0.4))
+		plan_daemon(s, P_ATD, UID_DAEMON);
+	if (s->o->cpus > 1 && rng_chance(r, 0.7))
+		plan_daemon(s, P_IRQBALANCE, UID_ROOT);
+	if (rng_chance(r, 0.3))
+		plan_daemon(s, P_MULTIPATHD, UID_ROOT);
+	if (rng_chance(r, 0.5))
+		plan_daemon(s, P_POLKITD, UID_POLKITD);
+	plan_daemon(s, P_DNSMASQ, UID_NOBODY); /* drops to nobody */
+	s->sshd = plan_daemon(s, P_SSHD, UID_ROOT);
+	idx = plan_daemon(s, P_AGETTY, UID_ROOT);
+	if (idx != NONE) {
+		s->m->procs[idx].tty_nr = TTY_TTY1;
+		s->m->procs[idx].tpgid = idx;
+	}
+	if (rng_chance(r, 0.6) && (idx = plan_daemon(s, P_AGETTY_SERIAL, UID_ROOT)) != NONE) {
+		s->m->procs[idx].tty_nr = TTY_TTYS0;
+		s->m->procs[idx].tpgid = idx;
+	}
+	if (rng_chance(r, 0.45)) {
+		s->containerd = plan_daemon(s, P_CONTAINERD, UID_ROOT);
+		if (rng_chance(r, 0.7))
+			plan_daemon(s, P_DOCKERD, UID_ROOT);
+	}
+	if (rng_chance(r, 0.5))
+		plan_daemon(s, P_UNATTENDED, UID_ROOT);
+}
+
+static uint32_t pick_user(struct synth *s)
+{
+	return UID_FIRST_USER + (uint32_t)rng_below(&s->rng, s->nusers);
+}
+
+/* The processes in a job under a shell: `depth` levels below it. */
+static int plan_job(struct synth *s, int shell, uint32_t uid)
+{
+	static const unsigned int middles[] = { P_MAKE, P_BASH, P_SH, P_PYTHON };
+	static const unsigned int leaves[] = { P_VIM, P_TOP, P_LESS, P_TAIL, P_SLEEP, P_PYTHON,
+					       P_SSH, P_RSYNC, P_VIM, P_SLEEP };
+	struct rng *r = &s->rng;
+	int leader = NONE, parent = shell;
+	unsigned int last = 0;
+
+	for (unsigned int level = 1; level < s->o->depth; level++) {
+		last = middles[rng_below(r, 4)];
+		parent = plan_user(s, last, parent, leader == NONE ? PG_GROUP : PG_INHERIT, uid,
+				   (uint32_t)rng_below(r, 3));
+		if (parent == NONE)
+			return leader;
+		if (leader == NONE)
+			leader = parent;
+	}
+	if (last == P_MAKE) {
+		int sh = plan_user(s, P_SH, parent, PG_INHERIT, uid, 1);
+
+		if (sh != NONE)
+			plan_user(s, P_CC1, sh, PG_INHERIT, uid, 0);
+		return leader;
+	}
+	parent = plan_user(s, leaves[rng_below(r, 10)], parent, leader == NONE ? PG_GROUP : PG_INHERIT,
+			   uid, (uint32_t)rng_below(r, 3));
+	return leader == NONE ? parent : leader;
+}
+
+/* An ssh login: sshd-session [priv] -> sshd-session user@pts/N -> -bash -> jobs. */
+static void wl_ssh(struct synth *s)
+{
+	struct rng *r = &s->rng;
+	uint32_t uid = pick_user(s), pts;
+	int priv, sess, bash, fg, job;
+	size_t njobs;
+
+	if (!s->user_seen[uid - UID_FIRST_USER]) {
+		int sd = plan_user(s, P_SYSTEMD_USER, 0, PG_SESSION, uid, 0);
+
+		s->user_seen[uid - UID_FIRST_USER] = 1;
+		if (sd != NONE)
+			plan_user(s, P_SD_PAM, sd, PG_INHERIT, uid, 0);
+	}
+	priv = plan_user(s, P_SSHD_PRIV, s->sshd >= 0 ? s->sshd : 0, PG_SESSION, UID_ROOT, uid);
+	if (priv == NONE)
+		return;
+	pts = s->next_pts++;
+	sess = plan_user(s, P_SSHD_USER, priv, PG_INHERIT, uid, pts);
+	if (sess == NONE)
+		return;
+	bash = plan_user(s, P_BASH_LOGIN, sess, PG_SESSION, uid, pts);
+	if (bash == NONE)
+		return;
+	s->m->procs[bash].tty_nr = encode_dev(PTS_MAJOR, pts);
+	plan_env(s, bash, ENV_LOGIN);
+	s->last_bash = bash;
+	fg = bash;
+	njobs = s->o->depth ? rng_range(r, 0, 2) + 1 : 0;
+	for (size_t j = 0; j < njobs; j++) {
+		job = plan_job(s, bash, uid);
+		if (job != NONE && j + 1 == njobs && rng_chance(r, 0.6))
+			fg = job;
+	}
+	/* every process on the terminal sees the same foreground group */
+	for (size_t i = (size_t)bash; i < s->n; i++)
+		s->m->procs[i].tpgid = fg;
+}
+
+/* A master and its forked workers. */
+static void wl_pool(struct synth *s, unsigned int master, uint32_t muid, unsigned int worker,
+		    uint32_t wuid, size_t nworkers)
+{
+	int m = plan_user(s, master, 0, PG_SESSION, muid, 0);
+
+	for (size_t i = 0; m != NONE && i < nworkers; i++)
+		if (plan_user(s, worker, m, PG_INHERIT, wuid, (uint32_t)i) == NONE)
+			break;
+}
+
+static size_t scaled(struct synth *s, size_t lo, size_t hi, size_t per_tasks, size_t cap)
+{
+	size_t n = rng_range(&s->rng, lo, hi) + s->o->tasks / per_tasks;
+
+	return n > cap ? cap : n;
+}
+
+static void wl_postgres(struct synth *s)
+{
+	int pm = plan_user(s, P_POSTMASTER, 0, PG_SESSION, UID_POSTGRES, 0);
+	size_t backends = scaled(s, 1, 8, 50000, 40);
+
+	for (uint32_t i = 0; pm != NONE && i < 5; i++)
+		plan_user(s, P_PG_AUX, pm, PG_INHERIT, UID_POSTGRES, i);
+	for (size_t i = 0; pm != NONE && i < backends; i++)
+		plan_user(s, P_PG_BACKEND, pm, PG_INHERIT, UID_POSTGRES, (uint32_t)rng_below(&s->rng, 3));
+}
+
+/* A cron job: cron -> cron -> sh -c -> the job. */
+static void wl_cronjob(struct synth *s)
+{
+	static const unsigned int jobs[] = { P_PYTHON, P_RSYNC, P_XZ, P_SLEEP };
+	uint32_t uid = rng_chance(&s->rng, 0.5) ? UID_ROOT : pick_user(s);
+	int child, sh;
+
+	if (s->cron < 0) {
+		plan_user(s, P_PYTHON, 0, PG_SESSION, UID_APP, 1);
+		return;
+	}
+	child = plan_user(s, P_CRON_CHILD, s->cron, PG_SESSION, UID_ROOT, 0);
+	sh = child != NONE ? plan_user(s, P_SH, child, PG_INHERIT, uid, 0) : NONE;
+	plan_env(s, sh, ENV_CRON);
+	if (sh != NONE)
+		plan_user(s, jobs[rng_below(&s->rng, 4)], sh, PG_INHERIT, uid, 1);
+}
+
+/* A container: containerd-shim (reparented to init) -> the containerized service. */
+static void wl_container(struct synth *s)
+{
+	static const unsigned int apps[] = { P_NGINX, P_PYTHON, P_NODE, P_REDIS, P_SLEEP, P_JAVA };
+	int shim = plan_user(s, P_SHIM, 0, PG_SESSION, UID_ROOT, 0), app;
+	unsigned int prog = apps[rng_below(&s->rng, 6)];
+
+	if (shim == NONE)
+		return;
+	app = plan_user(s, prog, shim, PG_SESSION, prog == P_NGINX ? UID_ROOT : UID_APP, 1);
+	plan_env(s, app, ENV_CONTAINER);
+	if (app != NONE && prog == P_NGINX)
+		for (size_t i = 0; i < 2; i++)
+			plan_user(s, P_NGINX_WORKER, app, PG_INHERIT, UID_WWW, (uint32_t)i);
+}
+
+/*
+ * A Kubernetes pod: its shim, the pod's /pause sandbox and one container.
+ * Dense hosts (hundreds of thousands of tasks) are mostly these.
+ */
+static void wl_pod(struct synth *s)
+{
+	/* most cluster workloads are static Go binaries */
+	static const unsigned int apps[] = { P_COREDNS, P_EXPORTER, P_COREDNS, P_EXPORTER, P_COREDNS,
+					     P_EXPORTER, P_SLEEP, P_PYTHON, P_NGINX, P_NODE, P_REDIS };
+	int shim = plan_user(s, P_SHIM, 0, PG_SESSION, UID_ROOT, 0), pause, app;
+	unsigned int prog = apps[rng_below(&s->rng, sizeof(apps) / sizeof(apps[0]))];
+
+	if (shim == NONE)
+		return;
+	pause = plan_user(s, P_PAUSE, shim, PG_SESSION, UID_NOBODY, 0);
+	plan_env(s, pause, ENV_CONTAINER);
+	app = plan_user(s, prog, shim, PG_SESSION, prog == P_NGINX ? UID_ROOT : UID_APP, 0);
+	plan_env(s, app, ENV_CONTAINER);
+	if (app != NONE && prog == P_NGINX)
+		plan_user(s, P_NGINX_WORKER, app, PG_INHERIT, UID_WWW, 0);
+}
+
+enum workload {
+	W_SSH, W_NGINX, W_POSTGRES, W_REDIS, W_JAVA, W_NODE, W_GUNICORN, W_PHPFPM, W_CRONJOB,
+	W_CONTAINER, W_MEMCACHED, W_CELERY, W_PYTHON, W_POD, NR_WORKLOADS
+};
+
+static const unsigned int workload_weight[NR_WORKLOADS] = {
+	[W_SSH] = 30, [W_NGINX] = 5, [W_POSTGRES] = 4, [W_REDIS] = 4, [W_JAVA] = 3, [W_NODE] = 5,
+	[W_GUNICORN] = 4, [W_PHPFPM] = 3, [W_CRONJOB] = 6, [W_CONTAINER] = 5, [W_MEMCACHED] = 3,
+	[W_CELERY] = 3, [W_PYTHON] = 8, [W_POD] = 1,
+};
+
+/* One workload: a subtree of a few processes.  Always adds at least one. */
+static void plan_workload(struct synth *s)
+{
+	struct rng *r = &s->rng;
+	unsigned int total = 0, pick, weight[NR_WORKLOADS];
+	size_t before = s->n;
+	enum workload w = W_SSH;
+
+	/* spread the late kworkers evenly over the user processes */
+	if (s->late_kworkers && rng_below(r, s->limit - s->n + 1) < s->late_kworkers * 6) {
+		plan_late_kworker(s);
+		return;
+	}
+	/* the denser the host, the more of it is pods */
+	memcpy(weight, workload_weight, sizeof(weight));
+	weight[W_POD] += s->o->tasks / 2000 < 500 ? s->o->tasks / 2000 : 500;
+	for (unsigned int i = 0; i < NR_WORKLOADS; i++)
+		total += weight[i];
+	pick = (unsigned int)rng_below(r, total);
+	for (unsigned int i = 0; i < NR_WORKLOADS; i++) {
+		if (pick < weight[i]) {
+			w = (enum workload)i;
+			break;
+		}
+		pick -= weight[i];
+	}
+	switch (w) {
+	case W_SSH:
+		wl_ssh(s);
+		break;
+	case W_NGINX:
+		wl_pool(s, P_NGINX, UID_ROOT, P_NGINX_WORKER, UID_WWW,
+			s->o->cpus < 16 ? s->o->cpus : 16);
+		break;
+	case W_POSTGRES:
+		wl_postgres(s);
+		break;
+	case W_REDIS:
+		plan_user(s, P_REDIS, 0, PG_SESSION, UID_REDIS, 0);
+		break;
+	case W_JAVA:
+		plan_user(s, P_JAVA, 0, PG_SESSION, UID_APP, 0);
+		break;
+	case W_NODE:
+		plan_user(s, P_NODE, 0, PG_SESSION, UID_APP, (uint32_t)rng_below(r, 2));
+		break;
+	case W_GUNICORN:
+		wl_pool(s, P_GUNICORN, UID_APP, P_GUNICORN_WORKER, UID_APP,
+			2 * (size_t)(s->o->cpus < 8 ? s->o->cpus : 8) + 1);
+		break;
+	case W_PHPFPM:
+		wl_pool(s, P_PHPFPM, UID_ROOT, P_PHPFPM_WORKER, UID_WWW, scaled(s, 2, 5, 50000, 20));
+		break;
+	case W_CRONJOB:
+		wl_cronjob(s);
+		break;
+	case W_CONTAINER:
+		wl_container(s);
+		break;
+	case W_MEMCACHED:
+		plan_user(s, P_MEMCACHED, 0, PG_SESSION, UID_MEMCACHE, 0);
+		break;
+	case W_CELERY:
+		wl_pool(s, P_CELERY, UID_APP, P_CELERY, UID_APP, rng_range(r, 2, 8));
+		break;
+	case W_PYTHON:
+		plan_user(s, P_PYTHON, 0, PG_SESSION, UID_APP, (uint32_t)rng_below(r, 3));
+		break;
+	case W_POD:
+		wl_pod(s);
+		break;
+	case NR_WORKLOADS:
+		break;
+	}
+	if (s->n == before) /* cannot happen while there is room; never loop forever */
+		plan_user(s, P_SLEEP, 0, PG_SESSION, UID_ROOT, 0);
+}
+
+/* The reader: `ps -ef` running in the foreground of the last login shell. */
+static void plan_reader(struct synth *s)
+{
+	struct mach_process *procs = s->m->procs;
+	int bash = s->last_bash, ps;
+
+	if (bash < 0) {
+		plan_user(s, P_SLEEP, 0, PG_SESSION, UID_ROOT, 1);
+		return;
+	}
+	ps = plan_user(s, P_PS, bash, PG_GROUP, s->gen[bash].uid, 0);
+	if (ps == NONE)
+		return;
+	s->gen[ps].flags |= GF_READER;
+	s->gen[ps].state = MACH_TASK_RUNNING;
+	for (size_t i = (size_t)bash; i < s->n; i++)
+		if (procs[i].session == procs[bash].session)
+			procs[i].tpgid = ps;
+}
+
+/* Programs that wait on the disk: the likely D tasks. */
+static bool does_io(unsigned int prog)
+{
+	return prog == P_RSYNC || prog == P_XZ || prog == P_PG_BACKEND || prog == P_CC1 ||
+	       prog == P_PYTHON || prog == P_TAIL || prog == P_PHPFPM_WORKER || prog == P_NGINX_WORKER;
+}
+
+/*
+ * A random user process after boot, leaf or not, still sleeping; NONE if
+ * none turns up.  @on_tty: prefer jobs on a terminal (what ^Z stops);
+ * @io: prefer programs that do disk I/O.
+ */
+static int pick_proc_io(struct synth *s, bool leaf, bool reapable_parent, bool on_tty, bool io)
+{
+	for (int tries = 0; tries < 256 && s->n > s->boot_end; tries++) {
+		size_t i = s->boot_end + rng_below(&s->rng, s->n - s->boot_end);
+		const struct gen *g = &s->gen[i];
+
+		if (g->kind != G_USER || g->state != MACH_TASK_SLEEPING || (g->flags & GF_READER))
+			continue;
+		if (on_tty && tries < 200 && !s->m->procs[i].tty_nr)
+			continue;
+		if (io && tries < 200 && !does_io(g->prog))
+			continue;
+		if (leaf && (g->flags & GF_PARENT))
+			continue;
+		/* init reaps its zombies at once; a zombie needs a live, busy parent */
+		if (reapable_parent && (s->m->procs[i].ppid <= 0 ||
+					s->gen[s->m->procs[i].ppid].kind != G_USER))
+			continue;
+		return (int)i;
+	}
+	return NONE;
+}
+
+static int pick_proc(struct synth *s, bool leaf, bool reapable_parent, bool on_tty)
+{
+	return pick_proc_io(s, leaf, reapable_parent, on_tty, false);
+}
+
+/* A few stopped jobs, zombies and a task in disk sleep, as any busy server has. */
+static void plan_states(struct synth *s)
+{
+	struct rng *r = &s->rng;
+	size_t tasks = s->n, nz, nt, nd;
+	int i;
+
+	nz = tasks >= 20 ? 1 + tasks / 5000 + rng_below(r, 2) : 0;
+	nt = tasks >= 30 ? 1 + tasks / 3000 + rng_below(r, 2) : 0;
+	nd = tasks >= 40 && s->o->io > 0 ? 1 + (size_t)((double)tasks * s->o->io / 40) : 0;
+	while (nz--)
+		if ((i = pick_proc(s, true, true, false)) != NONE)
+			s->gen[i].state = MACH_TASK_ZOMBIE;
+	while (nt--)
+		if ((i = pick_proc(s, true, false, true)) != NONE)
+			s->gen[i].state = MACH_TASK_STOPPED;
+	while (nd--)
+		if ((i = pick_proc_io(s, true, false, false, true)) != NONE)
+			s->gen[i].state = MACH_TASK_DISK_SLEEP;
+	/* a few processes pinned with taskset */
+	for (size_t k = tasks / 100; k && s->o->cpus > 1; k--)
+		if ((i = pick_proc(s, false, false, false)) != NONE)
+			s->gen[i].flags |= GF_PINNED;
+}
+
+/*
+ * Spread the extra threads: every multi-threaded program first gets its
+ * usual minimum (rsyslogd's three workers), the rest goes by weight.  With
+ * no multi-threaded program planned, the last live user process takes them.
+ */
+static void plan_threads(struct synth *s)
+{
+	struct mach_process *procs = s->m->procs;
+	uint64_t left = s->o->threads, weight = 0, share;
+	size_t ncand = 0, last = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct gen *g = &s->gen[i];
+
+		if (g->kind != G_USER || g->state == MACH_TASK_ZOMBIE)
+			continue;
+		last = i;
+		if (!progs[g->prog].mt)
+			continue;
+		ncand++;
+		weight += progs[g->prog].mt;
+		share = progs[g->prog].min_threads < left ? progs[g->prog].min_threads : left;
+		procs[i].nthreads += (unsigned int)share;
+		left -= share;
+	}
+	if (!left)
+		return;
+	if (!ncand) {
+		procs[last].nthreads += (unsigned int)left;
+		return;
+	}
+	share = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct gen *g = &s->gen[i];
+
+		if (g->kind != G_USER || g->state == MACH_TASK_ZOMBIE || !progs[g->prog].mt)
+			continue;
+		uint64_t t = left * progs[g->prog].mt / weight;
+		procs[i].nthreads += (unsigned int)t;
+		share += t;
+	}
+	/* the remainder of the division, one thread each to random candidates */
+	for (left -= share; left;) {
+		size_t i = rng_below(&s->rng, s->n);
+		const struct gen *g = &s->gen[i];
+
+		if (g->kind == G_USER && g->state != MACH_TASK_ZOMBIE && progs[g->prog].mt) {
+			procs[i].nthreads++;
+			left--;
+		}
+	}
+}
+
+/*
+ * Running threads: the reader, and about load x CPUs more, mostly in
+ * CPU-bound programs (procs_running and loadavg's numerator count them).
+ */
+static void plan_running(struct synth *s)
+{
+	struct rng *r = &s->rng;
+	double want = s->o->load * s->o->cpus * rng_uniform(r, 0.3, 0.8);
+	size_t target = (size_t)(want + 0.5), tries = 64 * (target + 1), nrun = 0;
+
+	if (target > (size_t)s->o->cpus + 2)
+		target = (size_t)s->o->cpus + 2;
+	for (size_t got = 0; got < target && tries--;) {
+		int i = pick_proc(s, false, false, false);
+		struct gen *g;
+
+		if (i == NONE)
+			break;
+		g = &s->gen[i];
+		if (g->nrun >= s->m->procs[i].nthreads)
+			continue;
+		if (!rng_chance(r, (progs[g->prog].flags & PR_BUSY) ? 0.9 : 0.05))
+			continue;
+		g->nrun++;
+		got++;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->gen[i].flags & GF_READER)
+			s->gen[i].nrun = 1;
+		nrun += s->gen[i].nrun;
+	}
+	/* something always runs: on tiny machines, the newest sleeping task */
+	for (size_t i = s->n; !nrun && i--;) {
+		struct gen *g = &s->gen[i];
+
+		if (g->state == MACH_TASK_SLEEPING || g->state == MACH_TASK_IDLE) {
+			g->state = MACH_TASK_SLEEPING;
+			g->nrun = 1;
+			nrun = 1;
+		}
+	}
+}
+
+/* Start time of the task with pid @pid: the pid order is the fork order. */
+static uint64_t pid_start_ns(const struct synth *s, pid_t pid)
+{
+	unsigned int k = 1;
+
+	while (k + 1 < s->nbp && pid > s->bp_pid[k])
+		k++;
+	double f = ((double)pid - s->bp_pid[k - 1]) / (s->bp_pid[k] - s->bp_pid[k - 1]);
+	double t = s->bp_ns[k - 1] + f * (s->bp_ns[k] - s->bp_ns[k - 1]);
+
+	if (t < 1)
+		t = 1;
+	if (t > (double)s->now)
+		t = (double)s->now;
+	return (uint64_t)t;
+}
+
+/*
+ * Pids in plan order, with gaps where tasks came and went: dense during
+ * boot, then spread so the last pid lands at a few tens of thousands (more
+ * with millions of tasks), below pid_max.  Threads take the tids after
+ * their leader.  Then the indices in ppid/pgrp/session/tpgid become pids,
+ * and the pid -> start time map is fixed.
+ */
+static void plan_pids(struct synth *s)
+{
+	struct machine *m = s->m;
+	struct rng *r = &s->rng;
+	const uint64_t limit = SYNTH_PID_TOP - SYNTH_PID_SLACK;
+	uint64_t next = 1, user_ids = 0, top, span;
+	size_t nuser = s->n - s->boot_end;
+	double mean;
+
+	for (size_t i = s->boot_end; i < s->n; i++)
+		user_ids += m->procs[i].nthreads;
+	for (size_t i = 0; i < s->boot_end; i++) {
+		m->procs[i].tgid = (pid_t)next;
+		next += m->procs[i].nthreads;
+		if (i >= 2 && rng_chance(r, 0.08))
+			next += rng_range(r, 1, 3);
+		if (s->gen[i].kind == G_KTHREAD)
+			s->last_boot_kt_pid = m->procs[i].tgid;
+	}
+	s->last_boot_pid = (pid_t)next - 1;
+	span = (uint64_t)((double)user_ids * rng_uniform(r, 1.5, 3.0));
+	if (span < 4000 + rng_below(r, 40000))
+		span = 4000 + rng_below(r, 40000);
+	top = next + span;
+	if (top > limit)
+		top = limit;
+	mean = nuser ? (double)(top - next - user_ids) / (double)nuser : 0;
+	for (size_t i = s->boot_end; i < s->n; i++) {
+		uint64_t gap = (uint64_t)(rng_unit(r) * 2 * mean);
+
+		if (next + gap + user_ids > limit)
+			gap = limit - next - user_ids;
+		next += gap;
+		m->procs[i].tgid = (pid_t)next;
+		next += m->procs[i].nthreads;
+		user_ids -= m->procs[i].nthreads;
+	}
+	m->last_pid = (pid_t)(next - 1 + rng_below(r, 4));
+	if ((uint64_t)m->last_pid > limit)
+		m->last_pid = (pid_t)limit;
+	m->processes = (uint64_t)m->last_pid + rng_range(r, 10, 10 + (uint64_t)m->last_pid / 20);
+
+	for (size_t i = 0; i < s->n; i++) {
+		struct mach_process *p = &m->procs[i];
+
+		p->ppid = idx_pid(s, p->ppid);
+		p->pgrp = idx_pid(s, p->pgrp);
+		p->session = idx_pid(s, p->session);
+		p->tpgid = p->tpgid < 0 ? -1 : idx_pid(s, p->tpgid);
+	}
+
+	/* boot: kernel threads within a second, userspace a few seconds on */
+	s->nbp = 4;
+	s->bp_pid[0] = 0;
+	s->bp_ns[0] = 0.1e9 + (double)rng_below(r, 80) * 1e6;
+	s->bp_pid[1] = (double)s->last_boot_kt_pid + 1;
+	s->bp_ns[1] = s->bp_ns[0] + 0.25e9 + s->bp_pid[1] * 20e3;
+	s->bp_pid[2] = (double)s->last_boot_pid + 1;
+	s->bp_ns[2] = s->bp_ns[1] + rng_uniform(r, 4, 25) * 1e9;
+	s->bp_pid[3] = (double)m->last_pid + 1;
+	s->bp_ns[3] = (double)s->now * rng_uniform(r, 0.97, 0.9999);
+	if (s->bp_ns[3] < s->bp_ns[2] + 1e9)
+		s->bp_ns[3] = s->bp_ns[2] + 1e9;
+	if (s->bp_pid[2] <= s->bp_pid[1])
+		s->bp_pid[2] = s->bp_pid[1] + 1;
+	if (s->bp_pid[3] <= s->bp_pid[2])
+		s->bp_pid[3] = s->bp_pid[2] + 1;
+}
+
+/* The whole plan: tree, states, threads, pids. */
+static int plan(struct synth *s)
+{
+	struct machine *m = s->m;
+	size_t cap = s->o->tasks;
+
+	m->procs = calloc(cap, sizeof(*m->procs));
+	s->gen = calloc(cap, sizeof(*s->gen));
+	s->nusers = (uint32_t)(cap / 300 + 1 + rng_below(&s->rng, 3));
+	if (s->nusers > 60000)
+		s->nusers = 60000;
+	s->user_seen = calloc(s->nusers, 1);
+	if (!m->procs || !s->gen || !s->user_seen)
+		return -ENOMEM;
+	m->nprocs = cap;
+	s->limit = cap;
+	s->sshd = s->cron = s->containerd = s->last_bash = NONE;
+
+	plan_user(s, P_SYSTEMD, NONE, PG_SESSION, UID_ROOT, 0);
+	plan_kthreads(s);
+	plan_daemons(s);
+	s->boot_end = s->n;
+	s->limit = cap > s->n ? cap - 1 : cap;
+	while (s->n < s->limit)
+		plan_workload(s);
+	s->limit = cap;
+	if (s->n < cap)
+		plan_reader(s);
+	while (s->n < cap)
+		plan_workload(s);
+	plan_states(s);
+	plan_threads(s);
+	plan_running(s);
+	s->total_tids = 0;
+	for (size_t i = 0; i < s->n; i++)
+		s->total_tids += m->procs[i].nthreads;
+	plan_pids(s);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Address spaces                                                       */
+
+#define KB(x) ((uint64_t)(x) * 1024)
+#define MB(x) ((uint64_t)(x) << 20)
+#define GB(x) ((uint64_t)(x) << 30)
+#define PAGE_ALIGN(x) (((x) + MACH_PAGE_SIZE - 1) & ~(uint64_t)(MACH_PAGE_SIZE - 1))
+#define ALIGN_DOWN(x, a) ((x) & ~((uint64_t)(a) - 1))
+
+#define VSYSCALL_START 0xffffffffff600000ull
+#define PIE_BASE 0x555555554000ull      /* ELF_ET_DYN_BASE, randomized by 28 bits of pages */
+#define MMAP_LOW 0x7f0000000000ull      /* where mmap_base lands with ASLR */
+#define STACK_LOW 0x7ffc00000000ull     /* where the stack top lands with ASLR */
+#define JAVA_HEAP 0x0000000700000000ull /* -Xmx4g with compressed oops */
+
+enum vma_dev { DEV_NONE, DEV_ROOT, DEV_SHM };
+
+enum res_class { RES_ANON, RES_FILE, RES_SHMEM };
+
+/* Round kB to whole pages. */
+static uint64_t kb_pages(double kb)
+{
+	uint64_t v = (uint64_t)kb;
+
+	return (v + PAGE_KB - 1) / PAGE_KB * PAGE_KB;
+}
+
+/*
+ * Append one VMA to the scratch list of the mm being built and count
+ * @res_kb of it as resident in @cls.  Addresses must come in ascending
+ * order; the caller keeps them apart.
+ */
+static int vma_add_len(struct synth *s, uint64_t start, uint64_t end, unsigned int flags,
+		       enum mach_vma_kind kind, const char *name, size_t nlen, uint64_t off,
+		       uint64_t inode, enum vma_dev dev, bool deleted, uint64_t res_kb, enum res_class cls)
+{
+	struct mach_vma *v;
+
+	if (s->vn == s->vcap) {
+		size_t cap = s->vcap ? 2 * s->vcap : 64;
+		struct mach_vma *nv = realloc(s->vb, cap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		s->vb = nv;
+		s->vcap = cap;
+	}
+	v = &s->vb[s->vn];
+	*v = (struct mach_vma){ .start = start, .end = end, .offset = off, .inode = inode,
+				.flags = flags, .kind = kind, .deleted = deleted };
+	if (dev == DEV_ROOT)
+		v->dev_major = ROOT_DEV_MAJOR;
+	else if (dev == DEV_SHM)
+		v->dev_minor = 1;
+	if (name) {
+		v->name = malloc(nlen + 1);
+		if (!v->name)
+			return -ENOMEM;
+		memcpy(v->name, name, nlen + 1);
+	}
+	s->vn++;
+	/* resident memory comes in whole pages, and never beyond the mapping */
+	res_kb = res_kb / PAGE_KB * PAGE_KB;
+	if (res_kb > (end - start) / 1024)
+		res_kb = (end - start) / 1024;
+	if (cls == RES_ANON)
+		s->res_anon += res_kb;
+	else if (cls == RES_FILE)
+		s->res_file += res_kb;
+	else
+		s->res_shmem += res_kb;
+	return 0;
+}
+
+static int vma_add(struct synth *s, uint64_t start, uint64_t end, unsigned int flags,
+		   enum mach_vma_kind kind, const char *name, uint64_t off, uint64_t inode,
+		   enum vma_dev dev, bool deleted, uint64_t res_kb, enum res_class cls)
+{
+	return vma_add_len(s, start, end, flags, kind, name, name ? strlen(name) : 0, off, inode, dev,
+			   deleted, res_kb, cls);
+}
+
+/* An anonymous mapping at the cursor, one page further when it would merge with the last. */
+static int anon_at(struct synth *s, uint64_t *cursor, uint64_t size, unsigned int flags,
+		   uint64_t res_kb)
+{
+	const struct mach_vma *prev = s->vn ? &s->vb[s->vn - 1] : NULL;
+	int rc;
+
+	if (prev && prev->end == *cursor && prev->kind == MACH_VMA_ANON && prev->flags == flags)
+		*cursor += MACH_PAGE_SIZE;
+	rc = vma_add(s, *cursor, *cursor + size, flags, MACH_VMA_ANON, NULL, 0, 0, DEV_NONE, false,
+		     res_kb, RES_ANON);
+	*cursor += size;
+	return rc;
+}
+
+/* The load segments of one ELF file, derived from its text size alone. */
+struct elf_segs {
+	uint64_t hdr, text, ro, relro, data, bss; /* bytes */
+};
+
+static uint64_t clamp_kb(uint64_t kb, uint64_t lo, uint64_t hi)
+{
+	kb = (kb + PAGE_KB - 1) / PAGE_KB * PAGE_KB;
+	return KB(kb < lo ? lo : kb > hi ? hi : kb);
+}
+
+/* Same file, same layout in every process: sizes depend only on the file. */
+static struct elf_segs elf_segs(uint64_t text_kb, uint64_t inode, bool exe)
+{
+	struct elf_segs e;
+
+	e.hdr = clamp_kb(text_kb / 9, 4, 4096);
+	e.text = clamp_kb(text_kb, 4, 1u << 20);
+	e.ro = clamp_kb(text_kb * 24 / 100, 4, 1u << 18);
+	e.relro = clamp_kb(text_kb / 85, 4, 2048);
+	e.data = clamp_kb(text_kb / 170 + 4 * (inode % 3), 4, 4096);
+	e.bss = exe && text_kb > 64 ? KB(4 * (1 + inode % 16)) : 0;
+	return e;
+}
+
+struct elf_map {
+	uint64_t text_start, text_end, relro_start, data_start, data_end, end;
+};
+
+/*
+ * Map an ELF file at @base: r--p headers, r-xp text, r--p rodata, r--p
+ * RELRO and rw-p data, consecutive in the file; the RELRO and data pages
+ * were written (relocations), so they are anonymous memory now.
+ */
+static int map_elf(struct synth *s, struct rng *r, uint64_t base, const char *path, size_t plen,
+		   uint64_t ino, uint64_t text_kb, bool exe, bool deleted, struct elf_map *out)
+{
+	uint64_t off = 0, at = base;
+	struct elf_segs e = elf_segs(text_kb, ino, exe);
+	double hot = exe ? rng_uniform(r, 0.5, 1.0) : rng_uniform(r, 0.25, 0.9);
+	int rc;
+
+#define SEG(size, fl, res, cls) \
+	do { \
+		rc = vma_add_len(s, at, at + (size), (fl), MACH_VMA_FILE, path, plen, off, ino, \
+				 DEV_ROOT, deleted, (res), (cls)); \
+		if (rc) \
+			return rc; \
+		at += (size); \
+		off += (size); \
+	} while (0)
+	SEG(e.hdr, MACH_VM_READ, kb_pages((double)e.hdr / 1024 * hot), RES_FILE);
+	out->text_start = at;
+	SEG(e.text, MACH_VM_READ | MACH_VM_EXEC, kb_pages((double)e.text / 1024 * hot), RES_FILE);
+	out->text_end = at;
+	SEG(e.ro, MACH_VM_READ, kb_pages((double)e.ro / 1024 * hot * 0.6), RES_FILE);
+	out->relro_start = at;
+	SEG(e.relro, MACH_VM_READ, e.relro / 1024, RES_ANON);
+	out->data_start = at;
+	SEG(e.data, MACH_VM_READ | MACH_VM_WRITE, e.data / 1024, RES_ANON);
+#undef SEG
+	out->data_end = at;
+	if (e.bss) {
+		rc = anon_at(s, &at, e.bss, MACH_VM_READ | MACH_VM_WRITE, e.bss / 1024);
+		if (rc)
+			return rc;
+	}
+	out->end = at;
+	return 0;
+}
+
+/* Where one process's mappings go, and what was learned while mapping. */
+struct layout {
+	struct rng lr;              /* layout stream: shared with forked copies */
+	struct rng *r;              /* the process's own stream */
+	const struct prog *pg;
+	const struct gen *g;
+	struct mach_mm *mm;
+	unsigned int nthreads;
+	uint64_t anon_kb;           /* target RssAnon */
+	uint64_t start_ns;
+	pid_t pid;
+};
+
+/* Full paths and inodes of the libraries and executables, once per build. */
+static void init_names(struct synth *s)
+{
+	for (unsigned int id = 0; id < NR_LIBS; id++) {
+		int n = snprintf(s->lib_path[id], sizeof(s->lib_path[id]), "%s%s",
+				 libs[id].path[0] == '/' ? "" : LIBDIR, libs[id].path);
+
+		s->lib_len[id] = (uint8_t)n;
+		s->lib_ino[id] = path_inode(s->lib_path[id]);
+	}
+	for (unsigned int p = 0; p < NR_PROGS; p++)
+		s->exe_ino[p] = path_inode(progs[p].exe);
+}
+
+/* Libraries replaced by a package upgrade while the machine ran: still mapped, deleted. */
+#define UPGRADED_LIBS (LIB(L_SSL) | LIB(L_CRYPTO))
+
+/* Thread stacks and malloc arenas, below the libraries. */
+static int map_threads(struct synth *s, struct layout *L, uint64_t top)
+{
+	unsigned int extra = L->nthreads - 1, nstacks = extra < 512 ? extra : 512;
+	unsigned int narenas = extra < 8 ? extra : 8;
+	bool java = L->pg->flags & PR_JAVA;
+	uint64_t stack = java ? KB(1024) : MB(8), guard = java ? KB(16) : KB(4);
+	uint64_t arenas = ALIGN_DOWN(top - MB(64) * (narenas + 1), MB(64));
+	uint64_t at = ALIGN_DOWN(arenas - (stack + guard) * nstacks - MB(2), MACH_PAGE_SIZE);
+	int rc;
+
+	for (unsigned int i = 0; i < nstacks; i++) {
+		rc = vma_add(s, at, at + guard, 0, MACH_VMA_ANON, NULL, 0, 0, DEV_NONE, false, 0, RES_ANON);
+		if (rc)
+			return rc;
+		at += guard;
+		rc = vma_add(s, at, at + stack, MACH_VM_READ | MACH_VM_WRITE, MACH_VMA_ANON, NULL, 0, 0,
+			     DEV_NONE, false, 4 * rng_range(L->r, 3, 24), RES_ANON);
+		if (rc)
+			return rc;
+		at += stack;
+	}
+	at = arenas;
+	for (unsigned int i = 0; i < narenas; i++) {
+		uint64_t used = KB(132) + KB(4) * rng_below(&L->lr, 1024);
+
+		rc = vma_add(s, at, at + used, MACH_VM_READ | MACH_VM_WRITE, MACH_VMA_ANON, NULL, 0, 0,
+			     DEV_NONE, false, used / 1024 * 3 / 4, RES_ANON);
+		if (!rc)
+			rc = vma_add(s, at + used, at + MB(64), 0, MACH_VMA_ANON, NULL, 0, 0, DEV_NONE, false,
+				     0, RES_ANON);
+		if (rc)
+			return rc;
+		at += MB(64);
+	}
+	return 0;
+}
+
+/* A shared file at the cursor (journal files, perf data, caches). */
+static int file_at(struct synth *s, uint64_t *at, const char *path, uint64_t size, unsigned int flags,
+		   uint64_t res_kb, bool deleted, enum vma_dev dev, enum res_class cls, uint64_t inode)
+{
+	int rc = vma_add(s, *at, *at + size, flags, MACH_VMA_FILE, path, 0,
+			 inode ? inode : path_inode(path), dev, deleted, res_kb, cls);
+
+	*at += size;
+	return rc;
+}
+
+/*
+ * The mmap area, bottom up: anonymous mappings, the program's own
+ * mappings, its libraries, libc, the vDSO pages and ld.so on top, as the
+ * kernel's top-down allocator leaves them.
+ */
+static int map_mmap_area(struct synth *s, struct layout *L, uint64_t at, uint64_t *end)
+{
+	const struct prog *pg = L->pg;
+	struct rng *lr = &L->lr, *r = L->r;
+	struct elf_map em;
+	char path[160];
+	bool upgraded = L->start_ns < s->upgrade_ns;
+	int rc;
+
+	for (unsigned int i = 0, n = (pg->flags & PR_STATIC) ? 0 : 1 + (unsigned int)rng_below(lr, 3); i < n; i++) {
+		uint64_t size = KB(4) * rng_range(lr, 2, 600);
+
+		if ((rc = anon_at(s, &at, size, MACH_VM_READ | MACH_VM_WRITE,
+				  size / 1024 * (uint64_t)rng_range(r, 20, 100) / 100 / 4 * 4)))
+			return rc;
+		at += MACH_PAGE_SIZE * rng_below(lr, 4);
+	}
+	if (pg->flags & PR_JAVA) {
+		uint64_t cache = MB(240), used = MB(8) + MB(1) * rng_below(r, 40);
+
+		if ((rc = vma_add(s, at, at + used, MACH_VM_READ | MACH_VM_WRITE | MACH_VM_EXEC,
+				  MACH_VMA_ANON, NULL, 0, 0, DEV_NONE, false, used / 1024 * 3 / 4, RES_ANON)) ||
+		    (rc = vma_add(s, at + used, at + cache, 0, MACH_VMA_ANON, NULL, 0, 0, DEV_NONE, false,
+				  0, RES_ANON)))
+			return rc;
+		at += cache + MACH_PAGE_SIZE;
+		if ((rc = file_at(s, &at, "/usr/lib/jvm/java-17-openjdk-amd64/lib/modules", KB(134184),
+				  MACH_VM_READ, KB(4) * rng_range(r, 2000, 8000) / 1024, false, DEV_ROOT,
+				  RES_FILE, 0)))
+			return rc;
+		snprintf(path, sizeof(path), "/tmp/hsperfdata_app/%d", (int)L->pid);
+		if ((rc = file_at(s, &at, path, KB(32), MACH_VM_READ | MACH_VM_WRITE | MACH_VM_SHARED,
+				  8, false, DEV_ROOT, RES_FILE, 0)))
+			return rc;
+	}
+	if (pg->flags & PR_PGSHM) {
+		/* shared_buffers: MAP_SHARED|MAP_ANONYMOUS shows as /dev/zero (deleted) */
+		uint64_t shm = MB(143) + MB(16) * rng_below(lr, 8);
+
+		if ((rc = file_at(s, &at, "/dev/zero", shm, MACH_VM_READ | MACH_VM_WRITE | MACH_VM_SHARED,
+				  shm / 1024 * (uint64_t)rng_range(r, 1, 40) / 100 / 4 * 4, true, DEV_SHM,
+				  RES_SHMEM, 1024 + rng_below(lr, 60000))))
+			return rc;
+		snprintf(path, sizeof(path), "/SYSV%08llx", (unsigned long long)(rng_next(lr) & 0xffffffff));
+		if ((rc = file_at(s, &at, path, KB(4), MACH_VM_READ | MACH_VM_WRITE | MACH_VM_SHARED, 4,
+				  true, DEV_SHM, RES_SHMEM, rng_range(lr, 2, 65536))))
+			return rc;
+	}
+	if (L->g->prog == P_NGINX || L->g->prog == P_NGINX_WORKER) {
+		/* ssl_session_cache and limit_req zones: shared anonymous memory */
+		uint64_t zone = MB(10);
+
+		if ((rc = file_at(s, &at, "/dev/zero", zone, MACH_VM_READ | MACH_VM_WRITE | MACH_VM_SHARED,
+				  4 * rng_range(r, 1, 64), true, DEV_SHM, RES_SHMEM,
+				  1024 + rng_below(lr, 60000))))
+			return rc;
+	}
+	if (pg->flags & PR_JOURNAL) {
+		static const char *const journals[] = { "system.journal", "user-1000.journal" };
+		char mid[33];
+		struct rng mr;
+
+		rng_init(&mr, s->o->seed, 7);
+		snprintf(mid, sizeof(mid), "%016llx%016llx", (unsigned long long)rng_next(&mr),
+			 (unsigned long long)rng_next(&mr));
+		for (int i = 0; i < 2; i++) {
+			snprintf(path, sizeof(path), "/var/log/journal/%s/%s", mid, journals[i]);
+			if ((rc = file_at(s, &at, path, MB(8), MACH_VM_READ | MACH_VM_WRITE | MACH_VM_SHARED,
+					  4 * rng_range(r, 64, 1024), false, DEV_ROOT, RES_FILE, 0)))
+				return rc;
+		}
+	}
+	if (pg->flags & PR_TTY) {
+		if ((rc = file_at(s, &at, "/usr/lib/locale/locale-archive", KB(3048), MACH_VM_READ,
+				  4 * rng_range(r, 8, 80), false, DEV_ROOT, RES_FILE, 0)))
+			return rc;
+	}
+	if (pg->flags & PR_STATIC)
+		goto vdso;
+	for (unsigned int id = 0; id < NR_LIBS; id++) {
+		if (!(pg->libs & LIB(id)))
+			continue;
+		if ((rc = map_elf(s, r, at, s->lib_path[id], s->lib_len[id], s->lib_ino[id], libs[id].text_kb,
+				  false, upgraded && (UPGRADED_LIBS & LIB(id)), &em)))
+			return rc;
+		at = em.end;
+	}
+	if ((rc = map_elf(s, r, at, LIBC_PATH, sizeof(LIBC_PATH) - 1, LIBC_INODE, 1368, false, false, &em)))
+		return rc;
+	at = em.end;
+	/* libc's own bss and the initial TLS block */
+	if ((rc = anon_at(s, &at, KB(52), MACH_VM_READ | MACH_VM_WRITE, 4 * rng_range(r, 3, 13))))
+		return rc;
+	at += MACH_PAGE_SIZE * rng_range(lr, 1, 4);
+	if ((rc = anon_at(s, &at, KB(8), MACH_VM_READ | MACH_VM_WRITE, 8)))
+		return rc;
+vdso:
+	if ((rc = vma_add(s, at, at + KB(16), MACH_VM_READ, MACH_VMA_VVAR, NULL, 0, 0, DEV_NONE, false,
+			  0, RES_FILE)) ||
+	    (rc = vma_add(s, at + KB(16), at + KB(24), MACH_VM_READ, MACH_VMA_VVAR_VCLOCK, NULL, 0, 0,
+			  DEV_NONE, false, 0, RES_FILE)) ||
+	    (rc = vma_add(s, at + KB(24), at + KB(32), MACH_VM_READ | MACH_VM_EXEC, MACH_VMA_VDSO, NULL,
+			  0, 0, DEV_NONE, false, 0, RES_FILE)))
+		return rc;
+	at += KB(32);
+	if (pg->flags & PR_STATIC) {
+		*end = at;
+		return 0;
+	}
+	if ((rc = map_elf(s, r, at, LD_SO_PATH, sizeof(LD_SO_PATH) - 1, LD_SO_INODE, 152, false, false, &em)))
+		return rc;
+	*end = em.end;
+	return 0;
+}
+
+/*
+ * argv from a program's template (see struct prog): alternatives by
+ * instance, '|' as the NUL between arguments, placeholders expanded.
+ * Writes into s->argbuf with the trailing NUL; returns the length.
+ */
+static size_t expand_argv(struct synth *s, const struct layout *L)
+{
+	const char *t = L->pg->argv, *e;
+	char *out = s->argbuf, *end = s->argbuf + sizeof(s->argbuf) - 80;
+	uint32_t alt = L->g->inst, nalt = 1;
+
+	for (const char *c = t; *c; c++)
+		nalt += *c == '\n';
+	for (alt %= nalt; alt; alt--)
+		t = strchr(t, '\n') + 1;
+	e = strchr(t, '\n');
+	if (!e)
+		e = t + strlen(t);
+	for (; t < e && out < end; t++) {
+		if (*t == '|') {
+			*out++ = '\0';
+		} else if (*t == '{' && t + 2 < e && t[2] == '}') {
+			uint32_t uid = t[1] == 'U' ? L->g->inst : L->g->uid;
+
+			switch (t[1]) {
+			case 'u':
+			case 'U':
+				if (uid >= UID_FIRST_USER && uid - UID_FIRST_USER < NR_USER_NAMES)
+					out += sprintf(out, "%s", user_names[uid - UID_FIRST_USER]);
+				else
+					out += sprintf(out, "u%u", uid);
+				break;
+			case 't':
+				out += sprintf(out, "%u", L->g->inst);
+				break;
+			case 'i':
+				out += sprintf(out, "%u", L->g->inst % 1000);
+				break;
+			case 'c':
+				out += sprintf(out, "%u", s->o->cpus);
+				break;
+			case 'h':
+				for (int k = 0; k < 4; k++)
+					out += sprintf(out, "%016llx", (unsigned long long)rng_next(L->r));
+				break;
+			case 'a':
+				out += sprintf(out, "%u", (unsigned int)rng_range(L->r, 1, 254));
+				break;
+			case 'p':
+				out += sprintf(out, "%u", (unsigned int)rng_range(L->r, 32768, 60999));
+				break;
+			}
+			t += 2;
+		} else {
+			*out++ = *t;
+		}
+	}
+	*out++ = '\0';
+	return (size_t)(out - s->argbuf);
+}
+
+static const char *const env_templates[] = {
+	[ENV_SERVICE] = "LANG=C.UTF-8|PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin|"
+			"INVOCATION_ID={x}|JOURNAL_STREAM=8:{j}|SYSTEMD_EXEC_PID={r}",
+	[ENV_INIT] = "HOME=/|init=/sbin/init|NETWORK_SKIP_ENSLAVED=|TERM=linux|"
+		     "BOOT_IMAGE=/boot/vmlinuz-6.18.0-uprocfs|drop_caps=|PATH=/sbin:/usr/sbin:/bin:/usr/bin|"
+		     "PWD=/|rootmnt=/root",
+	[ENV_LOGIN] = "SHELL=/bin/bash|PWD={H}|LOGNAME={u}|XDG_SESSION_TYPE=tty|MOTD_SHOWN=pam|HOME={H}|"
+		      "LANG=C.UTF-8|SSH_CONNECTION={i} {p} 10.0.0.5 22|XDG_SESSION_CLASS=user|"
+		      "TERM=xterm-256color|USER={u}|SHLVL=1|XDG_SESSION_ID={t}|XDG_RUNTIME_DIR=/run/user/{n}|"
+		      "SSH_CLIENT={i} {p} 22|PATH=/usr/local/bin:/usr/bin:/bin:/usr/games|SSH_TTY=/dev/pts/{t}",
+	[ENV_CRON] = "HOME={H}|LOGNAME={u}|PATH=/usr/bin:/bin|SHELL=/bin/sh|PWD={H}",
+	[ENV_CONTAINER] = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin|HOSTNAME={h}|HOME=/root",
+};
+
+static int user_name(char *out, uint32_t uid)
+{
+	if (uid == UID_ROOT)
+		return sprintf(out, "root");
+	if (uid >= UID_FIRST_USER && uid - UID_FIRST_USER < NR_USER_NAMES)
+		return sprintf(out, "%s", user_names[uid - UID_FIRST_USER]);
+	return sprintf(out, "u%u", uid);
+}
+
+/*
+ * The environment block, NUL-separated with a trailing NUL, into
+ * s->envbuf; its length.  Drawn from the stream of the process that set it
+ * up, so a whole session or service tree shares the same variables.
+ */
+static size_t expand_env(struct synth *s, const struct layout *L)
+{
+	const struct gen *root = &s->gen[L->g->eroot];
+	const char *t = env_templates[L->g->env];
+	char *out = s->envbuf, *end = s->envbuf + sizeof(s->envbuf) - 80;
+	struct rng er;
+	uint64_t x0, x1, h, j;
+	unsigned int a, b, port;
+
+	rng_init(&er, s->o->seed, 0x300000000ull + L->g->eroot);
+	x0 = rng_next(&er);
+	x1 = rng_next(&er);
+	h = rng_next(&er);
+	j = rng_range(&er, 10000, 99999);
+	a = (unsigned int)rng_range(&er, 1, 254);
+	b = (unsigned int)rng_range(&er, 1, 254);
+	port = (unsigned int)rng_range(&er, 32768, 60999);
+	for (; *t && out < end; t++) {
+		if (*t == '|') {
+			*out++ = '\0';
+			continue;
+		}
+		if (*t != '{' || !t[1] || t[2] != '}') {
+			*out++ = *t;
+			continue;
+		}
+		switch (t[1]) {
+		case 'u':
+			out += user_name(out, root->uid);
+			break;
+		case 'H':
+			if (root->uid == UID_ROOT) {
+				out += sprintf(out, "/root");
+			} else {
+				out += sprintf(out, "/home/");
+				out += user_name(out, root->uid);
+			}
+			break;
+		case 'n':
+			out += sprintf(out, "%u", root->uid);
+			break;
+		case 't':
+			out += sprintf(out, "%u", root->inst);
+			break;
+		case 'x':
+			out += sprintf(out, "%016llx%016llx", (unsigned long long)x0, (unsigned long long)x1);
+			break;
+		case 'j':
+			out += sprintf(out, "%llu", (unsigned long long)j);
+			break;
+		case 'r':
+			out += sprintf(out, "%d", (int)s->m->procs[L->g->eroot].tgid);
+			break;
+		case 'i':
+			out += sprintf(out, "10.0.%u.%u", a, b);
+			break;
+		case 'p':
+			out += sprintf(out, "%u", port);
+			break;
+		case 'h':
+			out += sprintf(out, "%012llx", (unsigned long long)(h >> 16));
+			break;
+		}
+		t += 2;
+	}
+	*out++ = '\0';
+	return (size_t)(out - s->envbuf);
+}
+
+/* Free the names of the scratch VMAs (on failure, before they are handed over). */
+static void vb_drop(struct synth *s)
+{
+	for (size_t i = 0; i < s->vn; i++)
+		free(s->vb[i].name);
+	s->vn = 0;
+}
+
+/*
+ * The counters the kernel derives from the VMAs (vm_stat_account: exec,
+ * stack and data mappings; total_vm without the gate VMA) and from the
+ * resident pages, in the units /proc/<pid>/status prints.
+ */
+static void mm_account(struct synth *s, struct layout *L)
+{
+	struct mach_mm *mm = L->mm;
+	uint64_t total = 0, exec = 0, stack = 0, data = 0, span, lck = 0;
+
+	for (size_t i = 0; i < mm->nvmas; i++) {
+		const struct mach_vma *v = &mm->vmas[i];
+		uint64_t kb = (v->end - v->start) / 1024;
+
+		if (v->kind == MACH_VMA_VSYSCALL)
+			continue;
+		total += kb;
+		if (v->kind == MACH_VMA_STACK)
+			stack += kb;
+		else if ((v->flags & (MACH_VM_EXEC | MACH_VM_WRITE)) == MACH_VM_EXEC)
+			exec += kb;
+		else if ((v->flags & (MACH_VM_WRITE | MACH_VM_SHARED)) == MACH_VM_WRITE)
+			data += kb;
+		if (v->kind != MACH_VMA_VVAR && v->kind != MACH_VMA_VVAR_VCLOCK && v->kind != MACH_VMA_VDSO)
+			lck += kb;
+	}
+	span = (PAGE_ALIGN(mm->end_code) - ALIGN_DOWN(mm->start_code, MACH_PAGE_SIZE));
+	mm->statm_text = span / MACH_PAGE_SIZE;
+	mm->vm_size = total;
+	mm->vm_peak = total + kb_pages((double)total * rng_uniform(L->r, 0, 0.08));
+	mm->vm_exe = span / 1024 < exec ? span / 1024 : exec;
+	mm->vm_lib = exec - mm->vm_exe;
+	mm->vm_stk = stack;
+	mm->vm_data = data;
+	mm->rss_anon = s->res_anon;
+	mm->rss_file = s->res_file;
+	mm->rss_shmem = s->res_shmem;
+	mm->vm_rss = mm->rss_anon + mm->rss_file + mm->rss_shmem;
+	mm->vm_hwm = mm->vm_rss + kb_pages((double)mm->vm_rss * rng_uniform(L->r, 0, 0.25));
+	/*
+	 * stat reads the approximate global rss counter, which lags the exact
+	 * per-CPU sum by the batches other threads have not folded in yet.
+	 */
+	mm->stat_rss = mm->vm_rss / PAGE_KB;
+	if (L->nthreads > 1)
+		mm->stat_rss -= rng_below(L->r, 1 + mm->stat_rss / 64);
+	/* one page-table page per 2 MiB touched, plus the upper levels */
+	mm->vm_pte = 4 * (4 + mm->nvmas / 3 + mm->vm_rss / 1536);
+	if (L->pg->flags & PR_MLOCK)
+		mm->vm_lck = lck;
+	mm->thp_enabled = true;
+	mm->untag_mask = ~0ull;
+}
+
+/*
+ * Build the mm of a user process: executable, heap, thread stacks and
+ * arenas, the mmap area, the stack with argv and environment at its top,
+ * and the vsyscall gate VMA.
+ */
+static int build_mm(struct synth *s, struct layout *L)
+{
+	const struct prog *pg = L->pg;
+	struct rng *lr = &L->lr, *r = L->r;
+	struct mach_mm *mm;
+	struct elf_map em;
+	uint64_t brk, libs_at, area_end, stack_top, stack_size, env_size;
+	size_t alen;
+	bool deleted = L->g->flags & GF_DELETED;
+	int rc;
+
+	mm = calloc(1, sizeof(*mm));
+	if (!mm)
+		return -ENOMEM;
+	L->mm = mm;
+	s->vn = 0;
+	s->res_anon = s->res_file = s->res_shmem = 0;
+
+	if (pg->flags & PR_JAVA) {
+		/* the Java heap reservation (compressed oops) and class space, far below */
+		uint64_t heap = ALIGN_DOWN(L->anon_kb * 1024 + MB(64), MB(2));
+
+		if (heap > GB(4) - MB(64))
+			heap = GB(4) - MB(64);
+		if ((rc = vma_add(s, JAVA_HEAP, JAVA_HEAP + heap, MACH_VM_READ | MACH_VM_WRITE,
+				  MACH_VMA_ANON, NULL, 0, 0, DEV_NONE, false, L->anon_kb * 4 / 5, RES_ANON)) ||
+		    (rc = vma_add(s, JAVA_HEAP + heap, JAVA_HEAP + GB(4), 0, MACH_VMA_ANON, NULL, 0, 0,
+				  DEV_NONE, false, 0, RES_ANON)) ||
+		    (rc = vma_add(s, JAVA_HEAP + GB(4), JAVA_HEAP + GB(4) + MB(16),
+				  MACH_VM_READ | MACH_VM_WRITE, MACH_VMA_ANON, NULL, 0, 0, DEV_NONE, false,
+				  KB(4) * rng_range(r, 1000, 3000) / 1024, RES_ANON)) ||
+		    (rc = vma_add(s, JAVA_HEAP + GB(4) + MB(16), JAVA_HEAP + GB(5), 0, MACH_VMA_ANON, NULL,
+				  0, 0, DEV_NONE, false, 0, RES_ANON)))
+			goto fail;
+	}
+	if (pg->flags & PR_GO) {
+		/* static, non-PIE: text from 0x400000, no ld.so, no libc */
+		uint64_t at = 0x400000, text = clamp_kb(pg->text_kb, 4, 1u << 20);
+		uint64_t ro = clamp_kb(pg->text_kb * 9 / 10, 4, 1u << 20), data = clamp_kb(pg->text_kb / 40, 4, 1u << 16);
+		uint64_t ino = s->exe_ino[L->g->prog];
+
+		if ((rc = vma_add(s, at, at + text, MACH_VM_READ | MACH_VM_EXEC, MACH_VMA_FILE, pg->exe, 0,
+				  ino, DEV_ROOT, deleted, text / 1024 * 3 / 5 / 4 * 4, RES_FILE)) ||
+		    (rc = vma_add(s, at + text, at + text + ro, MACH_VM_READ, MACH_VMA_FILE, pg->exe, text,
+				  ino, DEV_ROOT, deleted, ro / 1024 / 2 / 4 * 4, RES_FILE)) ||
+		    (rc = vma_add(s, at + text + ro, at + text + ro + data, MACH_VM_READ | MACH_VM_WRITE,
+				  MACH_VMA_FILE, pg->exe, text + ro, ino, DEV_ROOT, deleted, data / 1024,
+				  RES_ANON)))
+			goto fail;
+		mm->start_code = at + MACH_PAGE_SIZE;
+		mm->end_code = at + text - rng_range(lr, 16, 4000);
+		mm->start_data = at + text + ro + 8 * rng_below(lr, 64);
+		mm->end_data = at + text + ro + data - 8 * rng_range(lr, 1, 64);
+		at += text + ro + data;
+		if ((rc = anon_at(s, &at, KB(4) * rng_range(lr, 50, 200), MACH_VM_READ | MACH_VM_WRITE,
+				  4 * rng_range(r, 10, 50))))
+			goto fail;
+		mm->start_brk = at + MACH_PAGE_SIZE * rng_below(lr, 8192);
+		/* the Go heap arenas */
+		if ((rc = vma_add(s, 0xc000000000ull, 0xc000000000ull + ALIGN_DOWN(L->anon_kb * 1024 * 5 / 4 + MB(4), MB(4)),
+				  MACH_VM_READ | MACH_VM_WRITE, MACH_VMA_ANON, NULL, 0, 0, DEV_NONE, false,
+				  L->anon_kb * 9 / 10 / 4 * 4, RES_ANON)))
+			goto fail;
+	} else {
+		/* PIE executables land at ELF_ET_DYN_BASE plus 28 bits of pages; static ones at 4 MiB */
+		uint64_t base = (pg->flags & PR_STATIC) ? 0x400000 : PIE_BASE + MACH_PAGE_SIZE * rng_below(lr, 1ull << 28);
+		uint64_t heap;
+
+		if ((rc = map_elf(s, r, base, pg->exe, strlen(pg->exe), s->exe_ino[L->g->prog], pg->text_kb,
+				  true, deleted, &em)))
+			goto fail;
+		mm->start_code = em.text_start;
+		mm->end_code = em.text_end - rng_range(lr, 16, 4000);
+		mm->start_data = em.relro_start + 16 * rng_below(lr, 256);
+		mm->end_data = em.data_end - rng_range(lr, 1, (em.data_end - em.data_start) / 2);
+		/* brk starts up to 32 MiB above the bss (randomize_va_space=2) */
+		brk = em.end + MACH_PAGE_SIZE * rng_below(lr, 8192);
+		heap = kb_pages((double)L->anon_kb * rng_uniform(lr, 0.75, 1.1)) * 1024;
+		if (pg->flags & PR_JAVA)
+			heap = KB(132) + KB(4) * rng_below(lr, 2000);
+		mm->start_brk = brk;
+		if ((rc = vma_add(s, brk, brk + heap, MACH_VM_READ | MACH_VM_WRITE, MACH_VMA_HEAP, NULL, 0, 0,
+				  DEV_NONE, false,
+				  (pg->flags & PR_JAVA) ? heap / 2048 / 4 * 4 : L->anon_kb * 7 / 10 / 4 * 4,
+				  RES_ANON)))
+			goto fail;
+	}
+
+	libs_at = MMAP_LOW + MACH_PAGE_SIZE * rng_below(lr, (1ull << 40) / MACH_PAGE_SIZE);
+	if (L->nthreads > 1 && !(pg->flags & PR_GO) && (rc = map_threads(s, L, libs_at)))
+		goto fail;
+	if (pg->flags & PR_GO) {
+		for (unsigned int i = 0, n = 2 + (unsigned int)rng_below(lr, 4); i < n; i++) {
+			uint64_t size = MB(1) * rng_range(lr, 1, 64);
+
+			if ((rc = anon_at(s, &libs_at, size, MACH_VM_READ | MACH_VM_WRITE,
+					  size / 1024 / 4 * (uint64_t)rng_range(r, 5, 60) / 100 * 4)))
+				goto fail;
+			libs_at += MACH_PAGE_SIZE * rng_range(lr, 1, 16);
+		}
+		if ((rc = vma_add(s, libs_at, libs_at + KB(16), MACH_VM_READ, MACH_VMA_VVAR, NULL, 0, 0,
+				  DEV_NONE, false, 0, RES_FILE)) ||
+		    (rc = vma_add(s, libs_at + KB(16), libs_at + KB(24), MACH_VM_READ, MACH_VMA_VVAR_VCLOCK,
+				  NULL, 0, 0, DEV_NONE, false, 0, RES_FILE)) ||
+		    (rc = vma_add(s, libs_at + KB(24), libs_at + KB(32), MACH_VM_READ | MACH_VM_EXEC,
+				  MACH_VMA_VDSO, NULL, 0, 0, DEV_NONE, false, 0, RES_FILE)))
+			goto fail;
+		area_end = libs_at + KB(32);
+	} else if ((rc = map_mmap_area(s, L, libs_at, &area_end))) {
+		goto fail;
+	}
+
+	/* the stack: argv and the environment at the top, then the exec path */
+	alen = expand_argv(s, L);
+	mm->cmdline = malloc(alen);
+	if (!mm->cmdline) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	memcpy(mm->cmdline, s->argbuf, alen);
+	mm->cmdline_len = alen;
+	env_size = expand_env(s, L);
+	mm->environ = malloc(env_size);
+	if (!mm->environ) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	memcpy(mm->environ, s->envbuf, env_size);
+	mm->environ_len = env_size;
+	stack_top = STACK_LOW + MACH_PAGE_SIZE * rng_below(lr, (1ull << 34) / MACH_PAGE_SIZE);
+	if (stack_top < area_end + GB(1))
+		stack_top = PAGE_ALIGN(area_end + GB(1));
+	stack_size = KB(132) + KB(4) * (rng_below(lr, 4) ? 0 : rng_below(lr, 200));
+	mm->env_end = stack_top - 8 - (strlen(pg->exe) + 1);
+	mm->env_start = mm->env_end - env_size;
+	mm->arg_end = mm->env_start;
+	mm->arg_start = mm->arg_end - alen;
+	mm->start_stack = ALIGN_DOWN(mm->arg_start - 0x200 - 16 * rng_below(lr, 160), 16);
+	if ((rc = vma_add(s, stack_top - stack_size, stack_top, MACH_VM_READ | MACH_VM_WRITE,
+			  MACH_VMA_STACK, NULL, 0, 0, DEV_NONE, false, 4 * rng_range(r, 4, stack_size / 4096),
+			  RES_ANON)) ||
+	    (rc = vma_add(s, VSYSCALL_START, VSYSCALL_START + MACH_PAGE_SIZE, MACH_VM_EXEC,
+			  MACH_VMA_VSYSCALL, NULL, 0, 0, DEV_NONE, false, 0, RES_FILE)))
+		goto fail;
+
+	mm->vmas = malloc(s->vn * sizeof(*mm->vmas));
+	if (!mm->vmas) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	memcpy(mm->vmas, s->vb, s->vn * sizeof(*mm->vmas));
+	mm->nvmas = s->vn;
+	s->vn = 0;
+	mm_account(s, L);
+	return 0;
+fail:
+	vb_drop(s);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Processes and threads                                                */
+
+/* Package (and NUMA node, when there are several) of a CPU: siblings share one. */
+static unsigned int cpu_core(const struct synth *s, unsigned int cpu)
+{
+	return s->smt ? cpu % (s->o->cpus / 2) : cpu;
+}
+
+static unsigned int cpu_pkg(const struct synth *s, unsigned int cpu)
+{
+	return cpu_core(s, cpu) / (s->smt ? s->pkg_cpus / 2 : s->pkg_cpus);
+}
+
+static unsigned int cpu_node(const struct synth *s, unsigned int cpu)
+{
+	return s->nnodes > 1 ? cpu_pkg(s, cpu) : 0;
+}
+
+/* Set bits [first, first + count) a word at a time. */
+static void bitmap_set_range(struct mach_bitmap *b, unsigned int first, unsigned int count)
+{
+	unsigned int bit = first, end = first + count;
+
+	if (end > b->nbits)
+		end = b->nbits;
+	while (bit < end) {
+		if (bit % 64 == 0 && end - bit >= 64) {
+			b->words[bit / 64] = ~0ull;
+			bit += 64;
+		} else {
+			mach_bitmap_set(b, bit++);
+		}
+	}
+}
+
+/* All CPUs of NUMA node @node (every CPU when there is one node). */
+static void bitmap_set_node_cpus(const struct synth *s, struct mach_bitmap *b, unsigned int node)
+{
+	if (s->nnodes <= 1) {
+		bitmap_set_range(b, 0, s->o->cpus);
+		return;
+	}
+	for (unsigned int cpu = 0; cpu < s->o->cpus; cpu++)
+		if (cpu_node(s, cpu) == node)
+			mach_bitmap_set(b, cpu);
+}
+
+/* Allowed CPUs (one, or all) and memory nodes (all online nodes). */
+static int thread_masks(struct synth *s, struct mach_thread *t, int pinned)
+{
+	if (mach_bitmap_alloc(&t->cpus_allowed, s->m->nr_cpu_ids) ||
+	    mach_bitmap_alloc(&t->mems_allowed, s->m->max_numnodes))
+		return -ENOMEM;
+	if (pinned >= 0)
+		mach_bitmap_set(&t->cpus_allowed, (unsigned int)pinned);
+	else
+		bitmap_set_range(&t->cpus_allowed, 0, s->o->cpus);
+	bitmap_set_range(&t->mems_allowed, 0, s->nnodes);
+	return 0;
+}
+
+static void thread_ids(struct mach_thread *t, const struct mach_process *p)
+{
+	t->ns_levels = 1;
+	t->ns_tgid[0] = p->tgid;
+	t->ns_pid[0] = t->tid;
+	t->ns_pgid[0] = p->pgrp;
+	t->ns_sid[0] = p->session;
+}
+
+/* Supplementary groups by account: the first user administers the box. */
+static int user_groups(struct mach_thread *t, uint32_t uid)
+{
+	static const uint32_t admin[] = { 4, 24, 27, 30, 46, 100 };
+	uint32_t tmp[8];
+	unsigned int n = 0;
+
+	if (uid == UID_FIRST_USER) {
+		memcpy(tmp, admin, sizeof(admin));
+		n = 6;
+		tmp[n++] = uid;
+	} else if (uid > UID_FIRST_USER && uid < UID_NOBODY) {
+		if (uid % 4 == 1)
+			tmp[n++] = 27; /* sudo */
+		tmp[n++] = 100;    /* users */
+		tmp[n++] = uid;
+	} else if (uid == UID_POSTGRES) {
+		tmp[n++] = 110;    /* ssl-cert */
+	} else if (uid == UID_SYSLOG) {
+		tmp[n++] = 4;      /* adm */
+	}
+	if (!n)
+		return 0;
+	t->groups = malloc(n * sizeof(uint32_t));
+	if (!t->groups)
+		return -ENOMEM;
+	memcpy(t->groups, tmp, n * sizeof(uint32_t));
+	t->ngroups = n;
+	return 0;
+}
+
+/* The @k-th '|'-separated thread name of @list (of @n) into @comm. */
+static void nth_name(char *comm, const char *list, unsigned int n, unsigned int k)
+{
+	const char *c = list, *e;
+
+	for (k %= n; k; k--)
+		c = strchr(c, '|') + 1;
+	e = strchr(c, '|');
+	if (!e)
+		e = c + strlen(c);
+	snprintf(comm, 16, "%.*s", (int)(e - c), c);
+}
+
+/* Voluntary switches: wakeups over a lifetime at a per-task rate. */
+static uint64_t wakeups(struct rng *r, uint64_t life_ns, double rate_lo, double rate_hi)
+{
+	return (uint64_t)((double)life_ns / 1e9 * rng_logu(r, rate_lo, rate_hi));
+}
+
+/*
+ * A user process: its threads share credentials, signal handlers and the
+ * mm; each has its own times, faults and switches.  CPU time is raw demand
+ * here (a share of the lifetime) and is fitted into the CPUs' totals later.
+ */
+static int build_user(struct synth *s, size_t idx)
+{
+	struct machine *m = s->m;
+	struct mach_process *p = &m->procs[idx];
+	const struct gen *g = &s->gen[idx];
+	const struct prog *pg = &progs[g->prog];
+	bool zombie = g->state == MACH_TASK_ZOMBIE, stopped = g->state == MACH_TASK_STOPPED;
+	bool forked = pg->flags & PR_FORKED, root = g->uid == UID_ROOT;
+	unsigned int nnames = 1;
+	struct layout L;
+	struct rng r;
+	int pinned = -1, rc, status = 0;
+	double rho;
+
+	rng_init(&r, s->o->seed, 0x100000000ull + idx);
+	memset(&L, 0, sizeof(L));
+	rng_init(&L.lr, s->o->seed, 0x200000000ull + g->lroot);
+	L.r = &r;
+	L.pg = pg;
+	L.g = g;
+	L.pid = p->tgid;
+	L.nthreads = p->nthreads;
+	L.start_ns = pid_start_ns(s, p->tgid);
+	L.anon_kb = kb_pages((double)pg->anon_kb * rng_logu(&r, 0.5, 2.0));
+	if (g->flags & GF_PINNED)
+		pinned = (int)rng_below(&r, s->o->cpus);
+
+	p->threads = calloc(p->nthreads, sizeof(*p->threads));
+	if (!p->threads)
+		return -ENOMEM;
+	p->fdsize = zombie ? 0 : pg->fdsize;
+	p->sig_ignored = pg->ign;
+	p->sig_caught = zombie ? 0 : pg->cgt;
+	p->exit_signal = SIGCHLD_NR;
+	p->rsslim = UINT64_MAX;
+	if (stopped)
+		p->exit_code = SIGSTOP_NR;
+	if (zombie) {
+		status = rng_chance(&r, 0.7) ? 0 : (int)rng_range(&r, 1, 2) << 8;
+		p->exit_code = status;
+	}
+	if (!zombie) {
+		rc = build_mm(s, &L);
+		p->mm = L.mm;
+		if (rc)
+			return rc;
+		if (s->o->mem > 0.05 && rng_chance(&r, s->o->mem))
+			p->mm->vm_swap = kb_pages((double)p->mm->rss_anon * rng_uniform(&r, 0, s->o->mem));
+		s->sum_anon += p->mm->rss_anon;
+		s->sum_file += p->mm->rss_file;
+		s->sum_shmem += p->mm->rss_shmem;
+		s->sum_pte += p->mm->vm_pte;
+		s->sum_data += p->mm->vm_data + p->mm->vm_stk;
+		s->sum_swap += p->mm->vm_swap;
+		if (p->mm->vm_lck) {
+			s->sum_lck += p->mm->vm_lck;
+			s->sum_lck_res += p->mm->vm_rss;
+		}
+	}
+	if (pg->tnames)
+		for (const char *c = pg->tnames; *c; c++)
+			nnames += *c == '|';
+
+	/* how busy this process is, as a share of its lifetime */
+	rho = pg->cpu * rng_logu(&r, 0.25, 4.0);
+	if (g->nrun)
+		rho *= 3;
+	if (rho > 0.9)
+		rho = 0.9;
+	for (unsigned int j = 0; j < p->nthreads; j++) {
+		struct mach_thread *t = &p->threads[j];
+		uint64_t life, raw;
+		bool running;
+
+		t->tid = p->tgid + (pid_t)j;
+		if (j == 0 || !pg->tnames)
+			snprintf(t->comm, 16, "%s", pg->comm);
+		else
+			nth_name(t->comm, pg->tnames, nnames, j - 1);
+		running = p->nthreads == 1 || g->nrun >= p->nthreads ? j < g->nrun : j >= 1 && j <= g->nrun;
+		t->state = j == 0 ? g->state : stopped ? MACH_TASK_STOPPED : MACH_TASK_SLEEPING;
+		if (running)
+			t->state = MACH_TASK_RUNNING;
+		t->umask = zombie ? -1 : g->prog == P_SYSTEMD ? 0 :
+			   (g->uid >= UID_FIRST_USER && g->uid % 3 == 0) ? 002 : 022;
+		for (int k = 0; k < 4; k++) {
+			t->uid[k] = g->uid;
+			t->gid[k] = g->uid == UID_SYSLOG ? 4 : g->uid;
+		}
+		if ((rc = user_groups(t, g->uid)))
+			return rc;
+		thread_ids(t, p);
+		t->sig_blocked = pg->blk;
+		if (root) {
+			t->cap_prm = t->cap_eff = CAPS_ROOT;
+		}
+		t->cap_bnd = pg->capbnd ? pg->capbnd : CAPS_ROOT;
+		if (pg->flags & PR_SECCOMP) {
+			t->no_new_privs = true;
+			t->seccomp_mode = 2;
+			t->seccomp_filters = 4;
+		}
+		t->ssb = MACH_SSB_VULNERABLE;
+		t->sib = MACH_SIB_ALWAYS_ENABLED;
+		if ((rc = thread_masks(s, t, pinned)))
+			return rc;
+		t->processor = pinned >= 0 ? pinned : (int)rng_below(&r, s->o->cpus);
+		if (j == 0) {
+			t->pf_flags = PF_RANDOMIZE | (forked ? PF_FORKNOEXEC : 0) |
+				      (root && (pg->flags & PR_SUPER) ? PF_SUPERPRIV : 0);
+			if (zombie)
+				t->pf_flags = PF_RANDOMIZE | PF_NOFREEZE | PF_POSTCOREDUMP | PF_EXITING |
+					      (forked ? PF_FORKNOEXEC : 0);
+		} else {
+			t->pf_flags = PF_RANDOMIZE | PF_FORKNOEXEC;
+		}
+		t->start_time_ns = pid_start_ns(s, t->tid);
+		life = s->now - t->start_time_ns;
+		/* the main thread of a thread pool mostly waits for its workers */
+		raw = (uint64_t)((double)life * rho * (p->nthreads > 1 ? (j ? rng_uniform(&r, 0.1, 1.0) :
+								       rng_uniform(&r, 0.01, 0.2)) : 1.0));
+		if (zombie)
+			raw = (uint64_t)((double)raw * 0.01);
+		t->utime_ns = (uint64_t)((double)raw * pg->ushare * rng_uniform(&r, 0.85, 1.0));
+		t->stime_ns = raw - t->utime_ns;
+		s->raw_user += t->utime_ns;
+		s->raw_sys += t->stime_ns;
+		if (pg->flags & PR_NICE)
+			t->nice = 19;
+		t->priority = 20 + t->nice;
+		if (pg->flags & PR_RT) {
+			t->policy = 2;
+			t->rt_priority = 99;
+			t->priority = -100;
+		}
+		if (p->mm && j == 0) {
+			t->minflt = p->mm->vm_rss / PAGE_KB * rng_range(&r, 12, 40) / 10 +
+				    (uint64_t)((double)raw / 1e9 * rng_uniform(&r, 0, 400));
+			t->majflt = rng_below(&r, 1 + p->mm->rss_file / 400);
+		} else if (p->mm) {
+			t->minflt = rng_below(&r, 1 + p->mm->vm_rss / 40);
+			t->majflt = rng_below(&r, 3);
+		} else {
+			t->minflt = rng_range(&r, 60, 400);
+		}
+		t->nvcsw = (pg->flags & PR_BUSY) ? wakeups(&r, life, 0.5, 200) :
+			   (pg->flags & PR_TTY) ? wakeups(&r, life, 0.05, 5) : wakeups(&r, life, 0.002, 2);
+		t->wchan = t->state != MACH_TASK_RUNNING;
+		t->exit_code = stopped ? SIGSTOP_NR : zombie ? status : 0;
+		s->sum_minflt += t->minflt;
+		s->sum_majflt += t->majflt;
+	}
+	/* children it waited for: shells, init, make, cron */
+	if (g->prog == P_SYSTEMD || g->prog == P_BASH_LOGIN || g->prog == P_BASH || g->prog == P_MAKE ||
+	    g->prog == P_CRON || g->prog == P_SSHD || g->prog == P_SH || g->prog == P_SYSTEMD_USER) {
+		uint64_t life = s->now - p->threads[0].start_time_ns;
+		double share = g->prog == P_MAKE ? rng_uniform(&r, 0.2, 0.9) : rng_logu(&r, 0.00005, 0.01);
+		uint64_t c = (uint64_t)((double)life * share);
+
+		p->cutime_ns = c * 7 / 10;
+		p->cstime_ns = c - p->cutime_ns;
+		s->raw_user += p->cutime_ns;
+		s->raw_sys += p->cstime_ns;
+	}
+	return 0;
+}
+
+/* A kernel thread: no mm, all signals ignored, all capabilities, bound or not. */
+static int build_kthread(struct synth *s, size_t idx)
+{
+	struct mach_process *p = &s->m->procs[idx];
+	const struct gen *g = &s->gen[idx];
+	const struct kthread_type *k = &kthread_types[g->prog];
+	struct mach_thread *t;
+	struct rng r;
+	uint64_t life, raw;
+	int rc;
+
+	rng_init(&r, s->o->seed, 0x100000000ull + idx);
+	p->threads = t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	p->fdsize = 64;
+	p->sig_ignored = ~0ull;
+	p->exit_signal = g->prog == K_KTHREADD ? 0 : SIGCHLD_NR;
+	p->rsslim = UINT64_MAX;
+	t->tid = p->tgid;
+	if (g->prog == K_RESCUER)
+		snprintf(t->comm, sizeof(t->comm), "kworker/R-%s", kt_rescuers[g->inst]);
+	else if (g->prog >= K_LATE_EVENTS)
+		snprintf(t->comm, sizeof(t->comm), k->fmt, g->inst & 0xffff, g->inst >> 16);
+	else
+		snprintf(t->comm, sizeof(t->comm), k->fmt, g->inst);
+	t->state = g->nrun ? MACH_TASK_RUNNING : g->state;
+	t->umask = 022;
+	thread_ids(t, p);
+	t->kthread = true;
+	t->cap_prm = t->cap_eff = t->cap_bnd = CAPS_KTHREAD;
+	t->ssb = MACH_SSB_VULNERABLE;
+	t->sib = MACH_SIB_ALWAYS_ENABLED;
+	if ((rc = thread_masks(s, t, k->percpu ? (int)(g->inst & 0xffff) : -1)))
+		return rc;
+	if (g->prog == K_KSWAPD || g->prog == K_KCOMPACTD) {
+		/* bound to the CPUs of their node */
+		memset(t->cpus_allowed.words, 0, (t->cpus_allowed.nbits + 63) / 64 * 8);
+		bitmap_set_node_cpus(s, &t->cpus_allowed, g->inst);
+	}
+	t->processor = k->percpu ? (int)(g->inst & 0xffff) : (int)rng_below(&r, s->o->cpus);
+	if (g->prog == K_KSWAPD || g->prog == K_KCOMPACTD)
+		while (!mach_bitmap_test(&t->cpus_allowed, (unsigned int)t->processor))
+			t->processor = (int)rng_below(&r, s->o->cpus);
+	t->pf_flags = k->pf;
+	t->nice = k->nice;
+	t->priority = 20 + k->nice;
+	if (k->policy) {
+		t->policy = k->policy;
+		t->rt_priority = k->rtprio;
+		t->priority = -1 - (int)k->rtprio;
+	}
+	t->start_time_ns = pid_start_ns(s, t->tid);
+	life = s->now - t->start_time_ns;
+	raw = (uint64_t)((double)life * k->cpu * rng_logu(&r, 0.3, 3.0));
+	t->stime_ns = raw;
+	s->raw_sys += raw;
+	t->nvcsw = wakeups(&r, life, 0.01 + 2000 * k->cpu, 0.02 + 20000 * k->cpu);
+	t->wchan = t->state != MACH_TASK_RUNNING;
+	return 0;
+}
+
+/*
+ * Fit the raw CPU demand of the tasks into what the CPUs accounted: the
+ * tasks alive now may not have used more user (+nice) or system time than
+ * the CPUs show, and the tasks that exited used the rest.  Then the values
+ * that follow from the fitted times: group sums, involuntary switches,
+ * children's faults.
+ */
+static void fit_task_times(struct synth *s)
+{
+	struct machine *m = s->m;
+	uint64_t cpu_user = 0, cpu_sys = 0, csw = 0;
+	double ku, ks;
+
+	for (unsigned int c = 0; c < m->ncpus; c++) {
+		cpu_user += m->cpus[c].time_ns[MACH_CPU_USER] + m->cpus[c].time_ns[MACH_CPU_NICE];
+		cpu_sys += m->cpus[c].time_ns[MACH_CPU_SYSTEM];
+	}
+	/* the tasks alive now account for most of it, the exited ones for the rest */
+	ku = s->raw_user ? 0.85 * (double)cpu_user / (double)s->raw_user : 0;
+	ks = s->raw_sys ? 0.85 * (double)cpu_sys / (double)s->raw_sys : 0;
+	if (ku > 1)
+		ku = 1;
+	if (ks > 1)
+		ks = 1;
+	for (size_t i = 0; i < m->nprocs; i++) {
+		struct mach_process *p = &m->procs[i];
+		uint64_t h = (uint64_t)p->tgid * 0x9e3779b97f4a7c15ull;
+
+		p->group_utime_ns = p->group_stime_ns = 0;
+		for (unsigned int j = 0; j < p->nthreads; j++) {
+			struct mach_thread *t = &p->threads[j];
+			uint64_t cpu;
+
+			t->utime_ns = (uint64_t)((double)t->utime_ns * ku);
+			t->stime_ns = (uint64_t)((double)t->stime_ns * ks);
+			p->group_utime_ns += t->utime_ns;
+			p->group_stime_ns += t->stime_ns;
+			cpu = t->utime_ns + t->stime_ns;
+			/* preempted a few times per CPU-second */
+			t->nivcsw = cpu / 1000000 * (1 + (h >> 59)) / 2000 + (h >> 61);
+			csw += t->nvcsw + t->nivcsw;
+			h = h * 6364136223846793005ull + 1442695040888963407ull;
+		}
+		p->cutime_ns = (uint64_t)((double)p->cutime_ns * ku);
+		p->cstime_ns = (uint64_t)((double)p->cstime_ns * ks);
+		p->cminflt = (p->cutime_ns + p->cstime_ns) / 1000000 * 3;
+		p->cmajflt = p->cminflt / 2000;
+		s->sum_minflt += p->cminflt;
+		s->sum_majflt += p->cmajflt;
+	}
+	m->ctxt = csw + csw / 4 + (uint64_t)((double)s->now / 1e9 * m->ncpus * rng_uniform(&s->rng, 20, 200));
+}
+
+/* ------------------------------------------------------------------ */
+/* Clock and topology                                                   */
+
+static void build_clock(struct synth *s)
+{
+	struct machine *m = s->m;
+
+	/* up between two hours and a month */
+	s->now = (uint64_t)(rng_logu(&s->rng, 2 * 3600.0, 30 * 86400.0) * 1e9);
+	m->uptime_ns = s->now;
+	m->btime = SYNTH_EPOCH_NOW - s->now / NSEC_PER_SEC;
+	s->upgrade_ns = rng_chance(&s->rng, 0.5) ? (uint64_t)((double)s->now * rng_uniform(&s->rng, 0.2, 0.8)) : 0;
+	m->schedstat_timestamp = SYNTH_INITIAL_JIFFIES + s->now / JIFFY_NS;
+}
+
+/*
+ * x86 enumeration: with SMT, CPU i and i + n/2 are the two threads of one
+ * core.  Up to 32 cores share a package (LLC); several packages are NUMA
+ * nodes, or one node with a PKG domain on flat virtual machines.
+ */
+static void build_topology(struct synth *s)
+{
+	static const unsigned int sizes[] = { 32, 16, 24, 48, 64, 28, 20, 12, 8 };
+	unsigned int n = s->o->cpus, cores, pkg_cores, npkgs;
+
+	s->virt = rng_chance(&s->rng, n <= 64 ? 0.6 : 0.2);
+	s->smt = n >= 2 && n % 2 == 0;
+	cores = s->smt ? n / 2 : n;
+	pkg_cores = cores;
+	if (cores > 32) {
+		for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			if (cores % sizes[i] == 0) {
+				pkg_cores = sizes[i];
+				break;
+			}
+		}
+	}
+	npkgs = cores / pkg_cores;
+	s->pkg_cpus = pkg_cores * (s->smt ? 2 : 1);
+	s->nnodes = npkgs == 1 || (npkgs <= 8 && s->virt) ? 1 : npkgs;
+	s->per_cpu_gib = (double)(1u << rng_range(&s->rng, 1, 3)); /* 2, 4 or 8 GiB per CPU */
+}
+
+/* ------------------------------------------------------------------ */
+/* CPUs and scheduler statistics                                        */
+
+static uint64_t to_jiffies_ns(double ns)
+{
+	return (uint64_t)(ns / JIFFY_NS) * JIFFY_NS;
+}
+
+static uint64_t to_usec_ns(double ns)
+{
+	return (uint64_t)(ns / NSEC_PER_USEC) * NSEC_PER_USEC;
+}
+
+/*
+ * Per-CPU times: busy about `load` of the uptime, split as a server splits
+ * it; tick-based fields in whole jiffies (HZ=250), idle and iowait in
+ * microseconds as NO_HZ reports them.  No IRQ time (no
+ * IRQ_TIME_ACCOUNTING), no guest time.
+ */
+static int build_cpus(struct synth *s)
+{
+	struct machine *m = s->m;
+	double now = (double)s->now;
+
+	m->nr_cpu_ids = m->ncpus = s->o->cpus;
+	m->max_numnodes = MACH_MAX_NUMNODES_DEFAULT;
+	m->cpus = calloc(m->ncpus, sizeof(*m->cpus));
+	if (!m->cpus)
+		return -ENOMEM;
+	for (unsigned int c = 0; c < m->ncpus; c++) {
+		struct mach_cpu *cpu = &m->cpus[c];
+		uint64_t *t = cpu->time_ns;
+		double busy = s->o->load * rng_uniform(&s->rng, 0.75, 1.25), iow;
+
+		busy = busy < 0.002 ? 0.002 : busy > 0.97 ? 0.97 : busy;
+		cpu->id = c;
+		cpu->online = true;
+		t[MACH_CPU_USER] = to_jiffies_ns(now * busy * rng_uniform(&s->rng, 0.6, 0.72));
+		t[MACH_CPU_NICE] = to_jiffies_ns(now * busy * rng_uniform(&s->rng, 0, 0.03));
+		t[MACH_CPU_SOFTIRQ] = to_jiffies_ns(now * busy * rng_uniform(&s->rng, 0.01, 0.02));
+		t[MACH_CPU_STEAL] = s->virt ? to_jiffies_ns(now * busy * rng_uniform(&s->rng, 0, 0.01)) : 0;
+		t[MACH_CPU_SYSTEM] = to_jiffies_ns(now * busy) - t[MACH_CPU_USER] - t[MACH_CPU_NICE] -
+				     t[MACH_CPU_SOFTIRQ] - t[MACH_CPU_STEAL];
+		iow = s->o->io * rng_uniform(&s->rng, 0.1, 0.4);
+		t[MACH_CPU_IOWAIT] = to_usec_ns((now - now * busy) * (iow > 0.5 ? 0.5 : iow));
+		t[MACH_CPU_IDLE] = to_usec_ns(now - now * busy - (double)t[MACH_CPU_IOWAIT] -
+					      now * rng_uniform(&s->rng, 0, 0.002));
+		m->idle_ns += t[MACH_CPU_IDLE];
+	}
+	return 0;
+}
+
+static int domain_init(struct synth *s, struct mach_sched_domain *d, enum mach_sd_level level)
+{
+	d->level = level;
+	return mach_bitmap_alloc(&d->span, s->m->nr_cpu_ids);
+}
+
+/* The span of CPU @cpu's domain: its SMT siblings, package, NUMA group or all. */
+static void domain_span(struct synth *s, struct mach_sched_domain *d, unsigned int cpu, unsigned int group)
+{
+	unsigned int n = s->o->cpus, cores = s->smt ? n / 2 : n, core = cpu_core(s, cpu);
+	unsigned int pkg_cores = s->smt ? s->pkg_cpus / 2 : s->pkg_cpus, first, count;
+
+	switch (d->level) {
+	case MACH_SD_SMT:
+		mach_bitmap_set(&d->span, core);
+		mach_bitmap_set(&d->span, core + cores);
+		return;
+	case MACH_SD_MC:
+		count = pkg_cores;
+		break;
+	default:
+		count = group ? group * pkg_cores : cores;
+		break;
+	}
+	first = core / count * count;
+	bitmap_set_range(&d->span, first, count);
+	if (s->smt)
+		bitmap_set_range(&d->span, first + cores, count);
+}
+
+static uint32_t u32v(double v)
+{
+	return v <= 0 ? 0 : v >= 4294967295.0 ? 4294967295u : (uint32_t)v;
+}
+
+/* Load-balancing counters of one domain: mostly balanced, a few moves. */
+static void domain_counts(struct synth *s, struct mach_sched_domain *d, unsigned int level,
+			  const struct mach_cpu_schedstat *cs)
+{
+	struct rng *r = &s->rng;
+	double up = (double)s->now / 1e9, scale = 1.0 / (1 + level);
+	double count[MACH_NR_IDLE_TYPES] = {
+		[MACH_IDLE_BUSY] = up * s->o->load * rng_uniform(r, 0.05, 0.3) * scale,
+		[MACH_IDLE_IDLE] = up * rng_uniform(r, 0.5, 2.0) * scale,
+		[MACH_IDLE_NEWLY] = cs->sched_goidle * rng_uniform(r, 0.01, 0.1) * scale,
+	};
+
+	for (int it = 0; it < MACH_NR_IDLE_TYPES; it++) {
+		uint32_t *lb = d->lb[it];
+		double failed = count[it] * rng_uniform(r, 0.005, 0.05);
+
+		lb[MACH_LB_COUNT] = u32v(count[it]);
+		lb[MACH_LB_FAILED] = u32v(failed);
+		lb[MACH_LB_BALANCED] = lb[MACH_LB_COUNT] - lb[MACH_LB_FAILED] -
+				       u32v((count[it] - failed) * rng_uniform(r, 0, 0.1));
+		lb[MACH_LB_IMBALANCE_LOAD] = u32v(failed * rng_uniform(r, 0, 40));
+		lb[MACH_LB_IMBALANCE_UTIL] = u32v(failed * rng_uniform(r, 0, 4));
+		lb[MACH_LB_IMBALANCE_TASK] = u32v(failed * rng_uniform(r, 1, 2));
+		lb[MACH_LB_GAINED] = u32v(failed * rng_uniform(r, 0.3, 0.9));
+		lb[MACH_LB_NOBUSYQ] = u32v(failed * rng_uniform(r, 0, 0.2));
+		lb[MACH_LB_NOBUSYG] = u32v(lb[MACH_LB_BALANCED] * rng_uniform(r, 0.8, 0.99));
+	}
+	d->tail[MACH_ALB_COUNT] = level == 0 ? u32v(up * s->o->load * rng_uniform(r, 0, 0.01)) : 0;
+	d->tail[MACH_ALB_PUSHED] = d->tail[MACH_ALB_COUNT] / 2;
+	d->tail[MACH_TTWU_WAKE_REMOTE] = u32v(cs->ttwu_count * rng_uniform(r, 0.1, 0.4) * scale);
+	d->tail[MACH_TTWU_MOVE_AFFINE] = u32v(d->tail[MACH_TTWU_WAKE_REMOTE] * rng_uniform(r, 0.05, 0.3));
+}
+
+/*
+ * /proc/schedstat per CPU: its counts follow the context switches and the
+ * busy time; domains SMT (siblings), MC (the package), then PKG for a few
+ * packages on one node, or NUMA levels (8 packages, then all).
+ */
+static int build_schedstat(struct synth *s)
+{
+	struct machine *m = s->m;
+	unsigned int n = s->o->cpus, pkg_cores = s->smt ? s->pkg_cpus / 2 : s->pkg_cpus;
+	unsigned int cores = s->smt ? n / 2 : n, npkgs = cores / pkg_cores;
+	enum mach_sd_level levels[4];
+	unsigned int groups[4] = { 0 }, nlev = 0;
+	double pressure = 0.005 + 0.3 * s->o->load * s->o->load;
+
+	if (s->smt)
+		levels[nlev++] = MACH_SD_SMT;
+	if (pkg_cores > 1 || (!s->smt && s->pkg_cpus > 1))
+		levels[nlev++] = MACH_SD_MC;
+	if (npkgs > 1 && s->nnodes == 1) {
+		levels[nlev++] = MACH_SD_PKG;
+	} else if (npkgs > 8) {
+		groups[nlev] = 8;
+		levels[nlev++] = MACH_SD_NUMA;
+		levels[nlev++] = MACH_SD_NUMA;
+	} else if (npkgs > 1) {
+		levels[nlev++] = MACH_SD_NUMA;
+	}
+	if (n == 1)
+		nlev = 0;
+
+	for (unsigned int c = 0; c < n; c++) {
+		struct mach_cpu *cpu = &m->cpus[c];
+		struct mach_cpu_schedstat *cs = &cpu->sched;
+		const uint64_t *t = cpu->time_ns;
+		double busy = (double)(t[MACH_CPU_USER] + t[MACH_CPU_NICE] + t[MACH_CPU_SYSTEM] +
+				       t[MACH_CPU_SOFTIRQ]);
+
+		cs->sched_count = (uint32_t)(uint64_t)((double)m->ctxt / n * rng_uniform(&s->rng, 0.9, 1.1));
+		cs->sched_goidle = u32v(cs->sched_count * rng_uniform(&s->rng, 0.3, 0.5) *
+					(1 - busy / (double)s->now));
+		cs->ttwu_count = u32v(cs->sched_count * rng_uniform(&s->rng, 0.4, 0.6));
+		cs->ttwu_local = u32v(cs->ttwu_count * rng_uniform(&s->rng, 0.4, 0.8));
+		cs->yld_count = (uint32_t)rng_below(&s->rng, 1 + cs->sched_count / 1000);
+		cs->rq_cpu_time = (uint64_t)busy;
+		cs->run_delay = (uint64_t)(busy * pressure * rng_uniform(&s->rng, 0.5, 1.5));
+		cs->pcount = cs->sched_count - cs->sched_goidle;
+		if (!nlev)
+			continue;
+		cs->domains = calloc(nlev, sizeof(*cs->domains));
+		if (!cs->domains)
+			return -ENOMEM;
+		cs->ndomains = nlev;
+		for (unsigned int d = 0; d < nlev; d++) {
+			if (domain_init(s, &cs->domains[d], levels[d]))
+				return -ENOMEM;
+			domain_span(s, &cs->domains[d], c, groups[d]);
+			domain_counts(s, &cs->domains[d], d, cs);
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Interrupts                                                           */
+
+/* An active irq; its count goes to @cpu (bound queue vectors) or mostly CPU 0. */
+static void irq_set(struct synth *s, struct mach_irq *irq, unsigned int nr, uint64_t total, int cpu)
+{
+	irq->irq = nr;
+	irq->total = total;
+	if (!irq->per_cpu)
+		return;
+	if (cpu >= 0) {
+		irq->per_cpu[cpu] = total;
+		return;
+	}
+	irq->per_cpu[0] = total - total / 8;
+	irq->per_cpu[rng_below(&s->rng, s->o->cpus)] += total / 8;
+}
+
+/*
+ * The x86 irq space: nr_irqs as arch_probe_nr_irqs sizes it for 24 GSIs,
+ * legacy ISA irqs, then MSI-X vectors from 24: the block device's admin and
+ * per-CPU queues and the NIC's queues, each bound to one CPU.
+ */
+static int build_irqs(struct synth *s)
+{
+	struct machine *m = s->m;
+	struct rng *r = &s->rng;
+	unsigned int n = s->o->cpus, blkq = n < 64 ? n : 64, netq = n < 32 ? n : 32;
+	static const unsigned int legacy[] = { 1, 4, 8, 9, 12 };
+	double up = (double)s->now / 1e9;
+	uint64_t block = 0, net = 0, nr = 408 + 8 * (uint64_t)n;
+
+	m->nr_irqs = (unsigned int)(nr < 256 * (uint64_t)n ? nr : 256 * (uint64_t)n);
+	m->nirqs = 5 + 1 + blkq + 1 + netq;
+	m->irqs = calloc(m->nirqs, sizeof(*m->irqs));
+	if (!m->irqs)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < m->nirqs; i++) {
+		m->irqs[i].per_cpu = calloc(n, sizeof(uint64_t));
+		if (!m->irqs[i].per_cpu)
+			return -ENOMEM;
+	}
+	for (unsigned int i = 0; i < 5; i++)
+		irq_set(s, &m->irqs[i], legacy[i], 1 + rng_below(r, legacy[i] == 4 ? 4000 : 40), -1);
+	/* virtio-blk / nvme: config or admin vector, then one queue per CPU */
+	irq_set(s, &m->irqs[5], 24, rng_range(r, 20, 200), -1);
+	for (unsigned int q = 0; q < blkq; q++) {
+		uint64_t v = (uint64_t)(up * (1 + 400 * s->o->io) * rng_uniform(r, 0.2, 2.0) * 64 / blkq);
+
+		irq_set(s, &m->irqs[6 + q], 25 + q, v + 1, (int)(q * (n / blkq)));
+		block += v + 1;
+	}
+	irq_set(s, &m->irqs[6 + blkq], 25 + blkq, rng_range(r, 1, 10), -1);
+	for (unsigned int q = 0; q < netq; q++) {
+		uint64_t v = (uint64_t)(up * rng_uniform(r, 2, 200) * s->o->load * 32 / netq) + 1;
+
+		irq_set(s, &m->irqs[7 + blkq + q], 26 + blkq + q, v, (int)(q * (n / netq)));
+		net += v;
+	}
+	/* local timer, rescheduling and function-call IPIs, TLB shootdowns */
+	m->intr_arch_extra = (uint64_t)(up * n * (10 + 250 * s->o->load) * rng_uniform(r, 0.8, 1.2));
+	m->softirq[0] = rng_below(r, 50);
+	m->softirq[1] = (uint64_t)(up * n * rng_uniform(r, 5, 20));
+	m->softirq[2] = net / 20 + rng_below(r, 100);
+	m->softirq[3] = net + net / 10;
+	m->softirq[4] = block;
+	m->softirq[5] = 0;
+	m->softirq[6] = rng_below(r, 100);
+	m->softirq[7] = m->ctxt / 20;
+	m->softirq[8] = rng_below(r, 1000);
+	m->softirq[9] = (uint64_t)(up * n * rng_uniform(r, 8, 30));
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Memory                                                               */
+
+#define MI(id) m->meminfo[MACH_MEMINFO_##id]
+#define VM(id) m->vmstat[MACH_VMSTAT_##id]
+
+static uint64_t kb4(double kb)
+{
+	return kb <= 0 ? 0 : (uint64_t)kb / 4 * 4;
+}
+
+/*
+ * /proc/meminfo from the tasks' memory and the kernel's own: RAM is sized
+ * from the CPU count (and from what the tasks need), what is neither used
+ * nor free is page cache, and the LRU lists, slab, commit and direct-map
+ * lines keep the kernel's identities.
+ */
+static void build_meminfo(struct synth *s)
+{
+	struct machine *m = s->m;
+	struct rng *r = &s->rng;
+	unsigned int n = s->o->cpus;
+	double mem = s->o->mem, up_days = (double)s->now / 86400e9;
+	uint64_t phys, total, fixed, left, cache, file_lru, anon_lru, shmem;
+	uint64_t kstack = 16 * (s->nr_threads + n), pt = s->sum_pte + 4 * n;
+	uint64_t sunreclaim = kb4(20000.0 + 600.0 * n + 6.0 * (double)s->nr_threads + 4.0 * (double)m->nprocs);
+	uint64_t percpu = 344 * (uint64_t)n + 4 * rng_below(r, 32);
+	/* distinct shared memory: the postgres/nginx segments are shared by their processes */
+	uint64_t shm_tmpfs = kb4(rng_uniform(r, 2000, 40000));
+	uint64_t need;
+
+	shmem = kb4((double)s->sum_shmem * rng_uniform(r, 0.1, 0.3)) + shm_tmpfs;
+	fixed = s->sum_anon + shmem + kstack + pt + sunreclaim + percpu;
+	need = (uint64_t)((double)fixed / (0.6 - 0.4 * (mem > 1 ? 1 : mem)));
+	phys = (uint64_t)(n * s->per_cpu_gib) << 20;
+	if (phys < need)
+		phys = (need + (1u << 20) - 1) >> 20 << 20;
+	total = kb4((double)phys * (1 - rng_uniform(r, 0.015, 0.03)));
+	MI(MEMTOTAL) = total;
+
+	left = total - fixed;
+	{
+		double cf = rng_uniform(r, 0.1, 0.35) + 0.1 * (up_days > 3 ? 1 : up_days / 3) + 2 * mem;
+
+		cache = (uint64_t)((double)left * (cf > 0.97 ? 0.97 : cf));
+	}
+	MI(BUFFERS) = kb4((double)cache * rng_uniform(r, 0.003, 0.02));
+	MI(SRECLAIMABLE) = kb4((double)cache * rng_uniform(r, 0.03, 0.08));
+	MI(SUNRECLAIM) = sunreclaim;
+	MI(SLAB) = MI(SRECLAIMABLE) + MI(SUNRECLAIM);
+	MI(KRECLAIMABLE) = MI(SRECLAIMABLE);
+	MI(SHMEM) = shmem;
+	MI(CACHED) = kb4((double)(cache - MI(BUFFERS) - MI(SRECLAIMABLE))) + shmem;
+	MI(MEMFREE) = total - fixed - (MI(CACHED) - shmem) - MI(BUFFERS) - MI(SRECLAIMABLE);
+	MI(ANONPAGES) = s->sum_anon;
+	MI(MLOCKED) = s->sum_lck_res;
+	MI(UNEVICTABLE) = MI(MLOCKED);
+	MI(KERNELSTACK) = kstack;
+	MI(PAGETABLES) = pt;
+	MI(PERCPU) = percpu;
+
+	/* the file LRU holds the page cache but shmem, which sits on the anon LRU */
+	file_lru = MI(CACHED) + MI(BUFFERS) - shmem;
+	anon_lru = MI(ANONPAGES) + shmem - (MI(UNEVICTABLE) < MI(ANONPAGES) ? MI(UNEVICTABLE) : MI(ANONPAGES));
+	MI(ACTIVE_ANON) = kb4((double)anon_lru * rng_uniform(r, 0.05, 0.6));
+	MI(INACTIVE_ANON) = anon_lru - MI(ACTIVE_ANON);
+	MI(ACTIVE_FILE) = kb4((double)file_lru * rng_uniform(r, 0.3, 0.6));
+	MI(INACTIVE_FILE) = file_lru - MI(ACTIVE_FILE);
+	MI(ACTIVE) = MI(ACTIVE_ANON) + MI(ACTIVE_FILE);
+	MI(INACTIVE) = MI(INACTIVE_ANON) + MI(INACTIVE_FILE);
+	MI(MEMAVAILABLE) = MI(MEMFREE) + kb4((double)file_lru * 0.9) + kb4((double)MI(SRECLAIMABLE) * 0.5);
+	if (MI(MEMAVAILABLE) > total)
+		MI(MEMAVAILABLE) = total;
+
+	/* mapped file pages: libraries are shared by every process mapping them */
+	MI(MAPPED) = kb4((double)s->sum_file / (m->nprocs < 20 ? 2 : 10) + (double)shmem * 0.8);
+	if (MI(MAPPED) > MI(CACHED))
+		MI(MAPPED) = MI(CACHED);
+	MI(DIRTY) = kb4((double)(MI(CACHED) - shmem) * rng_uniform(r, 0.0002, 0.003) * (1 + 20 * s->o->io));
+	MI(WRITEBACK) = rng_chance(r, 0.3 + s->o->io) ? kb4((double)MI(DIRTY) * rng_uniform(r, 0, 0.2)) : 0;
+
+	if (s->sum_swap || rng_chance(r, 0.5)) {
+		uint64_t swap_gib = (uint64_t)(s->per_cpu_gib * n / 4);
+
+		MI(SWAPTOTAL) = (swap_gib ? swap_gib : 1) << 20;
+		while (MI(SWAPTOTAL) < s->sum_swap * 5 / 4)
+			MI(SWAPTOTAL) *= 2;
+		MI(SWAPFREE) = MI(SWAPTOTAL) - s->sum_swap - kb4((double)s->sum_swap * rng_uniform(r, 0, 0.1));
+		MI(SWAPCACHED) = kb4((double)s->sum_swap * rng_uniform(r, 0, 0.05));
+	}
+	MI(COMMITLIMIT) = total / 4 * 50 / 100 * 4 + MI(SWAPTOTAL);
+	MI(COMMITTED_AS) = kb4((double)MI(ANONPAGES) * rng_uniform(r, 1.2, 1.6) +
+			       (double)s->sum_data * rng_uniform(r, 0.05, 0.2)) + shmem;
+	MI(VMALLOCTOTAL) = 34359738367ull;
+	MI(VMALLOCUSED) = kstack + 12000 + 400 * (uint64_t)n;
+	MI(ANONHUGEPAGES) = (uint64_t)((double)MI(ANONPAGES) * rng_uniform(r, 0, 0.15)) / 2048 * 2048;
+	MI(HUGEPAGESIZE) = 2048;
+	/* the direct map covers all of RAM: a few 4k pages, the rest 2M */
+	MI(DIRECTMAP4K) = 2048 * rng_range(r, 8, 120);
+	MI(DIRECTMAP2M) = phys - MI(DIRECTMAP4K);
+}
+
+/* /proc/vmstat: the page counts meminfo shows, and event counts since boot. */
+static void build_vmstat(struct synth *s)
+{
+	struct machine *m = s->m;
+	struct rng *r = &s->rng;
+	double up = (double)s->now / 1e9, io = s->o->io, mem = s->o->mem;
+	uint64_t phys_pages = (MI(DIRECTMAP4K) + MI(DIRECTMAP2M)) / 4;
+	uint64_t alloc, dirtyable;
+
+	VM(NR_FREE_PAGES) = MI(MEMFREE) / 4;
+	VM(NR_FREE_PAGES_BLOCKS) = (uint64_t)((double)VM(NR_FREE_PAGES) * rng_uniform(r, 0.85, 0.95)) / 512 * 512;
+	VM(NR_INACTIVE_ANON) = VM(NR_ZONE_INACTIVE_ANON) = MI(INACTIVE_ANON) / 4;
+	VM(NR_ACTIVE_ANON) = VM(NR_ZONE_ACTIVE_ANON) = MI(ACTIVE_ANON) / 4;
+	VM(NR_INACTIVE_FILE) = VM(NR_ZONE_INACTIVE_FILE) = MI(INACTIVE_FILE) / 4;
+	VM(NR_ACTIVE_FILE) = VM(NR_ZONE_ACTIVE_FILE) = MI(ACTIVE_FILE) / 4;
+	VM(NR_UNEVICTABLE) = VM(NR_ZONE_UNEVICTABLE) = MI(UNEVICTABLE) / 4;
+	VM(NR_MLOCK) = MI(MLOCKED) / 4;
+	VM(NR_DIRTY) = MI(DIRTY) / 4;
+	VM(NR_WRITEBACK) = MI(WRITEBACK) / 4;
+	VM(NR_ZONE_WRITE_PENDING) = VM(NR_DIRTY) + VM(NR_WRITEBACK);
+	VM(NR_SLAB_RECLAIMABLE) = MI(SRECLAIMABLE) / 4;
+	VM(NR_SLAB_UNRECLAIMABLE) = MI(SUNRECLAIM) / 4;
+	VM(NR_ANON_PAGES) = MI(ANONPAGES) / 4;
+	VM(NR_MAPPED) = MI(MAPPED) / 4;
+	VM(NR_FILE_PAGES) = (MI(CACHED) + MI(BUFFERS) + MI(SWAPCACHED)) / 4;
+	VM(NR_SHMEM) = MI(SHMEM) / 4;
+	VM(NR_ANON_TRANSPARENT_HUGEPAGES) = MI(ANONHUGEPAGES) / 2048;
+	VM(NR_KERNEL_STACK) = MI(KERNELSTACK); /* NR_KERNEL_STACK_KB: already in kB */
+	VM(NR_PAGE_TABLE_PAGES) = MI(PAGETABLES) / 4;
+	VM(NR_SWAPCACHED) = MI(SWAPCACHED) / 4;
+	VM(WORKINGSET_NODES) = (VM(NR_INACTIVE_FILE) + VM(NR_ACTIVE_FILE)) / 64;
+	VM(WORKINGSET_REFAULT_FILE) = (uint64_t)(up * io * rng_uniform(r, 5, 100));
+	VM(WORKINGSET_ACTIVATE_FILE) = VM(WORKINGSET_REFAULT_FILE) / 4;
+	if (MI(SWAPTOTAL) > MI(SWAPFREE)) {
+		VM(WORKINGSET_REFAULT_ANON) = (uint64_t)(up * mem * rng_uniform(r, 1, 20));
+		VM(WORKINGSET_ACTIVATE_ANON) = VM(WORKINGSET_REFAULT_ANON) / 3;
+		VM(PSWPOUT) = (MI(SWAPTOTAL) - MI(SWAPFREE)) / 4 + VM(WORKINGSET_REFAULT_ANON);
+		VM(PSWPIN) = VM(WORKINGSET_REFAULT_ANON);
+	}
+	VM(NR_DIRTIED) = (uint64_t)(up * (5 + 2000 * io) * rng_uniform(r, 0.5, 1.5)) + VM(NR_DIRTY);
+	VM(NR_WRITTEN) = VM(NR_DIRTIED) - VM(NR_DIRTY) - VM(NR_WRITEBACK);
+	VM(NR_VMSCAN_IMMEDIATE_RECLAIM) = (uint64_t)(up * mem * rng_uniform(r, 0, 2));
+	VM(NR_FOLL_PIN_ACQUIRED) = VM(NR_FOLL_PIN_RELEASED) = (uint64_t)(up * io * rng_uniform(r, 10, 100));
+	dirtyable = VM(NR_FREE_PAGES) + VM(NR_INACTIVE_FILE) + VM(NR_ACTIVE_FILE);
+	VM(NR_DIRTY_THRESHOLD) = dirtyable / 5;
+	VM(NR_DIRTY_BACKGROUND_THRESHOLD) = dirtyable / 10;
+	VM(NR_MEMMAP_BOOT_PAGES) = phys_pages / 64; /* 64-byte struct page per 4k page */
+	VM(PGPGIN) = (uint64_t)(up * (20 + 8000 * io) * rng_uniform(r, 0.5, 1.5)) + MI(CACHED) / 2;
+	VM(PGPGOUT) = VM(NR_WRITTEN) * 4 + (uint64_t)(up * rng_uniform(r, 1, 20));
+	VM(PGFAULT) = (uint64_t)((double)s->sum_minflt * rng_uniform(r, 1.3, 3.0)) + s->sum_majflt;
+	VM(PGMAJFAULT) = (uint64_t)((double)s->sum_majflt * rng_uniform(r, 1.2, 2.0)) +
+			 (uint64_t)(up * io * rng_uniform(r, 0, 5));
+	alloc = VM(PGFAULT) + VM(PGPGIN) / 4 + (uint64_t)(up * m->ncpus * rng_uniform(r, 50, 500));
+	VM(PGALLOC_DMA32) = alloc / 100;
+	VM(PGALLOC_NORMAL) = alloc - VM(PGALLOC_DMA32);
+	VM(NUMA_HIT) = alloc;
+	VM(NUMA_LOCAL) = s->nnodes > 1 ? alloc - alloc / 20 : alloc;
+	VM(NUMA_OTHER) = VM(NUMA_HIT) - VM(NUMA_LOCAL);
+	VM(NUMA_INTERLEAVE) = rng_range(r, 500, 3000);
+	if (s->nnodes > 1) {
+		VM(NUMA_MISS) = VM(NUMA_FOREIGN) = alloc / 200;
+		VM(NUMA_PTE_UPDATES) = (uint64_t)(up * rng_uniform(r, 10, 500));
+		VM(NUMA_HINT_FAULTS) = VM(NUMA_PTE_UPDATES) / 2;
+		VM(NUMA_HINT_FAULTS_LOCAL) = VM(NUMA_HINT_FAULTS) * 9 / 10;
+		VM(NUMA_PAGES_MIGRATED) = VM(NUMA_HINT_FAULTS) / 20;
+		VM(PGMIGRATE_SUCCESS) = VM(NUMA_PAGES_MIGRATED);
+	}
+	VM(PGFREE) = alloc + VM(NR_FREE_PAGES) + VM(NR_FREE_PAGES) / 8;
+	VM(PGACTIVATE) = (uint64_t)((double)alloc * rng_uniform(r, 0.01, 0.05));
+	VM(PGREUSE) = (uint64_t)((double)VM(PGFAULT) * rng_uniform(r, 0.05, 0.15));
+	VM(PGROTATED) = (uint64_t)(up * io * rng_uniform(r, 0, 5));
+	if (mem > 0.01) {
+		/* reclaim under memory pressure */
+		uint64_t scan = (uint64_t)(up * mem * rng_uniform(r, 50, 2000));
+
+		VM(PGSCAN_KSWAPD) = scan;
+		VM(PGSCAN_DIRECT) = (uint64_t)((double)scan * mem);
+		VM(PGSTEAL_KSWAPD) = VM(PGSCAN_KSWAPD) * 4 / 5;
+		VM(PGSTEAL_DIRECT) = VM(PGSCAN_DIRECT) * 3 / 5;
+		VM(PGSCAN_ANON) = (VM(PGSCAN_KSWAPD) + VM(PGSCAN_DIRECT)) / 5;
+		VM(PGSCAN_FILE) = VM(PGSCAN_KSWAPD) + VM(PGSCAN_DIRECT) - VM(PGSCAN_ANON);
+		VM(PGSTEAL_ANON) = (VM(PGSTEAL_KSWAPD) + VM(PGSTEAL_DIRECT)) / 6;
+		VM(PGSTEAL_FILE) = VM(PGSTEAL_KSWAPD) + VM(PGSTEAL_DIRECT) - VM(PGSTEAL_ANON);
+		VM(PGDEACTIVATE) = scan / 3;
+		VM(PGREFILL) = scan / 2;
+		VM(ALLOCSTALL_NORMAL) = (uint64_t)(up * mem * mem * rng_uniform(r, 0, 2));
+		VM(SLABS_SCANNED) = scan / 4;
+		VM(KSWAPD_INODESTEAL) = scan / 100;
+		VM(KSWAPD_LOW_WMARK_HIT_QUICKLY) = scan / 1000;
+		VM(KSWAPD_HIGH_WMARK_HIT_QUICKLY) = scan / 2000;
+		VM(PAGEOUTRUN) = scan / 500 + 1;
+		VM(COMPACT_STALL) = VM(ALLOCSTALL_NORMAL) / 2;
+		VM(COMPACT_FAIL) = VM(COMPACT_STALL) / 3;
+		VM(COMPACT_SUCCESS) = VM(COMPACT_STALL) - VM(COMPACT_FAIL);
+		VM(COMPACT_DAEMON_WAKE) = scan / 800;
+		VM(OOM_KILL) = mem > 0.5 ? rng_range(r, 1, 5) : 0;
+	} else {
+		VM(SLABS_SCANNED) = rng_below(r, 1000);
+	}
+	VM(UNEVICTABLE_PGS_CULLED) = VM(NR_MLOCK) + rng_below(r, 20000);
+	VM(UNEVICTABLE_PGS_MLOCKED) = VM(NR_MLOCK) + rng_below(r, 20000);
+	VM(UNEVICTABLE_PGS_MUNLOCKED) = VM(UNEVICTABLE_PGS_MLOCKED) - VM(NR_MLOCK);
+	VM(UNEVICTABLE_PGS_RESCUED) = VM(UNEVICTABLE_PGS_MUNLOCKED);
+	VM(THP_FAULT_ALLOC) = VM(NR_ANON_TRANSPARENT_HUGEPAGES) + rng_below(r, 2000);
+	VM(THP_FAULT_FALLBACK) = rng_below(r, 50);
+	VM(THP_COLLAPSE_ALLOC) = rng_below(r, 100);
+	VM(THP_SPLIT_PMD) = rng_below(r, 200);
+	VM(THP_DEFERRED_SPLIT_PAGE) = rng_below(r, 300);
+	VM(DIRECT_MAP_LEVEL2_SPLITS) = rng_range(r, 1, 200);
+	VM(DIRECT_MAP_LEVEL3_SPLITS) = rng_below(r, 3);
+}
+
+/* ------------------------------------------------------------------ */
+/* Load and pressure                                                    */
+
+static unsigned long fixed_pt(double v)
+{
+	return v <= 0 ? 0 : (unsigned long)(v * MACH_FIXED_1 + 0.5);
+}
+
+/*
+ * Load averages: runnable plus uninterruptible tasks, about load x CPUs,
+ * the longer windows smoothed toward it.  Pressure: io and mem are the
+ * shares of time some task stalled (full: all non-idle tasks), CPU
+ * pressure grows with the load; the system-level cpu "full" line is zero,
+ * as the kernel forces it.  Totals (microseconds) never exceed the uptime.
+ */
+static void build_load(struct synth *s)
+{
+	struct machine *m = s->m;
+	struct rng *r = &s->rng;
+	double n = s->o->cpus, l1, up_us = (double)s->now / 1e3;
+	double share[MACH_NR_PSI_RES] = {
+		[MACH_PSI_IO] = s->o->io,
+		[MACH_PSI_MEM] = s->o->mem,
+		[MACH_PSI_CPU] = s->o->load > 0.3 ? (s->o->load - 0.3) * 0.5 : s->o->load * 0.01,
+	};
+
+	l1 = s->o->load * n * rng_uniform(r, 0.6, 1.3) + (double)s->nr_blocked + s->o->io * n * 0.2;
+	m->avenrun[0] = fixed_pt(l1);
+	m->avenrun[1] = fixed_pt(l1 * rng_uniform(r, 0.75, 1.2));
+	m->avenrun[2] = fixed_pt(l1 * rng_uniform(r, 0.7, 1.15));
+	m->nr_running = m->procs_running = (unsigned int)s->nr_running;
+	m->procs_blocked = (unsigned int)s->nr_blocked;
+	m->nr_threads = (unsigned int)s->nr_threads;
+
+	for (int res = 0; res < MACH_NR_PSI_RES; res++) {
+		struct mach_pressure *p = &m->pressure[res];
+		double some = share[res] * 100, full_f = res == MACH_PSI_MEM ? 0.8 : 0.5;
+
+		if (res == MACH_PSI_IRQ)
+			continue; /* no CONFIG_IRQ_TIME_ACCOUNTING: no pressure/irq */
+		p->present = p->has_some = p->has_full = true;
+		for (int w = 0; w < 3; w++) {
+			double v = some * rng_uniform(r, 0.5, 1.5);
+
+			v = v > 100 ? 100 : v;
+			p->some.avg[w] = fixed_pt(v);
+			if (res != MACH_PSI_CPU)
+				p->full.avg[w] = fixed_pt(v * full_f * rng_uniform(r, 0.7, 1.0));
+		}
+		p->some.total_us = (uint64_t)(up_us * (share[res] > 1 ? 1 : share[res]) * rng_uniform(r, 0.3, 0.9));
+		if (res != MACH_PSI_CPU)
+			p->full.total_us = (uint64_t)((double)p->some.total_us * full_f * rng_uniform(r, 0.5, 1.0));
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* The build                                                            */
+
+#define BUILD_BLOCK 512          /* processes handed to a worker at a time */
+#define BUILD_MAX_WORKERS 8
+#define BUILD_PARALLEL_MIN 20000 /* below this, threads cost more than they save */
+
+/*
+ * One builder of processes.  Each has its own copy of the generator state:
+ * the shared parts are pointers (the machine, the plan) or read-only
+ * arrays, and the scratch buffers and sums are its own.  Workers take
+ * blocks of indices from a shared counter; every process draws only from
+ * its own random streams, so the result does not depend on which worker
+ * built it, nor on how many there were.
+ */
+struct builder {
+	struct synth s;
+	atomic_size_t *next;
+	int rc;
+	bool started;
+	pthread_t thread;
+};
+
+static void *build_worker(void *arg)
+{
+	struct builder *b = arg;
+	struct synth *s = &b->s;
+	size_t n = s->m->nprocs, first;
+
+	while (!b->rc && (first = atomic_fetch_add(b->next, BUILD_BLOCK)) < n) {
+		for (size_t i = first; i < n && i < first + BUILD_BLOCK && !b->rc; i++)
+			b->rc = s->gen[i].kind == G_KTHREAD ? build_kthread(s, i) : build_user(s, i);
+		if (b->rc)
+			atomic_store(b->next, n); /* stop the others early */
+	}
+	return NULL;
+}
+
+/* Add a worker's sums into the generator's, in worker order (exact integer sums). */
+static void merge_sums(struct synth *s, const struct synth *w)
+{
+	s->sum_anon += w->sum_anon;
+	s->sum_file += w->sum_file;
+	s->sum_shmem += w->sum_shmem;
+	s->sum_pte += w->sum_pte;
+	s->sum_data += w->sum_data;
+	s->sum_swap += w->sum_swap;
+	s->sum_lck += w->sum_lck;
+	s->sum_lck_res += w->sum_lck_res;
+	s->sum_minflt += w->sum_minflt;
+	s->sum_majflt += w->sum_majflt;
+	s->raw_user += w->raw_user;
+	s->raw_sys += w->raw_sys;
+}
+
+/*
+ * Build every planned process, on several threads for large machines (the
+ * work is allocation-bound, and page faults run in parallel).  When a
+ * thread cannot be started, the calling thread does its share.
+ */
+static int build_tasks(struct synth *s)
+{
+	struct machine *m = s->m;
+	struct builder *b;
+	atomic_size_t next = 0;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned int nw = m->nprocs < BUILD_PARALLEL_MIN || online < 2 ? 1 :
+			  online > BUILD_MAX_WORKERS ? BUILD_MAX_WORKERS : (unsigned int)online;
+	int rc = 0;
+
+	b = calloc(nw, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	for (unsigned int w = 0; w < nw; w++) {
+		b[w].s = *s;
+		b[w].s.vb = NULL;
+		b[w].s.vn = b[w].s.vcap = 0;
+		b[w].s.sum_anon = b[w].s.sum_file = b[w].s.sum_shmem = b[w].s.sum_pte = 0;
+		b[w].s.sum_data = b[w].s.sum_swap = b[w].s.sum_lck = b[w].s.sum_lck_res = 0;
+		b[w].s.sum_minflt = b[w].s.sum_majflt = b[w].s.raw_user = b[w].s.raw_sys = 0;
+		b[w].next = &next;
+	}
+	for (unsigned int w = 1; w < nw; w++)
+		b[w].started = !pthread_create(&b[w].thread, NULL, build_worker, &b[w]);
+	/* the calling thread works too, and takes over the share of threads that did not start */
+	build_worker(&b[0]);
+	for (unsigned int w = 0; w < nw; w++) {
+		if (b[w].started)
+			pthread_join(b[w].thread, NULL);
+		else if (w)
+			build_worker(&b[w]);
+		if (!rc)
+			rc = b[w].rc;
+		vb_drop(&b[w].s);
+		free(b[w].s.vb);
+		merge_sums(s, &b[w].s);
+	}
+	free(b);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < m->nprocs; i++) {
+		struct mach_process *p = &m->procs[i];
+
+		s->nr_threads += p->nthreads;
+		for (unsigned int j = 0; j < p->nthreads; j++) {
+			s->nr_running += p->threads[j].state == MACH_TASK_RUNNING;
+			s->nr_blocked += p->threads[j].state == MACH_TASK_DISK_SLEEP;
+		}
+	}
+	return 0;
+}
+
+/* RLIMIT_SIGPENDING defaults to max_threads / 2, which follows RAM. */
+static void set_sigq_limit(struct synth *s)
+{
+	struct machine *m = s->m;
+	uint64_t limit = m->meminfo[MACH_MEMINFO_MEMTOTAL] / 4 / 64;
+
+	for (size_t i = 0; i < m->nprocs; i++)
+		m->procs[i].sigq_limit = limit;
 }
 
 int mach_synth_build(const struct mach_synth_opts *o, struct machine **out, char *err, size_t errlen)
 {
-	(void)o; (void)out;
-	snprintf(err, errlen, "synth: not built yet");
-	return -ENOSYS;
+	struct synth s;
+	uint64_t ids = (uint64_t)o->tasks + o->threads;
+	int rc;
+
+	*out = NULL;
+	if (o->cpus < 1 || o->cpus > SYNTH_MAX_CPUS || o->tasks < 1 || o->tasks > SYNTH_MAX_TASKS ||
+	    o->threads > SYNTH_MAX_THREADS || o->depth > SYNTH_MAX_DEPTH || !(o->load >= 0 && o->load <= 1) ||
+	    !(o->io >= 0 && o->io <= 1) || !(o->mem >= 0 && o->mem <= 1)) {
+		snprintf(err, errlen, "synth: option out of range");
+		return -EINVAL;
+	}
+	/* every task needs a pid below the synthetic limit, with room for the gaps of boot */
+	if (ids > SYNTH_PID_TOP - SYNTH_PID_SLACK - 100000) {
+		snprintf(err, errlen, "synth: tasks + threads = %llu exceeds the %d pids a synthetic machine numbers",
+			 (unsigned long long)ids, SYNTH_PID_TOP);
+		return -EINVAL;
+	}
+	memset(&s, 0, sizeof(s));
+	s.o = o;
+	s.m = mach_new();
+	if (!s.m) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	rng_init(&s.rng, o->seed, 1);
+	init_names(&s);
+	build_clock(&s);
+	build_topology(&s);
+	if ((rc = build_cpus(&s)) || (rc = plan(&s)) || (rc = build_tasks(&s)))
+		goto fail;
+	fit_task_times(&s);
+	if ((rc = build_schedstat(&s)) || (rc = build_irqs(&s)))
+		goto fail;
+	build_meminfo(&s);
+	set_sigq_limit(&s);
+	build_vmstat(&s);
+	build_load(&s);
+	for (size_t i = 0; i < s.m->nprocs; i++)
+		s.m->procs[i].nr_threads = s.m->procs[i].nthreads; /* a complete model */
+	free(s.vb);
+	free(s.gen);
+	free(s.user_seen);
+	*out = s.m;
+	return 0;
+fail:
+	vb_drop(&s);
+	free(s.vb);
+	free(s.gen);
+	free(s.user_seen);
+	mach_free(s.m);
+	snprintf(err, errlen, "synth: %s", rc == -ENOMEM ? "out of memory" : strerror(-rc));
+	return rc;
 }

@@ -64,7 +64,7 @@ int pfs_show_pid_stat(struct seq_file *m, void *v)
 	seq_put_decimal_ll(m, " ", (long long)ticks(p->cstime_ns));
 	seq_put_decimal_ll(m, " ", t->priority);
 	seq_put_decimal_ll(m, " ", t->nice);
-	seq_put_decimal_ll(m, " ", p->nthreads);
+	seq_put_decimal_ll(m, " ", p->nr_threads);
 	seq_put_decimal_ull(m, " ", 0); /* itrealvalue */
 	seq_put_decimal_ull(m, " ", ticks(t->start_time_ns));
 	seq_put_decimal_ull(m, " ", mm ? mm->vm_size * 1024 : 0);
@@ -80,7 +80,7 @@ int pfs_show_pid_stat(struct seq_file *m, void *v)
 	seq_put_decimal_ull(m, " ", p->sig_ignored & STAT_SIG_MASK);
 	seq_put_decimal_ull(m, " ", p->sig_caught & STAT_SIG_MASK);
 	/* wchan is only a 0/1 flag now, and for a whole group only when single-threaded */
-	seq_put_decimal_ull(m, " ", permitted && (!c->whole || p->nthreads < 2) && t->wchan);
+	seq_put_decimal_ull(m, " ", permitted && (!c->whole || p->nr_threads < 2) && t->wchan);
 	seq_puts(m, " 0 0"); /* nswap, cnswap */
 	/* only a group leader has an exit signal; the other threads show -1 */
 	seq_put_decimal_ll(m, " ", t->tid == p->tgid ? p->exit_signal : -1);

@@ -123,7 +123,7 @@ static void show_sig(struct seq_file *m, const struct pfs_ctx *c)
 	const struct mach_thread *t = c->thread;
 	unsigned int digits = c->mach->profile.sig_hex_digits;
 
-	seq_put_decimal_ull(m, "Threads:\t", p->nthreads);
+	seq_put_decimal_ull(m, "Threads:\t", p->nr_threads);
 	seq_put_decimal_ull(m, "\nSigQ:\t", p->sigq_queued);
 	seq_put_decimal_ull(m, "/", p->sigq_limit);
 	show_sigmask(m, "\nSigPnd:\t", t->sig_pending, digits);

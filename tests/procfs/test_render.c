@@ -93,7 +93,7 @@ static void build_machine(void)
 	proc->sigq_limit = 96364;
 	proc->exit_signal = 17;
 	proc->rsslim = 18446744073709551615ull;
-	proc->nthreads = 1;
+	proc->nthreads = proc->nr_threads = 1;
 	proc->threads = t = calloc(1, sizeof(*t));
 	t->tid = 6410;
 	strcpy(t->comm, "cat");

@@ -1,0 +1,202 @@
+#!/bin/sh
+# test_tools.sh - unmodified ps, top, free, vmstat, uptime, pgrep and htop read
+# a synthetic machine through `uprocfs run`; the live mirror gives the kernel's
+# bytes; the tree survives 1-byte reads, random offsets, 8 concurrent readers,
+# a task that exits between readdir and open, and an unmount during reads.
+#
+# TAP.  usage: test_tools.sh PATH-TO-uprocfs PATH-TO-fuse_stress
+# Every process and mount this starts is ended by pid / unmounted on exit.
+set -u
+
+UPROCFS=$1
+STRESS=$2
+SPEC=synth:cpus=16,tasks=500,seed=7
+n=0
+failed=0
+
+ok() {	# ok COND-STATUS DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=1
+	fi
+}
+diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+
+if [ "$(id -u)" != 0 ] || [ ! -c /dev/fuse ]; then
+	echo "1..0 # SKIP needs root and /dev/fuse"
+	exit 0
+fi
+
+tmp=$(mktemp -d /tmp/uprocfs-tools.XXXXXX)
+daemons=""
+sleepers=""
+mounts=""
+cleanup() {
+	for m in $mounts; do fusermount3 -u -z "$m" 2>/dev/null; done
+	for p in $daemons $sleepers; do kill -9 "$p" 2>/dev/null; done
+	for p in $daemons $sleepers; do wait "$p" 2>/dev/null; done
+	tmux kill-session -t "uprocfs-htop-$$" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+run() { timeout -k 5 120 "$UPROCFS" run --machine "$SPEC" -- "$@"; }
+
+# The oracle: the same machine rendered without FUSE.
+"$UPROCFS" render --machine "$SPEC" --tree "$tmp/tree"
+nprocs=$(ls "$tmp/tree" | grep -c '^[0-9]')
+nthreads=$(cut -d' ' -f4 "$tmp/tree/loadavg" | cut -d/ -f2)
+memtotal=$(awk '/^MemTotal:/ {print $2}' "$tmp/tree/meminfo")
+memfree=$(awk '/^MemFree:/ {print $2}' "$tmp/tree/meminfo")
+diag "oracle: $nprocs processes, $nthreads threads, MemTotal $memtotal kB"
+
+# --- ps ---------------------------------------------------------------------
+run ps aux > "$tmp/psaux" 2> "$tmp/psaux.err"
+lines=$(($(wc -l < "$tmp/psaux") - 1))
+[ "$lines" = $((nprocs + 1)) ]; ok $? "ps aux lists the $nprocs synthetic processes plus itself ($lines)"
+grep -q ' ps aux$' "$tmp/psaux"; ok $? "ps aux finds itself"
+[ ! -s "$tmp/psaux.err" ]; ok $? "ps aux prints no error"
+
+run ps -eo pid=,uid=,comm= > "$tmp/pscomm"
+bad=0
+for pid in $(ls "$tmp/tree" | grep '^[0-9]' | sort -n | awk 'NR % 37 == 1'); do
+	want_comm=$(head -1 "$tmp/tree/$pid/comm")
+	want_uid=$(awk '/^Uid:/ {print $3}' "$tmp/tree/$pid/status")
+	got=$(awk -v p="$pid" '$1 == p {print $2 " " substr($0, index($0, $3))}' "$tmp/pscomm")
+	if [ "$got" != "$want_uid $want_comm" ]; then
+		diag "pid $pid: ps shows '$got', the machine has '$want_uid $want_comm'"
+		bad=1
+	fi
+done
+ok $bad "ps shows the machine's names and users (a sample of pids)"
+
+run ps -eLf > "$tmp/pseLf"
+lines=$(($(wc -l < "$tmp/pseLf") - 1))
+[ "$lines" = $((nthreads + 1)) ]; ok $? "ps -eLf lists the $nthreads threads plus itself ($lines)"
+
+# --- top --------------------------------------------------------------------
+run top -b -n 2 -d 1 > "$tmp/top"
+tasks=$(awk '/^Tasks:/ {print $2}' "$tmp/top" | tail -1)
+[ "$tasks" = $((nprocs + 1)) ]; ok $? "top counts the machine's tasks plus itself ($tasks)"
+mib=$(awk '/^MiB Mem/ {print $4}' "$tmp/top" | tail -1)
+want_mib=$(awk -v k="$memtotal" 'BEGIN {printf "%.1f", k / 1024}')
+[ "$mib" = "$want_mib" ]; ok $? "top shows MemTotal ($mib MiB)"
+idle=$(awk '/^%Cpu/ {for (i = 1; i <= NF; i++) if ($i ~ /^id,?$/) print $(i-1)}' "$tmp/top" | tail -1)
+awk -v i="$idle" 'BEGIN {exit !(i + 0 < 100.0)}'; ok $? "top's second CPU line is not all idle ($idle id)"
+
+# --- free, vmstat, uptime, pgrep ---------------------------------------------
+total=$(run free | awk '/^Mem:/ {print $2}')
+[ "$total" = "$memtotal" ]; ok $? "free shows MemTotal ($total kB)"
+
+run vmstat 1 2 > "$tmp/vmstat"
+line=$(tail -1 "$tmp/vmstat")
+free_kb=$(echo "$line" | awk '{print $4}')
+busy=$(echo "$line" | awk '{print $13 + $14}')
+[ "$free_kb" = "$memfree" ]; ok $? "vmstat shows MemFree ($free_kb kB)"
+[ "$busy" -gt 0 ]; ok $? "vmstat's second sample shows CPU time moving (us+sy = $busy)"
+
+run sh -c 'cat /proc/uptime /proc/loadavg; uptime' > "$tmp/uptime"
+up_s=$(head -1 "$tmp/uptime" | cut -d. -f1)
+days=$((up_s / 86400))
+loads=$(sed -n 2p "$tmp/uptime" | cut -d' ' -f1-3 | sed 's/ /, /g')
+if [ "$days" -gt 0 ]; then
+	grep -q "up $days day" "$tmp/uptime"; ok $? "uptime shows the machine's $days days"
+else
+	grep -q "up " "$tmp/uptime"; ok $? "uptime shows the machine's uptime"
+fi
+grep -q "load average: $loads" "$tmp/uptime"; ok $? "uptime shows the machine's load ($loads)"
+
+name=$(cat "$tmp"/tree/[0-9]*/comm | sort | uniq -c | sort -rn | awk '$1 > 1 && $2 !~ /\// {print $2; exit}')
+want=$(cat "$tmp"/tree/[0-9]*/comm | grep -cx "$name")
+got=$(run pgrep -xc "$name")
+[ "$got" = "$want" ]; ok $? "pgrep -xc $name counts $want synthetic processes ($got)"
+
+# --- htop ---------------------------------------------------------------------
+session="uprocfs-htop-$$"
+tmux new-session -d -s "$session" -x 200 -y 60 "timeout -k 5 60 $UPROCFS run --machine $SPEC -- htop -d 10"
+sleep 4
+tmux capture-pane -p -t "$session" > "$tmp/htop" 2>/dev/null
+tmux kill-session -t "$session" 2>/dev/null
+found=0
+for comm in $(cat "$tmp"/tree/[0-9]*/comm | grep -v / | sort -u | head -400); do
+	grep -q -- "$comm" "$tmp/htop" && found=$((found + 1))
+done
+[ "$found" -ge 5 ]; ok $? "htop's screen lists the machine's processes ($found names seen)"
+grep -q "Tasks: $nprocs" "$tmp/htop" || grep -q "Tasks:" "$tmp/htop"; ok $? "htop shows its task summary"
+
+# --- the live mirror ------------------------------------------------------------
+mkdir "$tmp/live"
+"$UPROCFS" mount --machine live --foreground "$tmp/live" 2> "$tmp/live.err" &
+daemons="$daemons $!"
+mounts="$mounts $tmp/live"
+for i in 1 2 3 4 5 6 7 8 9 10; do [ -f "$tmp/live/loadavg" ] && break; sleep 0.2; done
+for i in 1 2 3; do
+	sleep 1000 &
+	sleepers="$sleepers $!"
+done
+sleep 0.2
+for p in $sleepers; do kill -STOP "$p"; done
+sleep 0.2
+bad=0
+for p in $sleepers 2 $(pgrep -x 'kworker/R-rcu_gp' | head -1); do
+	for f in status stat statm maps cmdline comm; do
+		[ -r "/proc/$p/$f" ] && cat "/proc/$p/$f" > /dev/null 2>&1 || continue
+		if ! cmp -s "$tmp/live/$p/$f" "/proc/$p/$f"; then
+			diag "live $p/$f differs from the kernel's"
+			bad=1
+		fi
+	done
+done
+ok $bad "live: every file of stopped processes and kernel threads is the kernel's, byte for byte"
+
+files=""
+for p in $sleepers; do files="$files $p/status $p/maps $p/stat $p/cmdline"; done
+"$STRESS" chunks "$tmp/live" $files 2> "$tmp/chunks.err"
+ok $? "1-byte reads, random chunks, random offsets and lseek 0 give the same bytes"
+[ -s "$tmp/chunks.err" ] && diag "$(head -5 "$tmp/chunks.err")"
+
+sleep 1000 &
+victim=$!
+ls "$tmp/live" > /dev/null
+kill -9 "$victim"; wait "$victim" 2>/dev/null
+if cat "$tmp/live/$victim/status" > /dev/null 2> "$tmp/gone.err"; then r=1; else r=0; fi
+grep -q "No such file" "$tmp/gone.err" || r=1
+ok $r "a task that exits between readdir and open: ENOENT"
+kill -0 $(echo $daemons | awk '{print $NF}') 2>/dev/null; ok $? "the live daemon is still up"
+
+# --- concurrency and unmount on a synthetic mount ---------------------------------
+mkdir "$tmp/synth"
+"$UPROCFS" mount --machine "$SPEC" --foreground "$tmp/synth" 2> "$tmp/synth.err" &
+sdaemon=$!
+daemons="$daemons $sdaemon"
+mounts="$mounts $tmp/synth"
+for i in 1 2 3 4 5 6 7 8 9 10; do [ -f "$tmp/synth/loadavg" ] && break; sleep 0.2; done
+"$STRESS" concurrent "$tmp/synth" 10 8 > "$tmp/conc" 2> "$tmp/conc.err"
+ok $? "8 concurrent readers for 10 s: no errors"
+diag "$(cat "$tmp/conc")"
+
+"$STRESS" concurrent "$tmp/synth" 20 4 --tolerate > "$tmp/conc2" 2>&1 &
+reader=$!
+sleep 1
+fusermount3 -u -z "$tmp/synth"   # lazy: busy with the readers' open files
+r=1
+for i in $(seq 1 50); do kill -0 "$reader" 2>/dev/null || { r=0; break; }; sleep 0.2; done
+ok $r "readers end when the tree is unmounted under them"
+kill -9 "$reader" 2>/dev/null
+wait "$sdaemon"; st=$?
+[ "$st" = 0 ]; ok $? "the daemon exits cleanly after an unmount during reads (status $st)"
+[ ! -s "$tmp/synth.err" ] || diag "$(head -5 "$tmp/synth.err")"
+
+# --- run: exit status, a killed command, nothing left behind -----------------------
+run sh -c 'exit 7'; st=$?
+[ "$st" = 7 ]; ok $? "run passes the command's exit status through ($st)"
+run sh -c 'kill -9 $$'; st=$?
+[ "$st" = 137 ]; ok $? "run reports a killed command as 128+signal ($st)"
+! grep -q " /proc fuse" /proc/self/mounts; ok $? "nothing mounted over this namespace's /proc"
+
+echo "1..$n"
+exit $failed
