@@ -67,11 +67,14 @@ struct pfs_fuse {
 	char pdirs[MAX_DIRS][DIRNAME_MAX];
 	pthread_mutex_t callers_lock;
 	struct caller callers[CALLER_SLOTS];
+	pthread_mutex_t handles_lock;
+	struct handle *handles;
 	struct pfs_fuse_stats stats;
 };
 
 /* One open file. */
 struct handle {
+	struct handle *prev, *next; /* every open handle: an aborted connection never releases them */
 	struct seq_file m;
 	struct pfs_ctx ctx;
 	const struct pfs_file *file;
@@ -565,6 +568,29 @@ static void free_handle(struct handle *h)
 	free(h);
 }
 
+static void track_handle(struct pfs_fuse *fs, struct handle *h)
+{
+	pthread_mutex_lock(&fs->handles_lock);
+	h->prev = NULL;
+	h->next = fs->handles;
+	if (fs->handles)
+		fs->handles->prev = h;
+	fs->handles = h;
+	pthread_mutex_unlock(&fs->handles_lock);
+}
+
+static void untrack_handle(struct pfs_fuse *fs, struct handle *h)
+{
+	pthread_mutex_lock(&fs->handles_lock);
+	if (h->prev)
+		h->prev->next = h->next;
+	else
+		fs->handles = h->next;
+	if (h->next)
+		h->next->prev = h->prev;
+	pthread_mutex_unlock(&fs->handles_lock);
+}
+
 static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct pfs_fuse *fs = fuse_req_userdata(req);
@@ -627,6 +653,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, rc == -ESRCH ? ENOENT : -rc);
 		return;
 	}
+	track_handle(fs, h);
 	fi->fh = (uint64_t)(uintptr_t)h;
 	fi->direct_io = 1;  /* st_size is 0: every read must reach us */
 	fi->keep_cache = 0;
@@ -697,6 +724,7 @@ static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 
 	(void)ino;
 	COUNT(fs, release);
+	untrack_handle(fs, (struct handle *)(uintptr_t)fi->fh);
 	free_handle((struct handle *)(uintptr_t)fi->fh);
 	fuse_reply_err(req, 0);
 }
@@ -1098,6 +1126,7 @@ int pfs_fuse_create(struct pfs_fuse **out, struct pfs_source *src, const struct 
 	pthread_rwlock_init(&fs->lock, NULL);
 	pthread_mutex_init(&fs->advance_lock, NULL);
 	pthread_mutex_init(&fs->callers_lock, NULL);
+	pthread_mutex_init(&fs->handles_lock, NULL);
 	clock_gettime(CLOCK_REALTIME, &fs->mount_time);
 	collect_dirs(fs);
 	snprintf(opts, sizeof(opts), "fsname=uprocfs,subtype=uprocfs,default_permissions%s",
@@ -1193,8 +1222,14 @@ void pfs_fuse_destroy(struct pfs_fuse *fs)
 			fuse_remove_signal_handlers(fs->se);
 		fuse_session_destroy(fs->se);
 	}
+	while (fs->handles) {
+		struct handle *h = fs->handles;
+		fs->handles = h->next;
+		free_handle(h);
+	}
 	pthread_rwlock_destroy(&fs->lock);
 	pthread_mutex_destroy(&fs->advance_lock);
+	pthread_mutex_destroy(&fs->handles_lock);
 	pthread_mutex_destroy(&fs->callers_lock);
 	free(fs->mountpoint);
 	free(fs);
