@@ -14,8 +14,9 @@ build: deps
 	@[ -f build/build.ninja ] || meson setup build
 	ninja -C build
 
+# The main job: real ps, top, free and uptime reading a synthetic machine.
 demo: build
-	./build/uprocfs demo
+	./build/uprocfs run -- sh -c 'ps aux | head -30; echo; top -b -n 2 -d 1 | head -45; echo; free -h; echo; uptime'
 
 check: deps
 	@./tools/check.sh

@@ -252,10 +252,15 @@ static void end_burst(struct mach_sim *s, int cpu, struct wtask *w)
 	switch_to_next(s, cpu, w, true);
 }
 
-/* @w's wait is over: enqueue it on the least loaded CPU (a wakeup). */
+/*
+ * @w's wait is over: enqueue it.  Like select_task_rq, it mostly stays on
+ * the CPU whose caches it warmed (even if that CPU is busy: that is where
+ * runqueue waits, and CPU pressure, come from) and otherwise goes to the
+ * least loaded CPU.
+ */
 static void wake(struct mach_sim *s, struct wtask *w)
 {
-	int cpu = least_loaded_cpu(s, w->pt.cpu);
+	int cpu = uniform(s) < 0.6 ? w->pt.cpu : least_loaded_cpu(s, w->pt.cpu);
 	bool local = cpu == w->pt.cpu;
 
 	if (w->state == W_IOWAIT)
@@ -485,7 +490,7 @@ static int pick_workload(struct mach_sim *s)
 		}
 	qsort_r(s->tasks, k, sizeof(*s->tasks), by_cpu_time_desc, m);
 	s->ntasks = want;
-	s->duty = s->o.load * online / (k ? k : 1);
+	s->duty = s->o.load * online / (s->ntasks ? s->ntasks : 1);
 	if (s->duty > 0.95)
 		s->duty = 0.95;
 	return 0;
