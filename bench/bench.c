@@ -204,7 +204,7 @@ int bench_main(int argc, char **argv, const char *self_exe)
 	if (argc == 5 && !strcmp(argv[1], "--cg-case"))
 		return bench_seeds_callgrind_child(argv[2], argv[3], argv[4]);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+jqcp:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jqcp:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j': o.json = 1; break;
 		case 'q': o.quick = 1; break;

@@ -39,7 +39,8 @@ static int escape_special_char(unsigned char c)
 
 /*
  * Escape one byte into @p (room for ESCAPE_MAX bytes); return the bytes used.
- * @in_set: the byte is one the caller asked to escape.
+ * @in_set: the byte is one the caller asked to escape.  A byte no class
+ * takes is copied as it is.
  */
 static size_t escape_one(char *p, unsigned char c, unsigned int flags, int in_set)
 {
@@ -82,42 +83,91 @@ static size_t escape_one(char *p, unsigned char c, unsigned int flags, int in_se
 }
 
 /*
- * The kernel tests membership with strchr, which also matches the string's own
- * terminator: a NUL byte always counts as "in the set".  An empty set means
- * "every byte".
+ * The bytes to escape as a 256-bit set.  The kernel tests membership with
+ * strchr, which also matches the string's own terminator: a NUL byte always
+ * counts as "in the set".  An empty set means "every byte".
  */
-static int in_escape_set(const char *esc, unsigned char c)
+struct escape_set {
+	uint64_t bits[4];
+};
+
+static void escape_set_init(struct escape_set *set, const char *esc)
 {
-	if (!esc || !*esc || c == 0)
-		return 1;
-	return strchr(esc, c) != NULL;
+	if (!esc || !*esc) {
+		memset(set->bits, 0xff, sizeof(set->bits));
+		return;
+	}
+	memset(set->bits, 0, sizeof(set->bits));
+	set->bits[0] = 1; /* NUL */
+	for (; *esc; esc++)
+		set->bits[(unsigned char)*esc >> 6] |= UINT64_C(1) << ((unsigned char)*esc & 63);
+}
+
+static inline int escape_set_has(const struct escape_set *set, unsigned char c)
+{
+	return (set->bits[c >> 6] >> (c & 63)) & 1;
+}
+
+/*
+ * The next byte at or after @p that must be escaped, or @end.  A set of one
+ * character (maps escapes only "\n") is two memchr scans, NUL being always
+ * in the set; others test each byte against the bit set.
+ */
+static const char *next_special(const char *p, const char *end, const struct escape_set *set,
+				const char *esc, const char **nul)
+{
+	if (esc && esc[0] && !esc[1]) {
+		const char *q;
+
+		if (*nul < p) {
+			*nul = memchr(p, '\0', (size_t)(end - p));
+			if (!*nul)
+				*nul = end;
+		}
+		q = memchr(p, esc[0], (size_t)(*nul - p));
+		return q ? q : *nul;
+	}
+	while (p < end && !escape_set_has(set, (unsigned char)*p))
+		p++;
+	return p;
 }
 
 void seq_escape_mem(struct seq_file *m, const char *src, size_t len,
 		    unsigned int flags, const char *esc)
 {
+	const char *p = src, *end = src + len, *nul = src - 1;
+	struct escape_set set;
 	char tmp[ESCAPE_MAX];
-	size_t i, n;
+	size_t n;
 
 	if (m->count >= m->size) {
 		seq_set_overflow(m);
 		return;
 	}
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)src[i];
+	if (!esc || !esc[0] || esc[1])
+		escape_set_init(&set, esc);
+	while (p < end) {
+		/* a run of bytes that stay as they are: one copy */
+		const char *q = next_special(p, end, &set, esc, &nul);
 
-		/* Worst case fits: escape straight into the buffer. */
-		if (m->count + ESCAPE_MAX < m->size) {
-			m->count += escape_one(m->buf + m->count, c, flags, in_escape_set(esc, c));
-			continue;
+		if (q > p) {
+			if (m->count + (size_t)(q - p) >= m->size) {
+				seq_set_overflow(m);
+				return;
+			}
+			memcpy(m->buf + m->count, p, (size_t)(q - p));
+			m->count += (size_t)(q - p);
 		}
-		n = escape_one(tmp, c, flags, in_escape_set(esc, c));
+		if (q == end)
+			break;
+		n = escape_one(tmp, (unsigned char)*q, flags, 1);
 		if (m->count + n >= m->size) {
 			seq_set_overflow(m);
 			return;
 		}
 		memcpy(m->buf + m->count, tmp, n);
 		m->count += n;
+		p = q + 1;
 	}
 }
 
