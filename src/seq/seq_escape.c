@@ -7,6 +7,7 @@
  * set of escape classes.  /proc/<pid>/status Name: uses space|special over
  * "\n\\"; /proc/<pid>/maps paths use octal over "\n".
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "uprocfs/seq_file.h"
@@ -119,7 +120,7 @@ static const char *next_special(const char *p, const char *end, const struct esc
 	if (esc && esc[0] && !esc[1]) {
 		const char *q;
 
-		if (*nul < p) {
+		if (*nul < p) { /* the next NUL, found once per stretch */
 			*nul = memchr(p, '\0', (size_t)(end - p));
 			if (!*nul)
 				*nul = end;
@@ -132,10 +133,11 @@ static const char *next_special(const char *p, const char *end, const struct esc
 	return p;
 }
 
-void seq_escape_mem(struct seq_file *m, const char *src, size_t len,
-		    unsigned int flags, const char *esc)
+/* @nul_free: the caller knows there is no NUL in the bytes (a C string). */
+static void escape_mem(struct seq_file *m, const char *src, size_t len, unsigned int flags,
+		       const char *esc, bool nul_free)
 {
-	const char *p = src, *end = src + len, *nul = src - 1;
+	const char *p = src, *end = src + len, *nul = nul_free ? end : src - 1;
 	struct escape_set set;
 	char tmp[ESCAPE_MAX];
 	size_t n;
@@ -171,9 +173,15 @@ void seq_escape_mem(struct seq_file *m, const char *src, size_t len,
 	}
 }
 
+void seq_escape_mem(struct seq_file *m, const char *src, size_t len,
+		    unsigned int flags, const char *esc)
+{
+	escape_mem(m, src, len, flags, esc, false);
+}
+
 void seq_escape_str(struct seq_file *m, const char *s, unsigned int flags, const char *esc)
 {
-	seq_escape_mem(m, s, strlen(s), flags, esc);
+	escape_mem(m, s, strlen(s), flags, esc, true);
 }
 
 void seq_escape(struct seq_file *m, const char *s, const char *esc)

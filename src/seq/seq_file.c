@@ -386,11 +386,25 @@ fail:
 
 void seq_pad(struct seq_file *m, char c)
 {
+	static const char spaces[32] = "                                ";
 	size_t size = m->pad_until - m->count;
 
 	if (m->pad_until > m->count) {
 		if (m->count + size < m->size) {
-			memset(m->buf + m->count, ' ', size);
+			/* pads are short (maps: about 20): fixed-size copies, no memset call */
+			char *p = m->buf + m->count;
+			size_t left = size;
+
+			while (left >= 32) {
+				memcpy(p, spaces, 32);
+				p += 32;
+				left -= 32;
+			}
+			if (m->count + size + 32 < m->size) {
+				memcpy(p, spaces, 32); /* past the pad is free space the next putter overwrites */
+			} else {
+				memcpy(p, spaces, left);
+			}
 			m->count += size;
 		} else {
 			seq_set_overflow(m);
