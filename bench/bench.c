@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
 
@@ -106,6 +107,8 @@ void bench_progress(const struct bench_opts *o, const char *fmt, ...)
 	va_list ap;
 
 	(void)o;
+	if (!isatty(STDERR_FILENO))
+		return; /* a log or a pipe: no carriage-return progress */
 	if (!progress_start)
 		progress_start = bench_now_ns();
 	if (bench_now_ns() - progress_start < 2000000000ull && *fmt)

@@ -15,6 +15,7 @@
  * reported in instructions per file read, which the VM's noise cannot move.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -488,8 +489,12 @@ static void plot(const struct bench_opts *o, const struct seed_result *r, size_t
 		unlink(data);
 		return;
 	}
+	size_t plen = strlen(o->plot);
+	bool png = plen > 4 && !strcmp(o->plot + plen - 4, ".png");
+
+	fprintf(gp, png ? "set terminal pngcairo size 900,480 font 'sans,10'\n"
+			: "set terminal svg size 900,480 dynamic font 'sans,11'\n");
 	fprintf(gp,
-		"set terminal svg size 900,480 dynamic font 'sans,11'\n"
 		"set output '%s'\n"
 		"set title 'Speed-up of each seed patch: kernel (as reported) vs uprocfs (before/after)'\n"
 		"set ylabel 'before / after (log scale)'\n"
