@@ -16,6 +16,7 @@
 
 const struct bench_def bench_table[] = {
 	{ "putters", "number putters, seq_printf and the maps line prefix vs libc", bench_putters },
+	{ "render", "each file rendered for a typical synthetic task vs the live kernel's", bench_render },
 	{ "seeds", "the five kernel patches' before/after, on uprocfs and the live kernel", bench_seeds },
 	{ "psi", "PSI task change cost by cgroup depth: one clock read vs one per level", bench_psi },
 	{ NULL, NULL, NULL },

@@ -80,6 +80,7 @@ extern const struct bench_def bench_table[];
 int bench_putters(const struct bench_opts *o);
 int bench_psi(const struct bench_opts *o);
 int bench_seeds(const struct bench_opts *o);
+int bench_render(const struct bench_opts *o);
 /** The child side of `bench seeds --callgrind`: one case variant, counted reads. */
 int bench_seeds_callgrind_child(const char *case_name, const char *variant, const char *count);
 

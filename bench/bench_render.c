@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench_render.c - `uprocfs bench render`: what each file costs to render
+ * for a typical task of a synthetic machine (open, read whole, close through
+ * the seq_file protocol), beside the live kernel's open+read+close of the same
+ * file on this machine (this process's own for per-pid files), in one run.
+ */
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "uprocfs/procfs.h"
+
+#define BUF (1u << 20)
+
+struct render_job {
+	const struct pfs_file *f;
+	struct pfs_ctx ctx;
+	size_t iters, bytes;
+	char *buf;
+};
+
+static void render_pass(void *arg)
+{
+	struct render_job *j = arg;
+
+	for (size_t i = 0; i < j->iters; i++) {
+		struct seq_file m;
+		loff_t pos = 0;
+		ssize_t n;
+
+		if (pfs_open(&m, j->f, &j->ctx))
+			exit(1);
+		j->bytes = 0;
+		while ((n = seq_read(&m, j->buf + j->bytes, BUF - j->bytes, &pos)) > 0)
+			j->bytes += (size_t)n;
+		seq_release(&m);
+	}
+	bench_escape(j->buf);
+}
+
+struct live_job {
+	char path[64];
+	size_t iters;
+	char *buf;
+	bool ok;
+};
+
+static void live_pass(void *arg)
+{
+	struct live_job *j = arg;
+
+	for (size_t i = 0; i < j->iters; i++) {
+		int fd = open(j->path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			j->ok = false;
+			return;
+		}
+		while (read(fd, j->buf, BUF) > 0)
+			;
+		close(fd);
+	}
+}
+
+/* A typical task: a user process with a full set of mappings and a few threads at most. */
+static const struct mach_process *typical(const struct machine *m)
+{
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct mach_process *p = &m->procs[i];
+		if (p->mm && p->mm->nvmas >= 20 && p->nthreads <= 4 && p->threads[0].state == MACH_TASK_SLEEPING)
+			return p;
+	}
+	return m->nprocs ? &m->procs[m->nprocs - 1] : NULL;
+}
+
+int bench_render(const struct bench_opts *o)
+{
+	struct machine *m;
+	const struct mach_process *p;
+	char err[256];
+	int passes = o->quick ? 9 : 21;
+	size_t iters = o->quick ? 2000 : 20000;
+
+	if (mach_from_spec("synth", &m, err, sizeof(err))) {
+		fprintf(stderr, "bench render: %s\n", err);
+		return 1;
+	}
+	p = typical(m);
+	for (size_t i = 0; i < pfs_nfiles; i++) {
+		const struct pfs_file *f = &pfs_files[i];
+		struct render_job rj = { .f = f, .iters = iters };
+		struct live_job lj = { .iters = iters, .ok = true };
+		double ours, kernel = 0, unused;
+		char note[96];
+
+		if (!f->verified || (f->scope == PFS_SCOPE_GLOBAL && !strcmp(f->name, "schedstat") &&
+				     !m->profile.has_schedstat))
+			continue;
+		rj.ctx = (struct pfs_ctx){ .mach = m, .ptrace_ok = true };
+		if (f->scope == PFS_SCOPE_PID) {
+			rj.ctx.proc = p;
+			rj.ctx.thread = &p->threads[0];
+			rj.ctx.whole = true;
+		} else if (f->show == pfs_show_pressure && !m->pressure[f->arg].present) {
+			continue;
+		}
+		rj.buf = malloc(BUF);
+		lj.buf = malloc(BUF);
+		if (!rj.buf || !lj.buf)
+			return 1;
+		bench_progress(o, "render: %s", f->name);
+		bench_pair(render_pass, &rj, render_pass, &rj, passes, &ours, &unused);
+		snprintf(lj.path, sizeof(lj.path), f->scope == PFS_SCOPE_PID ? "/proc/self/%s" : "/proc/%s", f->name);
+		if (!access(lj.path, R_OK)) {
+			bench_pair(live_pass, &lj, live_pass, &lj, passes, &kernel, &unused);
+			if (!lj.ok)
+				kernel = 0;
+		}
+		snprintf(note, sizeof(note), "%zu B rendered%s", rj.bytes, kernel > 0 ? "" : "; the kernel here has no such file");
+		char name[48];
+		snprintf(name, sizeof(name), "%s%s", f->scope == PFS_SCOPE_PID ? "pid/" : "", f->name);
+		struct bench_result r = {
+			.bench = "render", .case_name = name, .unit = "ns/file",
+			.value = ours / (double)iters, .note = note,
+		};
+		if (kernel > 0) {
+			r.baseline = "live_kernel";
+			r.baseline_value = kernel / (double)iters;
+		}
+		bench_report(o, &r);
+		free(rj.buf);
+		free(lj.buf);
+	}
+	bench_progress(o, "%s", "");
+	mach_free(m);
+	return 0;
+}
