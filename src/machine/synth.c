@@ -2311,8 +2311,14 @@ static void mm_account(struct synth *s, struct layout *L)
 	 * per-CPU sum by the batches other threads have not folded in yet.
 	 */
 	mm->stat_rss = mm->vm_rss / PAGE_KB;
-	if (L->nthreads > 1)
-		mm->stat_rss -= rng_below(L->r, 1 + mm->stat_rss / 64);
+	if (L->nthreads > 1) {
+		/* each of the three counters lags by under a batch per CPU the threads ran on */
+		uint64_t cpus = s->m->ncpus, batch = cpus * 2 > 32 ? cpus * 2 : 32;
+		uint64_t bound = 3 * (L->nthreads < cpus ? L->nthreads : cpus) * (batch - 1);
+		uint64_t lag = mm->stat_rss / 64 < bound ? mm->stat_rss / 64 : bound;
+
+		mm->stat_rss -= rng_below(L->r, 1 + lag);
+	}
 	/* one page-table page per 2 MiB touched, plus the upper levels */
 	mm->vm_pte = 4 * (4 + mm->nvmas / 3 + mm->vm_rss / 1536);
 	if (L->pg->flags & PR_MLOCK)
