@@ -17,6 +17,7 @@
 const struct bench_def bench_table[] = {
 	{ "putters", "number putters, seq_printf and the maps line prefix vs libc", bench_putters },
 	{ "render", "each file rendered for a typical synthetic task vs the live kernel's", bench_render },
+	{ "fuse", "the served tree vs the kernel's /proc: files, and ps aux per process", bench_fuse },
 	{ "seeds", "the five kernel patches' before/after, on uprocfs and the live kernel", bench_seeds },
 	{ "psi", "PSI task change cost by cgroup depth: one clock read vs one per level", bench_psi },
 	{ NULL, NULL, NULL },
@@ -207,6 +208,8 @@ int bench_main(int argc, char **argv, const char *self_exe)
 
 	if (argc == 5 && !strcmp(argv[1], "--cg-case"))
 		return bench_seeds_callgrind_child(argv[2], argv[3], argv[4]);
+	if (argc == 3 && !strcmp(argv[1], "--time-ps"))
+		return bench_time_ps(argv[2]);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "jqcp:h", longopts, NULL)) != -1) {
 		switch (c) {

@@ -81,6 +81,9 @@ int bench_putters(const struct bench_opts *o);
 int bench_psi(const struct bench_opts *o);
 int bench_seeds(const struct bench_opts *o);
 int bench_render(const struct bench_opts *o);
+int bench_fuse(const struct bench_opts *o);
+/** `uprocfs bench --time-ps N`: run ps aux N times, print the median and its lines. */
+int bench_time_ps(const char *count);
 /** The child side of `bench seeds --callgrind`: one case variant, counted reads. */
 int bench_seeds_callgrind_child(const char *case_name, const char *variant, const char *count);
 

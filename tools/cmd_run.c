@@ -26,6 +26,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +53,10 @@ static void run_usage(FILE *f)
 		"the machine; CMD sees itself at /proc/self.  Everything is unmounted and\n"
 		"ended when CMD exits or is killed; its exit status is passed through.\n"
 		"\n"
-		"  --machine SPEC   synth[:cpus=N,tasks=M,...] (default), tree:DIR, or live\n");
+		"  --machine SPEC   synth[:cpus=N,tasks=M,...] (default), tree:DIR, or live\n"
+		"  --pin-cpu        keep the daemon and the command on one CPU: each FUSE request\n"
+		"                   then wakes a thread on the CPU it came from (faster for\n"
+		"                   single-threaded readers like ps; slower for parallel ones)\n");
 }
 
 static volatile pid_t child_pid;
@@ -186,9 +190,11 @@ int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "machine", required_argument, NULL, 'm' },
+		{ "pin-cpu", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool pin = false;
 	struct pfs_fuse_opts o = { .mountpoint = "/proc", .caller_proc_fd = -1,
 				   .mounted_fd = -1 };
 	const char *spec = "synth";
@@ -199,12 +205,22 @@ int cmd_run(int argc, char **argv)
 	char err[512];
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+m:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+m:ph", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm': spec = optarg; break;
+		case 'p': pin = true; break;
 		case 'h': run_usage(stdout); return 0;
 		default: run_usage(stderr); return 2;
 		}
+	}
+	if (pin) {
+		cpu_set_t one;
+		int cpu = sched_getcpu();
+
+		CPU_ZERO(&one);
+		CPU_SET(cpu < 0 ? 0 : cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			fprintf(stderr, "uprocfs run: --pin-cpu: %s\n", strerror(errno));
 	}
 	if (optind == argc) {
 		fprintf(stderr, "uprocfs run: no command given\n");
@@ -288,6 +304,16 @@ wait_child:
 	child_pid = 0;
 	code = status_code(status);
 	if (fs) {
+		if (getenv("UPROCFS_FUSE_STATS")) {
+			struct pfs_fuse_stats st;
+			pfs_fuse_get_stats(fs, &st);
+			fprintf(stderr, "fuse requests: %llu lookup, %llu getattr, %llu readdir, %llu open, "
+					"%llu read, %llu release, %llu readlink\n",
+				(unsigned long long)st.lookup, (unsigned long long)st.getattr,
+				(unsigned long long)st.readdir, (unsigned long long)st.open,
+				(unsigned long long)st.read, (unsigned long long)st.release,
+				(unsigned long long)st.readlink);
+		}
 		/* the namespace is gone with its last process: the connection ends */
 		pfs_fuse_unmount(fs);
 		pthread_join(loop, NULL);

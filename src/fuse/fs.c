@@ -35,8 +35,16 @@
 
 #define MAX_DIRS 16
 #define DIRNAME_MAX 32
-/* Entries and attributes stay valid this long in the kernel's caches. */
-#define CACHE_TIMEOUT 1.0
+/*
+ * Entries and attributes stay valid this long in the kernel's caches.  A
+ * simulated machine keeps its tasks, so its names are stable and every
+ * lookup the kernel can answer itself is a request spared (ps opens four
+ * files in each of thousands of pid directories); a live mirror's tasks
+ * come and go.
+ */
+#define CACHE_TIMEOUT_STABLE 60.0
+#define CACHE_TIMEOUT_LIVE 1.0
+#define CACHE_TIMEOUT (fs->cache_timeout)
 /* A living model is brought up to date at most this often. */
 #define ADVANCE_EVERY_NS 2000000ull
 /* readdir offsets: fixed entries count up from 1, pids from here */
@@ -58,6 +66,7 @@ struct pfs_fuse {
 	bool mounted;
 	bool mounted_elsewhere;   /* mounted by another namespace: not ours to unmount */
 	bool signals_set;
+	double cache_timeout;
 	pthread_rwlock_t lock;        /* the model: readers render, advance writes */
 	pthread_mutex_t advance_lock;
 	uint64_t last_advance_ns;
@@ -1128,6 +1137,7 @@ int pfs_fuse_create(struct pfs_fuse **out, struct pfs_source *src, const struct 
 	pthread_mutex_init(&fs->callers_lock, NULL);
 	pthread_mutex_init(&fs->handles_lock, NULL);
 	clock_gettime(CLOCK_REALTIME, &fs->mount_time);
+	fs->cache_timeout = src->live_proc_fd >= 0 ? CACHE_TIMEOUT_LIVE : CACHE_TIMEOUT_STABLE;
 	collect_dirs(fs);
 	snprintf(opts, sizeof(opts), "fsname=uprocfs,subtype=uprocfs,default_permissions%s",
 		 o->allow_other ? ",allow_other" : "");
@@ -1167,7 +1177,9 @@ int pfs_fuse_loop(struct pfs_fuse *fs)
 	if (!cfg)
 		return -ENOMEM;
 	fuse_loop_cfg_set_max_threads(cfg, fs->opts.max_threads ? fs->opts.max_threads : 8);
-	fuse_loop_cfg_set_idle_threads(cfg, 4);
+	/* keep every worker: creating and ending threads per burst costs more than they do */
+	fuse_loop_cfg_set_idle_threads(cfg, fs->opts.max_threads ? fs->opts.max_threads : 8);
+	fuse_loop_cfg_set_clone_fd(cfg, 1); /* a /dev/fuse descriptor per worker: no shared queue lock */
 	rc = fuse_session_loop_mt(fs->se, cfg);
 	fuse_loop_cfg_destroy(cfg);
 	return rc < 0 ? rc : 0;
