@@ -82,6 +82,7 @@ int bench_psi(const struct bench_opts *o);
 int bench_seeds(const struct bench_opts *o);
 int bench_render(const struct bench_opts *o);
 int bench_fuse(const struct bench_opts *o);
+int bench_psi_demo(const struct bench_opts *o);
 /** `uprocfs bench --time-ps N`: run ps aux N times, print the median and its lines. */
 int bench_time_ps(const char *count);
 /** The child side of `bench seeds --callgrind`: one case variant, counted reads. */
