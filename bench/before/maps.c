@@ -11,34 +11,6 @@
 
 #include "before.h"
 
-static const struct mach_mm *maps_mm(struct seq_file *m)
-{
-	const struct pfs_ctx *c = m->private;
-	return c->proc->mm;
-}
-
-static void *maps_start(struct seq_file *m, loff_t *pos)
-{
-	const struct mach_mm *mm = maps_mm(m);
-
-	if (!mm || *pos < 0 || (size_t)*pos >= mm->nvmas)
-		return NULL;
-	return (void *)&mm->vmas[*pos];
-}
-
-static void *maps_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	(void)v;
-	++*pos;
-	return maps_start(m, pos);
-}
-
-static void maps_stop(struct seq_file *m, void *v)
-{
-	(void)m;
-	(void)v;
-}
-
 static void show_name(struct seq_file *m, const struct mach_vma *vma)
 {
 	const char *fixed = mach_vma_kind_name(vma->kind);
@@ -76,7 +48,8 @@ static int before_maps_show(struct seq_file *m, void *v)
 }
 
 const struct seq_operations before_pid_maps_ops = {
-	.start = maps_start, .next = maps_next, .stop = maps_stop, .show = before_maps_show,
+	.start = pfs_pid_maps_start, .next = pfs_pid_maps_next, .stop = pfs_seq_stop_nothing,
+	.show = before_maps_show,
 };
 
 /*
@@ -118,5 +91,6 @@ static int nofastpath_maps_show(struct seq_file *m, void *v)
 }
 
 const struct seq_operations nofastpath_pid_maps_ops = {
-	.start = maps_start, .next = maps_next, .stop = maps_stop, .show = nofastpath_maps_show,
+	.start = pfs_pid_maps_start, .next = pfs_pid_maps_next, .stop = pfs_seq_stop_nothing,
+	.show = nofastpath_maps_show,
 };

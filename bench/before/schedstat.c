@@ -8,44 +8,6 @@
  */
 #include "before.h"
 
-static void *at(struct seq_file *m, loff_t pos)
-{
-	const struct pfs_ctx *c = m->private;
-	loff_t online = 0;
-
-	if (pos == 0)
-		return SEQ_START_TOKEN;
-	for (unsigned int i = 0; i < c->mach->ncpus; i++)
-		if (c->mach->cpus[i].online && ++online == pos)
-			return (void *)&c->mach->cpus[i];
-	return NULL;
-}
-
-static void *start(struct seq_file *m, loff_t *pos)
-{
-	return *pos < 0 ? NULL : at(m, *pos);
-}
-
-static void *next(struct seq_file *m, void *v, loff_t *pos)
-{
-	const struct pfs_ctx *c = m->private;
-	const struct mach_cpu *cpu = v, *end = c->mach->cpus + c->mach->ncpus;
-
-	++*pos;
-	if (v == SEQ_START_TOKEN)
-		return at(m, *pos);
-	for (cpu++; cpu < end; cpu++)
-		if (cpu->online)
-			return (void *)cpu;
-	return NULL;
-}
-
-static void stop(struct seq_file *m, void *v)
-{
-	(void)m;
-	(void)v;
-}
-
 static void show_span(struct seq_file *m, const struct mach_bitmap *b)
 {
 	unsigned int top = b->nbits % 32 ? b->nbits % 32 : 32;
@@ -92,5 +54,5 @@ static int show(struct seq_file *m, void *v)
 }
 
 const struct seq_operations before_schedstat_ops = {
-	.start = start, .next = next, .stop = stop, .show = show,
+	.start = pfs_schedstat_start, .next = pfs_schedstat_next, .stop = pfs_seq_stop_nothing, .show = show,
 };

@@ -13,18 +13,11 @@ int before_show_stat(struct seq_file *m, void *v)
 {
 	const struct pfs_ctx *c = m->private;
 	const struct machine *mach = c->mach;
-	uint64_t s[MACH_NR_CPUTIME] = { 0 };
-	unsigned long long intr = mach->intr_arch_extra, softirq = 0;
+	uint64_t s[MACH_NR_CPUTIME], intr, softirq;
 	unsigned int k = 0;
 
 	(void)v;
-	for (unsigned int i = 0; i < mach->ncpus; i++)
-		for (int j = 0; j < MACH_NR_CPUTIME; j++)
-			s[j] += mach->cpus[i].time_ns[j];
-	for (unsigned int i = 0; i < mach->nirqs; i++)
-		intr += mach->irqs[i].total;
-	for (int i = 0; i < MACH_NR_SOFTIRQS; i++)
-		softirq += mach->softirq[i];
+	pfs_stat_totals(mach, s, &intr, &softirq); /* the numbers are the same; only printing differs */
 
 	before_seq_printf(m, "cpu  %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n", T(s[0]), T(s[1]),
 			  T(s[2]), T(s[3]), T(s[4]), T(s[5]), T(s[6]), T(s[7]), T(s[8]), T(s[9]));
@@ -37,7 +30,7 @@ int before_show_stat(struct seq_file *m, void *v)
 				  mach->cpus[i].id, T(t[0]), T(t[1]), T(t[2]), T(t[3]), T(t[4]), T(t[5]),
 				  T(t[6]), T(t[7]), T(t[8]), T(t[9]));
 	}
-	before_seq_printf(m, "intr %llu", intr);
+	before_seq_printf(m, "intr %llu", (unsigned long long)intr);
 	for (unsigned int irq = 0; irq < mach->nr_irqs; irq++) {
 		unsigned long long count = 0;
 
@@ -48,7 +41,7 @@ int before_show_stat(struct seq_file *m, void *v)
 	before_seq_printf(m, "\nctxt %llu\nbtime %llu\nprocesses %llu\nprocs_running %u\nprocs_blocked %u\n",
 			  (unsigned long long)mach->ctxt, (unsigned long long)mach->btime,
 			  (unsigned long long)mach->processes, mach->procs_running, mach->procs_blocked);
-	before_seq_printf(m, "softirq %llu", softirq);
+	before_seq_printf(m, "softirq %llu", (unsigned long long)softirq);
 	for (int i = 0; i < MACH_NR_SOFTIRQS; i++)
 		before_seq_printf(m, " %llu", (unsigned long long)mach->softirq[i]);
 	seq_putc(m, '\n');

@@ -78,9 +78,19 @@ int pfs_show_pid_status(struct seq_file *m, void *v);
 int pfs_show_pid_stat(struct seq_file *m, void *v);
 int pfs_show_pid_statm(struct seq_file *m, void *v);
 extern const struct seq_operations pfs_pid_maps_ops;
+/* The maps and schedstat iterators, for other show functions over the same records (bench/before). */
+void *pfs_pid_maps_start(struct seq_file *m, loff_t *pos);
+void *pfs_pid_maps_next(struct seq_file *m, void *v, loff_t *pos);
+void *pfs_schedstat_start(struct seq_file *m, loff_t *pos);
+void *pfs_schedstat_next(struct seq_file *m, void *v, loff_t *pos);
+/** A stop() for iterators that take no locks. */
+void pfs_seq_stop_nothing(struct seq_file *m, void *v);
 int pfs_show_pid_cmdline(struct seq_file *m, void *v);
 int pfs_show_pid_comm(struct seq_file *m, void *v);
 int pfs_show_stat(struct seq_file *m, void *v);
+/** /proc/stat's totals: CPU times summed over all CPUs (ns), the intr and softirq totals. */
+void pfs_stat_totals(const struct machine *mach, uint64_t cpu_ns[MACH_NR_CPUTIME], uint64_t *intr,
+		     uint64_t *softirq);
 size_t pfs_stat_first_size(const struct pfs_ctx *c);
 extern const struct seq_operations pfs_schedstat_ops;
 int pfs_show_pressure(struct seq_file *m, void *v);

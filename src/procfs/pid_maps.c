@@ -20,7 +20,7 @@ static const struct mach_mm *maps_mm(struct seq_file *m)
 	return c->proc->mm;
 }
 
-static void *maps_start(struct seq_file *m, loff_t *pos)
+void *pfs_pid_maps_start(struct seq_file *m, loff_t *pos)
 {
 	const struct mach_mm *mm = maps_mm(m);
 
@@ -29,14 +29,14 @@ static void *maps_start(struct seq_file *m, loff_t *pos)
 	return (void *)&mm->vmas[*pos];
 }
 
-static void *maps_next(struct seq_file *m, void *v, loff_t *pos)
+void *pfs_pid_maps_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	(void)v;
 	++*pos;
-	return maps_start(m, pos);
+	return pfs_pid_maps_start(m, pos);
 }
 
-static void maps_stop(struct seq_file *m, void *v)
+void pfs_seq_stop_nothing(struct seq_file *m, void *v)
 {
 	(void)m;
 	(void)v;
@@ -101,8 +101,8 @@ static int maps_show(struct seq_file *m, void *v)
 }
 
 const struct seq_operations pfs_pid_maps_ops = {
-	.start = maps_start,
-	.next = maps_next,
-	.stop = maps_stop,
+	.start = pfs_pid_maps_start,
+	.next = pfs_pid_maps_next,
+	.stop = pfs_seq_stop_nothing,
 	.show = maps_show,
 };

@@ -30,12 +30,12 @@ static void *schedstat_at(struct seq_file *m, loff_t pos)
 	return NULL;
 }
 
-static void *schedstat_start(struct seq_file *m, loff_t *pos)
+void *pfs_schedstat_start(struct seq_file *m, loff_t *pos)
 {
 	return *pos < 0 ? NULL : schedstat_at(m, *pos);
 }
 
-static void *schedstat_next(struct seq_file *m, void *v, loff_t *pos)
+void *pfs_schedstat_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	const struct pfs_ctx *c = m->private;
 	const struct mach_cpu *cpu = v, *end = c->mach->cpus + c->mach->ncpus;
@@ -48,12 +48,6 @@ static void *schedstat_next(struct seq_file *m, void *v, loff_t *pos)
 		if (cpu->online)
 			return (void *)cpu;
 	return NULL;
-}
-
-static void schedstat_stop(struct seq_file *m, void *v)
-{
-	(void)m;
-	(void)v;
 }
 
 static void show_domain(struct seq_file *m, unsigned int index, const struct mach_sched_domain *sd)
@@ -101,8 +95,8 @@ static int schedstat_show(struct seq_file *m, void *v)
 }
 
 const struct seq_operations pfs_schedstat_ops = {
-	.start = schedstat_start,
-	.next = schedstat_next,
-	.stop = schedstat_stop,
+	.start = pfs_schedstat_start,
+	.next = pfs_schedstat_next,
+	.stop = pfs_seq_stop_nothing,
 	.show = schedstat_show,
 };

@@ -9,6 +9,8 @@
  * The intr line has one count per irq number; runs of inactive irqs are
  * written from a constant string of zeros, as the 2019 genirq rework does.
  */
+#include <string.h>
+
 #include "uprocfs/procfs.h"
 
 static const char zeros16[] = " 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0";
@@ -43,21 +45,29 @@ static void show_all_irqs(struct seq_file *m, const struct machine *mach)
 	show_zero_irqs(m, mach->nr_irqs - next);
 }
 
+void pfs_stat_totals(const struct machine *mach, uint64_t cpu_ns[MACH_NR_CPUTIME], uint64_t *intr,
+		     uint64_t *softirq)
+{
+	memset(cpu_ns, 0, MACH_NR_CPUTIME * sizeof(uint64_t));
+	for (unsigned int i = 0; i < mach->ncpus; i++)
+		for (int k = 0; k < MACH_NR_CPUTIME; k++)
+			cpu_ns[k] += mach->cpus[i].time_ns[k];
+	*intr = mach->intr_arch_extra;
+	for (unsigned int i = 0; i < mach->nirqs; i++)
+		*intr += mach->irqs[i].total;
+	*softirq = 0;
+	for (int i = 0; i < MACH_NR_SOFTIRQS; i++)
+		*softirq += mach->softirq[i];
+}
+
 int pfs_show_stat(struct seq_file *m, void *v)
 {
 	const struct pfs_ctx *c = m->private;
 	const struct machine *mach = c->mach;
-	uint64_t sum[MACH_NR_CPUTIME] = { 0 };
-	uint64_t intr = mach->intr_arch_extra, softirq = 0;
+	uint64_t sum[MACH_NR_CPUTIME], intr, softirq;
 
 	(void)v;
-	for (unsigned int i = 0; i < mach->ncpus; i++)
-		for (int k = 0; k < MACH_NR_CPUTIME; k++)
-			sum[k] += mach->cpus[i].time_ns[k];
-	for (unsigned int i = 0; i < mach->nirqs; i++)
-		intr += mach->irqs[i].total;
-	for (int i = 0; i < MACH_NR_SOFTIRQS; i++)
-		softirq += mach->softirq[i];
+	pfs_stat_totals(mach, sum, &intr, &softirq);
 
 	seq_puts(m, "cpu ");
 	show_cpu_times(m, sum);

@@ -24,12 +24,6 @@ static void *vmstat_next(struct seq_file *m, void *v, loff_t *pos)
 	return vmstat_start(m, pos);
 }
 
-static void vmstat_stop(struct seq_file *m, void *v)
-{
-	(void)m;
-	(void)v;
-}
-
 static int vmstat_show(struct seq_file *m, void *v)
 {
 	const struct pfs_ctx *c = m->private;
@@ -44,6 +38,6 @@ static int vmstat_show(struct seq_file *m, void *v)
 const struct seq_operations pfs_vmstat_ops = {
 	.start = vmstat_start,
 	.next = vmstat_next,
-	.stop = vmstat_stop,
+	.stop = pfs_seq_stop_nothing,
 	.show = vmstat_show,
 };
