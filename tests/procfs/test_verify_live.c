@@ -76,6 +76,16 @@ static char *run(const char *cmd, int *status)
 	return out;
 }
 
+/* The summary line of verify's output, without its newline, for messages. */
+static const char *summary_line(const char *out)
+{
+	static char line[160];
+	const char *s = strstr(out, "verify: ");
+
+	snprintf(line, sizeof(line), "%.*s", s ? (int)strcspn(s, "\n") : 10, s ? s : "no summary");
+	return line;
+}
+
 static bool summary(const char *out, unsigned long *same, unsigned long *differ, unsigned long *skipped)
 {
 	const char *s = strstr(out, "verify: ");
@@ -107,7 +117,7 @@ static void test_whole_live(void)
 	snprintf(cmd, sizeof(cmd), "%s verify 2>&1", uprocfs);
 	out = run(cmd, &status);
 	if (!ok(summary(out, &same, &differ, &skipped) && differ == 0 && same > 200 && status == 0,
-		"verify of the whole live /proc: nothing differs (%s)", strstr(out, "verify: ") ?: "no summary"))
+		"verify of the whole live /proc: nothing differs (%s)", summary_line(out)))
 		show_problems(out);
 	free(out);
 }
@@ -127,8 +137,7 @@ static void test_hard_cases(void)
 	/* globals + 6 files per task, and per thread */
 	if (!ok(summary(out, &same, &differ, &skipped) && differ == 0 && skipped == 0 && status == 0 &&
 		    same >= 10 + 12 * hc.n,
-		"verify of the hard cases: every file identical, none skipped (%s)",
-		strstr(out, "verify: ") ?: "no summary"))
+		"verify of the hard cases: every file identical, none skipped (%s)", summary_line(out)))
 		show_problems(out);
 	for (unsigned int i = 0; i < hc.n; i++)
 		diag("  %-18s pid %d", hc.names[i], (int)hc.pids[i]);
