@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_sim.c - the simulator keeps a machine consistent as time moves.
+ *
+ * After each advance: the uptime moved by exactly the time asked; the CPUs'
+ * times grew by the elapsed time per online CPU; no task gained more CPU
+ * time than elapsed, and all tasks together no more than the CPUs' busy
+ * time; the idle total is the CPUs' idle; context switches, forks and
+ * pressure totals only grow; procs_running/blocked count the tasks' states;
+ * load averages stay between 0 and the number of tasks; the same seed gives
+ * the same bytes; and every file of the advanced machine, written out, loads
+ * back with the loader and renders the same again (the strictest check of
+ * cross-file consistency we have).
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "uprocfs/load.h"
+#include "uprocfs/procfs.h"
+#include "uprocfs/sim.h"
+
+#define NS 1000000000ull
+
+struct snap {
+	uint64_t uptime, ctxt, processes, idle;
+	uint64_t cpu[MACH_NR_CPUTIME];
+	uint64_t task_ns;       /* all tasks' utime + stime */
+	uint64_t psi_total[MACH_NR_PSI_RES];
+	uint64_t *per_task;     /* utime + stime of each thread */
+	size_t nthreads;
+};
+
+static void take(const struct machine *m, struct snap *s)
+{
+	size_t k = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->uptime = m->uptime_ns;
+	s->ctxt = m->ctxt;
+	s->processes = m->processes;
+	s->idle = m->idle_ns;
+	for (unsigned int c = 0; c < m->ncpus; c++)
+		for (int t = 0; t < MACH_NR_CPUTIME; t++)
+			s->cpu[t] += m->cpus[c].time_ns[t];
+	for (size_t i = 0; i < m->nprocs; i++)
+		s->nthreads += m->procs[i].nthreads;
+	s->per_task = calloc(s->nthreads, sizeof(uint64_t));
+	for (size_t i = 0; i < m->nprocs; i++)
+		for (unsigned int t = 0; t < m->procs[i].nthreads; t++) {
+			const struct mach_thread *th = &m->procs[i].threads[t];
+			s->per_task[k++] = th->utime_ns + th->stime_ns;
+			s->task_ns += th->utime_ns + th->stime_ns;
+		}
+	for (int r = 0; r < MACH_NR_PSI_RES; r++)
+		s->psi_total[r] = m->pressure[r].some.total_us;
+}
+
+static void check_step(const struct machine *m, const struct snap *a, const struct snap *b, uint64_t dt,
+		       const char *what)
+{
+	unsigned int online = 0, running = 0, blocked = 0, tasks = 0;
+	uint64_t busy = 0, cpu_total = 0, worst = 0;
+
+	for (unsigned int c = 0; c < m->ncpus; c++)
+		online += m->cpus[c].online;
+	for (int t = 0; t < MACH_NR_CPUTIME; t++)
+		if (t != MACH_CPU_GUEST && t != MACH_CPU_GUEST_NICE)
+			cpu_total += b->cpu[t] - a->cpu[t];
+	busy = (b->cpu[MACH_CPU_USER] - a->cpu[MACH_CPU_USER]) + (b->cpu[MACH_CPU_NICE] - a->cpu[MACH_CPU_NICE]) +
+	       (b->cpu[MACH_CPU_SYSTEM] - a->cpu[MACH_CPU_SYSTEM]);
+	for (size_t i = 0; i < b->nthreads && i < a->nthreads; i++)
+		if (b->per_task[i] - a->per_task[i] > worst)
+			worst = b->per_task[i] - a->per_task[i];
+	for (size_t i = 0; i < m->nprocs; i++)
+		for (unsigned int t = 0; t < m->procs[i].nthreads; t++) {
+			running += m->procs[i].threads[t].state == MACH_TASK_RUNNING;
+			blocked += m->procs[i].threads[t].state == MACH_TASK_DISK_SLEEP;
+			tasks++;
+		}
+	ok(b->uptime - a->uptime == dt, "%s: the uptime moved by the time asked", what);
+	ok(cpu_total == dt * online, "%s: the CPUs' times grew by the elapsed time on each CPU (%llu vs %llu)",
+	   what, (unsigned long long)cpu_total, (unsigned long long)(dt * online));
+	ok(worst <= dt, "%s: no task ran longer than elapsed", what);
+	ok(b->task_ns - a->task_ns <= busy, "%s: the tasks' time fits in the CPUs' busy time (%llu <= %llu)", what,
+	   (unsigned long long)(b->task_ns - a->task_ns), (unsigned long long)busy);
+	ok(b->idle - a->idle == b->cpu[MACH_CPU_IDLE] - a->cpu[MACH_CPU_IDLE], "%s: uptime's idle is the CPUs' idle",
+	   what);
+	ok(b->ctxt >= a->ctxt && b->processes >= a->processes, "%s: context switches and forks only grow", what);
+	bool psi_up = true;
+	for (int r = 0; r < MACH_NR_PSI_RES; r++)
+		psi_up &= b->psi_total[r] >= a->psi_total[r];
+	ok(psi_up, "%s: pressure totals only grow", what);
+	ok(m->procs_running == running && m->procs_blocked == blocked && m->nr_running == running,
+	   "%s: procs_running %u and procs_blocked %u count the states", what, running, blocked);
+	ok(m->avenrun[0] <= (unsigned long)tasks * MACH_FIXED_1 && m->avenrun[2] <= (unsigned long)tasks * MACH_FIXED_1,
+	   "%s: load averages within 0..tasks", what);
+}
+
+/* A temporary directory on tmpfs when there is one: whole trees are many small files. */
+static bool make_tmpdir(char *dir, size_t size, const char *name)
+{
+	snprintf(dir, size, "/dev/shm/%s.XXXXXX", name);
+	if (mkdtemp(dir))
+		return true;
+	snprintf(dir, size, "/tmp/%s.XXXXXX", name);
+	return mkdtemp(dir) != NULL;
+}
+
+static int render_all(const struct machine *m, char **out, size_t *len)
+{
+	char dir[64], err[256], cmd[128];
+	size_t cap = 1 << 20;
+	int rc;
+
+	if (!make_tmpdir(dir, sizeof(dir), "uprocfs-sim"))
+		return -1;
+	rc = pfs_write_tree(m, dir, err, sizeof(err));
+	*out = malloc(cap);
+	*len = 0;
+	/* a digest of the tree: its files concatenated in a fixed order */
+	snprintf(cmd, sizeof(cmd), "cd %s && find . -type f | LC_ALL=C sort | xargs cat", dir);
+	FILE *p = rc ? NULL : popen(cmd, "r");
+	size_t n;
+	while (p && (n = fread(*out + *len, 1, cap - *len, p)) > 0) {
+		*len += n;
+		if (*len == cap)
+			*out = realloc(*out, cap *= 2);
+	}
+	if (p)
+		pclose(p);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		diag("could not remove %s", dir);
+	return rc;
+}
+
+static void roundtrip(const struct machine *m, const char *what)
+{
+	char dir[64], err[512], cmd[128];
+	struct mach_load_report rep = { 0 };
+	struct machine *back = NULL;
+	size_t differ = 0;
+
+	if (!make_tmpdir(dir, sizeof(dir), "uprocfs-sim-rt") || pfs_write_tree(m, dir, err, sizeof(err))) {
+		ok(0, "%s: write the tree", what);
+		return;
+	}
+	int rc = mach_load_tree(dir, NULL, &back, &rep, err, sizeof(err));
+	if (!ok(rc == 0, "%s: the advanced machine's files load back (cross-file consistent)", what))
+		diag("%s", err);
+	for (size_t i = 0; !rc && i < rep.nfiles; i++) {
+		const struct mach_load_file *lf = &rep.files[i];
+		const struct pfs_file *f;
+		struct pfs_ctx ctx;
+		char *text;
+		size_t len;
+
+		if (pfs_resolve(back, lf->path, &f, &ctx, err, sizeof(err)) || pfs_render(f, &ctx, &text, &len)) {
+			differ++;
+			continue;
+		}
+		differ += len != lf->len || memcmp(text, lf->text, len);
+		free(text);
+	}
+	if (!rc)
+		ok(differ == 0, "%s: and render back to the same bytes (%zu differ)", what, differ);
+	mach_load_report_free(&rep);
+	mach_free(back);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		diag("could not remove %s", dir);
+}
+
+static void run(const char *spec)
+{
+	struct machine *m = NULL;
+	struct mach_sim *sim = NULL;
+	struct mach_sim_opts so;
+	struct snap a, b;
+	char err[256], what[160];
+	uint64_t steps[] = { 4000000ull, 1 * NS, 60 * NS, 600 * NS };
+
+	if (mach_from_spec(spec, &m, err, sizeof(err)) || mach_sim_opts_from_spec(spec, &so, err, sizeof(err)) ||
+	    mach_sim_create(m, &so, &sim, err, sizeof(err))) {
+		ok(0, "%s: %s", spec, err);
+		mach_free(m);
+		return;
+	}
+	ok(mach_sim_nr_tasks(sim) > 0, "%s: the simulator moves %u tasks", spec, mach_sim_nr_tasks(sim));
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		take(m, &a);
+		mach_sim_advance(sim, m->uptime_ns + steps[i]);
+		take(m, &b);
+		snprintf(what, sizeof(what), "%s +%.3f s", spec, (double)steps[i] / 1e9);
+		check_step(m, &a, &b, steps[i], what);
+		free(a.per_task);
+		free(b.per_task);
+	}
+	roundtrip(m, spec);
+	mach_sim_destroy(sim);
+	mach_free(m);
+}
+
+static void determinism(void)
+{
+	char *x, *y;
+	size_t xl, yl;
+	int same = 1;
+
+	for (int k = 0; k < 2; k++) {
+		struct machine *m;
+		struct mach_sim *sim;
+		struct mach_sim_opts so;
+		char err[256];
+
+		mach_from_spec("synth:seed=11,load=0.8,io=0.1,mem=0.05", &m, err, sizeof(err));
+		mach_sim_opts_from_spec("synth:seed=11,load=0.8,io=0.1,mem=0.05", &so, err, sizeof(err));
+		mach_sim_create(m, &so, &sim, err, sizeof(err));
+		mach_sim_advance(sim, m->uptime_ns + 30 * NS);
+		if (render_all(m, k ? &y : &x, k ? &yl : &xl))
+			same = 0;
+		mach_sim_destroy(sim);
+		mach_free(m);
+	}
+	ok(same && xl == yl && xl > 100000 && !memcmp(x, y, xl), "the same seed moves the machine the same way (%zu bytes)",
+	   xl);
+	free(x);
+	free(y);
+}
+
+int main(void)
+{
+	plan(0);
+	run("synth");
+	run("synth:cpus=2,tasks=40,load=1,io=0.3,mem=0.2,depth=4,seed=3");
+	run("synth:cpus=64,tasks=800,load=0.3,seed=9");
+	determinism();
+	return tap_done();
+}
