@@ -31,6 +31,7 @@ if [ "$(id -u)" != 0 ] || [ ! -c /dev/fuse ]; then
 fi
 
 tmp=$(mktemp -d /tmp/uprocfs-tools.XXXXXX)
+chmod 755 "$tmp"   # other users must reach the allow_other mount inside
 daemons=""
 sleepers=""
 mounts=""
@@ -190,6 +191,24 @@ kill -9 "$reader" 2>/dev/null
 wait "$sdaemon"; st=$?
 [ "$st" = 0 ]; ok $? "the daemon exits cleanly after an unmount during reads (status $st)"
 [ ! -s "$tmp/synth.err" ] || diag "$(head -5 "$tmp/synth.err")"
+
+# --- permissions: what another user may not read ---------------------------------
+mkdir "$tmp/perm"
+"$UPROCFS" mount --machine "$SPEC" --allow-other --foreground "$tmp/perm" 2> "$tmp/perm.err" &
+daemons="$daemons $!"
+mounts="$mounts $tmp/perm"
+for i in 1 2 3 4 5 6 7 8 9 10; do [ -f "$tmp/perm/loadavg" ] && break; sleep 0.2; done
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+as_nobody cat "$tmp/perm/1/status" > /dev/null 2>&1; ok $? "another user reads a root task's status"
+as_nobody cat "$tmp/perm/1/environ" > /dev/null 2> "$tmp/perm1"
+grep -q "Permission denied" "$tmp/perm1"; ok $? "but not its environ (0400)"
+as_nobody cat "$tmp/perm/1/maps" > /dev/null 2> "$tmp/perm2"
+grep -q "Permission denied" "$tmp/perm2"; ok $? "nor its maps (ptrace access, as the kernel checks)"
+own=$(grep -l "^Uid:	[0-9]*	65534	" "$tmp"/tree/[0-9]*/status 2>/dev/null | head -1 | xargs -r dirname | xargs -r basename)
+if [ -n "$own" ]; then
+	as_nobody cat "$tmp/perm/$own/maps" > /dev/null 2>&1; ok $? "a task's own user reads its maps (pid $own)"
+fi
+stat -c %U "$tmp/perm/1" | grep -qx root; ok $? "pid directories belong to the task's user"
 
 # --- run: exit status, a killed command, nothing left behind -----------------------
 run sh -c 'exit 7'; st=$?
