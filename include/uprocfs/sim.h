@@ -31,7 +31,24 @@ struct mach_sim_opts {
 	uint64_t seed;
 	enum psi_clock_mode psi_clock_mode;
 	unsigned int tick_hz;      /* simulation step; 0: the kernel's HZ, 250 */
+	/*
+	 * A `perf bench sched messaging`-like workload instead: this many groups
+	 * of 20 senders and 20 receivers; a sender's message wakes every sleeping
+	 * receiver of its group.  0: the ordinary workload.
+	 */
+	unsigned int messaging_groups;
+	/* Each PSI clock read also reads CLOCK_MONOTONIC, to cost what a real clock costs (benchmarks). */
+	bool psi_clock_real_cost;
 };
+
+/** Counters of the simulator's work. */
+struct mach_sim_stats {
+	uint64_t steps, switches, wakeups;
+	struct psi_stats psi;
+};
+
+/** A copy of the counters. */
+void mach_sim_get_stats(const struct mach_sim *s, struct mach_sim_stats *out);
 
 /** Defaults: the synthetic generator's (depth 2, load 0.5, io 0.05, mem 0.02). */
 void mach_sim_defaults(struct mach_sim_opts *o);

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "uprocfs/calc_load.h"
 #include "uprocfs/sim.h"
@@ -41,6 +42,8 @@ struct wtask {
 	unsigned int ran_ticks;   /* in the current slice */
 	unsigned int user_permille; /* share of its CPU time spent in user mode */
 	bool stall_pending;       /* woke from a memory stall: leave it when it runs */
+	int group;                /* messaging: its group, or -1 */
+	bool sender;              /* messaging: sends (wakes its group's receivers) */
 };
 
 struct cpu_rq {
@@ -68,6 +71,7 @@ struct mach_sim {
 	double off_mean_ns;       /* mean length of a sleep/iowait/memstall */
 	double p_io, p_mem;       /* chance an off period is an io wait / a memory stall */
 	struct mach_pressure base[MACH_NR_PSI_RES]; /* the model's pressure before we started */
+	uint64_t steps, switches, wakeups;
 };
 
 /* ------------------------------------------------------------------ */
@@ -143,8 +147,15 @@ static struct mach_cpu *cpu_of(struct mach_sim *s, int cpu)
 
 static uint64_t sim_clock(void *ctx, int cpu)
 {
+	const struct mach_sim *s = ctx;
+
 	(void)cpu;
-	return ((const struct mach_sim *)ctx)->now;
+	if (s->o.psi_clock_real_cost) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		__asm__ volatile("" : : "g"(&ts) : "memory");
+	}
+	return s->now;
 }
 
 /* ------------------------------------------------------------------ */
@@ -213,6 +224,7 @@ static void switch_to_next(struct mach_sim *s, int cpu, struct wtask *prev, bool
 	if (!prev && !nw)
 		return;
 	psi_task_switch(prev ? &prev->pt : NULL, nw ? &nw->pt : NULL, sleep);
+	s->switches++;
 	ss->sched_count++;
 	if (!nw)
 		ss->sched_goidle++;
@@ -236,10 +248,36 @@ static void switch_to_next(struct mach_sim *s, int cpu, struct wtask *prev, bool
 	}
 }
 
+static void wake(struct mach_sim *s, struct wtask *w);
+
+/*
+ * Messaging: a sender's burst ends with a message to its group, which wakes
+ * every receiver waiting for one; a receiver, once it has read, waits for the
+ * next; a sender pauses briefly before sending again.
+ */
+static void end_burst_messaging(struct mach_sim *s, int cpu, struct wtask *w)
+{
+	set_task_state(s, w, W_SLEEP);
+	w->remaining_ns = w->sender ? exponential(s, (double)s->tick_ns) : INFINITY;
+	switch_to_next(s, cpu, w, true);
+	if (!w->sender)
+		return;
+	for (unsigned int i = (unsigned int)w->group * 40; i < (unsigned int)w->group * 40 + 40 && i < s->ntasks; i++) {
+		struct wtask *r = &s->tasks[i];
+		if (!r->sender && r->state == W_SLEEP)
+			wake(s, r);
+	}
+}
+
 /* The running task @w ends its burst: it sleeps, waits for io or stalls on memory. */
 static void end_burst(struct mach_sim *s, int cpu, struct wtask *w)
 {
 	double r = uniform(s);
+
+	if (w->group >= 0) {
+		end_burst_messaging(s, cpu, w);
+		return;
+	}
 	enum wstate off = r < s->p_io ? W_IOWAIT : r < s->p_io + s->p_mem ? W_MEMSTALL : W_SLEEP;
 
 	if (off == W_MEMSTALL)
@@ -268,6 +306,7 @@ static void wake(struct mach_sim *s, struct wtask *w)
 	if (!local)
 		psi_task_migrate(&w->pt, cpu);
 	psi_task_wakeup(&w->pt);
+	s->wakeups++;
 	w->pt.in_iowait = false;
 	w->stall_pending = w->state == W_MEMSTALL;
 	thread_of(s, w)->processor = cpu;
@@ -275,7 +314,7 @@ static void wake(struct mach_sim *s, struct wtask *w)
 	if (local)
 		cpu_of(s, cpu)->sched.ttwu_local++;
 	set_task_state(s, w, W_RUNNABLE);
-	w->remaining_ns = exponential(s, BURST_MEAN_NS);
+	w->remaining_ns = exponential(s, w->group >= 0 ? (double)s->tick_ns : BURST_MEAN_NS);
 	rq_push(s, cpu, (int)(w - s->tasks));
 	if (s->rq[cpu].curr < 0)
 		switch_to_next(s, cpu, NULL, false);
@@ -324,6 +363,7 @@ static void step(struct mach_sim *s, uint64_t dt)
 	uint64_t due;
 
 	s->now += dt;
+	s->steps++;
 	m->uptime_ns = s->now;
 	for (unsigned int c = 0; c < m->ncpus; c++)
 		if (m->cpus[c].online)
@@ -433,6 +473,14 @@ unsigned int mach_sim_nr_tasks(const struct mach_sim *s)
 	return s->ntasks;
 }
 
+void mach_sim_get_stats(const struct mach_sim *s, struct mach_sim_stats *out)
+{
+	out->steps = s->steps;
+	out->switches = s->switches;
+	out->wakeups = s->wakeups;
+	psi_get_stats(s->psi, &out->psi);
+}
+
 /* ------------------------------------------------------------------ */
 /* set-up                                                              */
 
@@ -473,9 +521,11 @@ static int pick_workload(struct mach_sim *s)
 	want = (unsigned int)(2.0 * online * s->o.load + 1.5);
 	if (want > 4 * online + 8)
 		want = 4 * online + 8;
+	if (s->o.messaging_groups)
+		want = s->o.messaging_groups * 40; /* 20 senders and 20 receivers a group */
 	if (want > candidates)
 		want = candidates;
-	if (!want || s->o.load <= 0)
+	if (!want || (s->o.load <= 0 && !s->o.messaging_groups))
 		return 0;
 	s->tasks = calloc(candidates, sizeof(*s->tasks));
 	if (!s->tasks)
@@ -537,9 +587,14 @@ static void start_tasks(struct mach_sim *s)
 			cpu = (cpu + 1) % (int)s->m->ncpus;
 		psi_task_init(&w->pt, s->groups[s->o.depth], cpu);
 		w->user_permille = 600 + (unsigned int)(next_rand(s) % 380);
+		w->group = s->o.messaging_groups ? (int)(i / 40) : -1;
+		w->sender = s->o.messaging_groups && i % 40 < 20;
 		t->processor = cpu;
 		set_task_state(s, w, W_SLEEP);
-		w->remaining_ns = exponential(s, s->off_mean_ns) * uniform(s);
+		if (w->group >= 0)
+			w->remaining_ns = w->sender ? exponential(s, (double)s->tick_ns) : INFINITY;
+		else
+			w->remaining_ns = exponential(s, s->off_mean_ns) * uniform(s);
 	}
 }
 
