@@ -2735,6 +2735,10 @@ static int build_user(struct synth *s, size_t idx)
 			t->pf_flags = PF_RANDOMIZE | PF_FORKNOEXEC;
 		}
 		t->start_time_ns = pid_start_ns(s, t->tid);
+		if ((g->flags & GF_READER) && s->now > 50000000u) {
+			/* the reader started a moment ago: the newest pid, a few ms of CPU */
+			t->start_time_ns = s->now - 20000000u - rng_below(&r, 30000000u);
+		}
 		life = s->now - t->start_time_ns;
 		/* the main thread of a thread pool mostly waits for its workers */
 		raw = (uint64_t)((double)life * rho * (p->nthreads > 1 ? (j ? rng_uniform(&r, 0.1, 1.0) :
