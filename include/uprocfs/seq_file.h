@@ -262,6 +262,14 @@ SEQ_INLINE void seq_put_hex_ll(struct seq_file *m, const char *delim,
 		*p = delim[0];
 	else if (dlen)
 		memcpy(p, delim, dlen);
+#if defined(__SSE2__) && !defined(SEQ_NO_SIMD)
+	/* addresses (9..16 digits) in one vector store when 16 bytes are free */
+	if (len > 8 && len <= 16 && count + dlen + 16 < m->size) {
+		seq_hex16_sse2(p + dlen, len == 16 ? v : v << (4 * (16 - len)));
+		m->count = count + dlen + len;
+		return;
+	}
+#endif
 	seq_hex_fill(p + dlen, v, len);
 	/* From the lengths, not from p: a reload of m->buf after the stores is avoided. */
 	m->count = count + dlen + len;

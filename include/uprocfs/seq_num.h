@@ -198,6 +198,25 @@ SEQ_INLINE char *seq_dec_u64(char *p, uint64_t n)
 	return seq_dec_fixed16(p, mid, lo);
 }
 
+#if defined(__SSE2__) && !defined(SEQ_NO_SIMD)
+/*
+ * 16 lowercase hex digits of @v at @p in a few vector steps: the bytes of @v,
+ * most significant first, split into high and low nibbles and interleaved, then
+ * '0' added and 39 more to the digits above 9.  The caller must own 16 bytes
+ * at @p; with @v shifted left by 4 * (16 - len), the first len are the number.
+ */
+SEQ_INLINE void seq_hex16_sse2(char *p, uint64_t v)
+{
+	__m128i x = _mm_cvtsi64_si128((long long)__builtin_bswap64(v));
+	__m128i lo = _mm_and_si128(x, _mm_set1_epi8(0x0f));
+	__m128i hi = _mm_and_si128(_mm_srli_epi16(x, 4), _mm_set1_epi8(0x0f));
+	__m128i d = _mm_unpacklo_epi8(hi, lo);
+	__m128i letters = _mm_and_si128(_mm_cmpgt_epi8(d, _mm_set1_epi8(9)), _mm_set1_epi8(39));
+
+	_mm_storeu_si128((__m128i *)(void *)p, _mm_add_epi8(_mm_add_epi8(d, _mm_set1_epi8('0')), letters));
+}
+#endif
+
 /** Fill exactly @len lowercase hex digits of @v at @p, zero-padded on the left. */
 SEQ_INLINE void seq_hex_fill(char *p, uint64_t v, unsigned int len)
 {
