@@ -18,14 +18,14 @@ static void show_name(struct seq_file *m, const struct mach_thread *t)
 	seq_escape_str(m, t->comm, ESCAPE_SPACE | ESCAPE_SPECIAL, "\n\\");
 }
 
-static void show_ids(struct seq_file *m, const char *label, const uint32_t id[4])
+SEQ_INLINE void show_ids(struct seq_file *m, const char *label, const uint32_t id[4])
 {
 	seq_puts(m, label);
 	for (int i = 0; i < 4; i++)
 		seq_put_decimal_ull(m, "\t", id[i]);
 }
 
-static void show_ns_ids(struct seq_file *m, const char *label, const pid_t *ids, unsigned int n)
+SEQ_INLINE void show_ns_ids(struct seq_file *m, const char *label, const pid_t *ids, unsigned int n)
 {
 	seq_puts(m, label);
 	for (unsigned int i = 0; i < n; i++)
@@ -71,7 +71,7 @@ static void show_state(struct seq_file *m, const struct pfs_ctx *c)
 	seq_putc(m, '\n');
 }
 
-static void show_kb(struct seq_file *m, const char *label, uint64_t kb)
+SEQ_INLINE void show_kb(struct seq_file *m, const char *label, uint64_t kb)
 {
 	seq_puts(m, label);
 	seq_put_decimal_ull_width(m, NULL, kb, 8);
@@ -112,7 +112,7 @@ static void show_mem(struct seq_file *m, const struct mach_profile *pr, const st
 	}
 }
 
-static void show_sigmask(struct seq_file *m, const char *label, uint64_t mask, unsigned int digits)
+SEQ_INLINE void show_sigmask(struct seq_file *m, const char *label, uint64_t mask, unsigned int digits)
 {
 	seq_put_hex_ll(m, label, mask, digits);
 }
@@ -174,7 +174,7 @@ static void show_masks(struct seq_file *m, const struct mach_profile *pr, const 
 	}
 }
 
-static void show_x86_features(struct seq_file *m, const char *label, unsigned int f)
+SEQ_INLINE void show_x86_features(struct seq_file *m, const char *label, unsigned int f)
 {
 	seq_puts(m, label);
 	if (f & MACH_X86_FEAT_SHSTK)

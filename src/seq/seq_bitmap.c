@@ -19,13 +19,30 @@ static uint32_t bitmap_chunk(const uint64_t *bits, unsigned int first_bit, unsig
 void seq_put_bitmap(struct seq_file *m, const uint64_t *bits, unsigned int nbits)
 {
 	unsigned int chunk_bits = nbits % CHUNK_BITS ? nbits % CHUNK_BITS : CHUNK_BITS;
-	unsigned int first;
+	unsigned int top_digits = (chunk_bits + 3) / 4, first;
+	size_t need;
 
 	if (!nbits)
 		return;
 	/* The top chunk is printed only as wide as its bits; the rest 8 digits. */
 	first = (nbits + CHUNK_BITS - 1) / CHUNK_BITS * CHUNK_BITS - CHUNK_BITS;
-	seq_put_hex_ll(m, NULL, bitmap_chunk(bits, first, chunk_bits), (chunk_bits + 3) / 4);
+	need = top_digits + (size_t)(first / CHUNK_BITS) * 9;
+	if (m->count + need < m->size) {
+		/* it all fits: write the groups in place (Mems_allowed is 32 of them) */
+		char *p = m->buf + m->count;
+
+		seq_hex_fill(p, bitmap_chunk(bits, first, chunk_bits), top_digits);
+		p += top_digits;
+		while (first) {
+			first -= CHUNK_BITS;
+			*p++ = ',';
+			seq_hex_fill(p, bitmap_chunk(bits, first, CHUNK_BITS), 8);
+			p += 8;
+		}
+		m->count += need;
+		return;
+	}
+	seq_put_hex_ll(m, NULL, bitmap_chunk(bits, first, chunk_bits), top_digits);
 	while (first) {
 		first -= CHUNK_BITS;
 		seq_put_hex_ll(m, ",", bitmap_chunk(bits, first, CHUNK_BITS), 8);
