@@ -78,6 +78,20 @@ static int load_one(struct machine *m, int procfd, const char *path, bool requir
 	return rc;
 }
 
+/* Hand @m to @out once it loaded and built; on any failure free it. */
+static int finish_or_free(struct machine *m, int rc, struct machine **out, char *err,
+			  size_t errlen)
+{
+	if (!rc)
+		rc = mach_load_finish(m, err, errlen);
+	if (rc) {
+		mach_free(m);
+		return rc;
+	}
+	*out = m;
+	return 0;
+}
+
 static const char *const global_files[] = {
 	"stat", "meminfo", "vmstat", "loadavg", "uptime", "schedstat",
 	"pressure/io", "pressure/memory", "pressure/cpu", "pressure/irq",
@@ -93,14 +107,7 @@ int mirror_load_globals(int procfd, struct machine **out, char *err, size_t errl
 	m->profile.has_schedstat = false;
 	for (size_t i = 0; i < sizeof(global_files) / sizeof(global_files[0]) && !rc; i++)
 		rc = load_one(m, procfd, global_files[i], i < 5, err, errlen);
-	if (!rc)
-		rc = mach_load_finish(m, err, errlen);
-	if (rc) {
-		mach_free(m);
-		return rc;
-	}
-	*out = m;
-	return 0;
+	return finish_or_free(m, rc, out, err, errlen);
 }
 
 static const char *const task_files[] = { "status", "stat", "statm", "maps", "cmdline", "comm" };
@@ -139,14 +146,7 @@ static int load_task_once(int procfd, pid_t pid, pid_t tid, struct machine **out
 		snprintf(dir, sizeof(dir), "%d/task/%d", (int)pid, (int)tid);
 		rc = load_task_files(m, procfd, dir, err, errlen);
 	}
-	if (!rc)
-		rc = mach_load_finish(m, err, errlen);
-	if (rc) {
-		mach_free(m);
-		return rc;
-	}
-	*out = m;
-	return 0;
+	return finish_or_free(m, rc, out, err, errlen);
 }
 
 int mirror_load_task(int procfd, pid_t pid, pid_t tid, struct machine **out, char *err, size_t errlen)
