@@ -368,6 +368,10 @@ SEQ_INLINE void run_op(struct fmt_out *o, const char *fmt, const struct fmt_op *
 		if (prec < 0)
 			prec = -1;
 	}
+	/*
+	 * One case per base on purpose: out_integer is inlined, and a constant
+	 * base lets each copy divide by a constant instead of a variable.
+	 */
 	switch ((enum conv)op->conv) {
 	case CONV_X: {
 		uint64_t v = ARG_UNSIGNED(*app, len);
