@@ -94,7 +94,7 @@ static int files_cases(const struct bench_opts *o)
 {
 	char mnt[] = "/tmp/uprocfs-bench-fuse.XXXXXX", err[512];
 	struct pfs_fuse_opts fo = { .caller_proc_fd = -1, .mounted_fd = -1 };
-	struct pfs_source src = { .live_proc_fd = -1 };
+	struct pfs_source *src = NULL;
 	struct pfs_fuse *fs = NULL;
 	struct machine *m = NULL;
 	pthread_t loop;
@@ -108,12 +108,15 @@ static int files_cases(const struct bench_opts *o)
 	for (size_t i = 0; i < m->nprocs && !pid; i++)
 		if (m->procs[i].mm && m->procs[i].nthreads == 1)
 			pid = m->procs[i].tgid;
-	src.mach = m;
 	fo.mountpoint = mnt;
-	rc = pfs_fuse_create(&fs, &src, &fo, err, sizeof(err));
+	err[0] = '\0';
+	rc = pfs_model_source_new(m, NULL, &src);
+	if (!rc)
+		rc = pfs_fuse_create(&fs, src, &fo, err, sizeof(err));
 	if (rc || pthread_create(&loop, NULL, loop_thread, fs)) {
 		fprintf(stderr, "bench fuse: %s\n", rc ? err : "no thread");
 		pfs_fuse_destroy(fs);
+		pfs_source_free(src);
 		rmdir(mnt);
 		mach_free(m);
 		return 1;
@@ -123,6 +126,7 @@ static int files_cases(const struct bench_opts *o)
 	pfs_fuse_unmount(fs);
 	pthread_join(loop, NULL);
 	pfs_fuse_destroy(fs);
+	pfs_source_free(src);
 	rmdir(mnt);
 	mach_free(m);
 	return 0;

@@ -102,12 +102,12 @@ static void print_file(const char *label, const char *path)
 
 static void print_rendered(const char *label, const struct machine *m, const char *path)
 {
-	const struct pfs_file *f;
+	struct pfs_node f;
 	struct pfs_ctx ctx;
 	char err[128], *text;
 	size_t len;
 
-	if (pfs_resolve(m, path, &f, &ctx, err, sizeof(err)) || pfs_render(f, &ctx, &text, &len)) {
+	if (pfs_resolve(m, path, &f, &ctx, err, sizeof(err)) || pfs_render(&f, &ctx, &text, &len)) {
 		printf("  %-10s (none)\n", label);
 		return;
 	}

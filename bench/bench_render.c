@@ -18,7 +18,7 @@
 #define BUF (1u << 20)
 
 struct render_job {
-	const struct pfs_file *f;
+	struct pfs_node f;
 	struct pfs_ctx ctx;
 	size_t iters, bytes;
 	char *buf;
@@ -33,7 +33,7 @@ static void render_pass(void *arg)
 		loff_t pos = 0;
 		ssize_t n;
 
-		if (pfs_open(&m, j->f, &j->ctx))
+		if (pfs_open(&m, &j->f, &j->ctx))
 			exit(1);
 		j->bytes = 0;
 		while ((n = seq_read(&m, j->buf + j->bytes, BUF - j->bytes, &pos)) > 0)
@@ -90,31 +90,28 @@ int bench_render(const struct bench_opts *o)
 		return 1;
 	}
 	p = typical(m);
-	for (size_t i = 0; i < pfs_nfiles; i++) {
-		const struct pfs_file *f = &pfs_files[i];
-		struct render_job rj = { .f = f, .iters = iters };
+	for (size_t i = 0; i < pfs_nentries; i++) {
+		const struct pfs_entry *e = &pfs_entries[i];
+		bool per_pid = !(e->scopes & PFS_IN(PFS_SCOPE_GLOBAL));
+		struct render_job rj = { .iters = iters };
 		struct live_job lj = { .iters = iters, .ok = true };
 		double ours, kernel = 0, unused;
 		char note[96];
 
-		if (!f->verified || (f->scope == PFS_SCOPE_GLOBAL && !strcmp(f->name, "schedstat") &&
-				     !m->profile.has_schedstat))
+		if (e->kind != PFS_FILE || e->load == MACH_LD_NONE)
 			continue;
-		rj.ctx = (struct pfs_ctx){ .mach = m, .ptrace_ok = true };
-		if (f->scope == PFS_SCOPE_PID) {
-			rj.ctx.proc = p;
-			rj.ctx.thread = &p->threads[0];
-			rj.ctx.whole = true;
-		} else if (f->show == pfs_show_pressure && !m->pressure[f->arg].present) {
-			continue;
-		}
+		rj.f = (struct pfs_node){ .entry = e, .scope = per_pid ? PFS_SCOPE_TGID : PFS_SCOPE_GLOBAL,
+					  .pid = per_pid ? p->tgid : 0 };
+		rj.ctx = (struct pfs_ctx){ .ptrace_ok = true };
+		if (pfs_bind(m, &rj.f, &rj.ctx))
+			continue; /* this machine has no such file */
 		rj.buf = malloc(BUF);
 		lj.buf = malloc(BUF);
 		if (!rj.buf || !lj.buf)
 			return 1;
-		bench_progress(o, "render: %s", f->name);
+		bench_progress(o, "render: %s", e->path);
 		bench_pair(render_pass, &rj, render_pass, &rj, passes, &ours, &unused);
-		snprintf(lj.path, sizeof(lj.path), f->scope == PFS_SCOPE_PID ? "/proc/self/%s" : "/proc/%s", f->name);
+		snprintf(lj.path, sizeof(lj.path), per_pid ? "/proc/self/%s" : "/proc/%s", e->path);
 		if (!access(lj.path, R_OK)) {
 			bench_pair(live_pass, &lj, live_pass, &lj, passes, &kernel, &unused);
 			if (!lj.ok)
@@ -122,7 +119,7 @@ int bench_render(const struct bench_opts *o)
 		}
 		snprintf(note, sizeof(note), "%zu B rendered%s", rj.bytes, kernel > 0 ? "" : "; the kernel here has no such file");
 		char name[48];
-		snprintf(name, sizeof(name), "%s%s", f->scope == PFS_SCOPE_PID ? "pid/" : "", f->name);
+		snprintf(name, sizeof(name), "%s%s", per_pid ? "pid/" : "", e->path);
 		struct bench_result r = {
 			.bench = "render", .case_name = name, .unit = "ns/file",
 			.value = ours / (double)iters, .note = note,

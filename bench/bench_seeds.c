@@ -526,7 +526,7 @@ static void live_anchor(const struct bench_opts *o, const char *file, size_t ite
 	char path[64], err[256], name[48], note[128];
 	pid_t self = getpid();
 	double ours_ns, kernel_ns, unused;
-	const struct pfs_file *f;
+	struct pfs_node f;
 	struct pfs_ctx ctx;
 	struct variant v = { 0 };
 
@@ -540,8 +540,8 @@ static void live_anchor(const struct bench_opts *o, const char *file, size_t ite
 		return;
 	}
 	mach_load_report_free(&rep);
-	v.show = f->show;
-	v.ops = f->ops;
+	v.show = f.entry->show;
+	v.ops = f.entry->ops;
 	job_init(&ours, &v, &ctx, OPEN_READ_CLOSE, iters);
 	bench_pair(job_pass, &ours, job_pass, &ours, 3, &ours_ns, &unused); /* warm */
 	bench_pair(job_pass, &ours, job_pass, &ours, passes, &ours_ns, &unused);

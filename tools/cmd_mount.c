@@ -43,6 +43,7 @@ int cmd_mount(int argc, char **argv)
 	const char *spec = "synth";
 	bool foreground = false;
 	struct pfs_fuse *fs = NULL;
+	struct pfs_source *src = NULL;
 	struct served s;
 	char err[512];
 	int c, rc;
@@ -71,7 +72,12 @@ int cmd_mount(int argc, char **argv)
 	}
 	/* Callers are this namespace's processes: its procfs describes them. */
 	o.caller_proc_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	rc = pfs_fuse_create(&fs, &s.src, &o, err, sizeof(err));
+	rc = served_source(&s, o.caller_proc_fd, &src);
+	if (rc) {
+		fprintf(stderr, "uprocfs mount: %s\n", strerror(-rc));
+		goto out;
+	}
+	rc = pfs_fuse_create(&fs, src, &o, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "uprocfs mount: %s\n", err);
 		goto out;
@@ -84,6 +90,7 @@ int cmd_mount(int argc, char **argv)
 	rc = pfs_fuse_loop(fs);
 out:
 	pfs_fuse_destroy(fs);
+	pfs_source_free(src);
 	served_close(&s);
 	return rc ? 1 : 0;
 }

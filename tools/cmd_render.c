@@ -3,6 +3,7 @@
  * cmd_render.c - `uprocfs render`: print files of a machine to stdout.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,14 +13,15 @@
 
 #include "cli.h"
 #include "uprocfs/machine.h"
-#include "uprocfs/procfs.h"
+#include "tree_write.h"
 #include "uprocfs/sim.h"
+#include "uprocfs/source.h"
 
 static void render_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: uprocfs render [--machine SPEC] [--at SECONDS] PATH...\n"
-		"       uprocfs render [--machine SPEC] [--at SECONDS] --tree DIR\n"
+		"       uprocfs render [--machine SPEC] [--at SECONDS] [--force] --tree DIR\n"
 		"\n"
 		"Write the files at PATH (as /proc/stat, /proc/42/status, stat, 42/task/43/stat)\n"
 		"of a machine to standard output, one after the other.\n"
@@ -27,7 +29,8 @@ static void render_usage(FILE *f)
 		"  --machine SPEC   synth[:cpus=N,tasks=M,threads=T,seed=S,...] (default synth),\n"
 		"                   tree:DIR (a tree written by `uprocfs capture`), or live\n"
 		"  --tree DIR       write every file of the machine under DIR, laid out as /proc\n"
-		"                   (as `uprocfs capture` does for the live kernel)\n"
+		"                   (as `uprocfs capture` does for the live kernel); DIR must be\n"
+		"                   new or empty unless --force (then it is replaced)\n"
 		"  --at SECONDS     run the simulator for SECONDS of machine time first\n"
 		"                   (the workload: synth keys depth=D,load=L,io=F,mem=F)\n");
 }
@@ -53,10 +56,13 @@ int cmd_render(int argc, char **argv)
 		{ "machine", required_argument, NULL, 'm' },
 		{ "at", required_argument, NULL, 'a' },
 		{ "tree", required_argument, NULL, 't' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *spec = "synth", *tree = NULL;
+	struct pfs_source *src = NULL;
+	bool force = false;
 	double at = -1;
 	char *end;
 	struct machine *mach;
@@ -76,6 +82,7 @@ int cmd_render(int argc, char **argv)
 			}
 			break;
 		case 't': tree = optarg; break;
+		case 'f': force = true; break;
 		case 'h': render_usage(stdout); return 0;
 		default: render_usage(stderr); return 2;
 		}
@@ -107,29 +114,33 @@ int cmd_render(int argc, char **argv)
 		}
 	}
 	if (tree) {
-		if (mkdir(tree, 0755) && errno != EEXIST) {
-			fprintf(stderr, "uprocfs render: %s: %s\n", tree, strerror(errno));
-			status = 1;
-		} else if (pfs_write_tree(mach, tree, err, sizeof(err))) {
+		struct tree_writer w;
+
+		rc = tw_begin(&w, tree, force, err, sizeof(err));
+		if (!rc) {
+			rc = tw_machine(&w, mach, err, sizeof(err));
+			rc = rc ? (tw_abort(&w), rc) : tw_commit(&w, err, sizeof(err));
+		}
+		if (rc) {
 			fprintf(stderr, "uprocfs render: %s\n", err);
 			status = 1;
 		}
 	}
+	if (optind < argc && pfs_model_source_new(mach, NULL, &src)) {
+		fprintf(stderr, "uprocfs render: out of memory\n");
+		mach_free(mach);
+		return 1;
+	}
 	for (int i = optind; i < argc; i++) {
-		const struct pfs_file *f;
-		struct pfs_ctx ctx;
+		struct pfs_node n;
 		char *text;
 		size_t len;
 
-		rc = pfs_resolve(mach, argv[i], &f, &ctx, err, sizeof(err));
+		rc = pfs_parse_path(argv[i], &n, err, sizeof(err));
+		if (!rc)
+			rc = pfs_source_render(src, NULL, &n, &text, &len, err, sizeof(err));
 		if (rc) {
 			fprintf(stderr, "uprocfs render: %s\n", err);
-			status = 1;
-			continue;
-		}
-		rc = pfs_render(f, &ctx, &text, &len);
-		if (rc) {
-			fprintf(stderr, "uprocfs render: %s: %s\n", argv[i], strerror(-rc));
 			status = 1;
 			continue;
 		}
@@ -141,6 +152,7 @@ int cmd_render(int argc, char **argv)
 			break;
 		}
 	}
+	pfs_source_free(src);
 	mach_free(mach);
 	return status;
 }

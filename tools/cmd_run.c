@@ -201,6 +201,7 @@ int cmd_run(int argc, char **argv)
 	struct pfs_fuse *fs = NULL;
 	int sv[2] = { -1, -1 }, c, rc, code = 1, status, ready;
 	pthread_t loop;
+	struct pfs_source *src = NULL;
 	struct served s;
 	char err[512];
 
@@ -282,7 +283,10 @@ int cmd_run(int argc, char **argv)
 			strerror(ready > 0 ? ready : EIO));
 		goto wait_child;
 	}
-	rc = pfs_fuse_create(&fs, &s.src, &o, err, sizeof(err));
+	err[0] = '\0';
+	rc = served_source(&s, o.caller_proc_fd, &src);
+	if (!rc)
+		rc = pfs_fuse_create(&fs, src, &o, err, sizeof(err));
 	if (!rc && pthread_create(&loop, NULL, loop_thread, fs))
 		rc = -EAGAIN;
 	if (rc) {
@@ -328,6 +332,7 @@ out:
 		close(o.mounted_fd);
 	if (o.caller_proc_fd >= 0)
 		close(o.caller_proc_fd);
+	pfs_source_free(src);
 	served_close(&s);
 	return code;
 }

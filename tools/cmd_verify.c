@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,28 @@ static void report_difference(const char *path, const char *want, size_t wlen,
 	print_line("uprocfs:", glen > line_start ? got + line_start : "", gl);
 }
 
+/* What verify prints of each file. */
+static void show_verdict(void *arg, const struct pfs_verify_file *v)
+{
+	const struct mach_load_file *lf = v->loaded;
+	bool quiet = *(const int *)arg;
+
+	switch (v->verdict) {
+	case PFS_SKIPPED:
+		if (!quiet)
+			printf("skipped: %s (%s)\n", lf->path, lf->reason ? lf->reason : "?");
+		break;
+	case PFS_DIFFERS:
+		if (!v->text)
+			printf("differs: %s (uprocfs cannot render it: %s)\n", lf->path, v->why);
+		else
+			report_difference(lf->path, lf->text, lf->len, v->text, v->len);
+		break;
+	case PFS_IDENTICAL:
+		break;
+	}
+}
+
 static int parse_pid_arg(const char *s, pid_t *pid)
 {
 	char *end;
@@ -98,7 +121,8 @@ int cmd_verify(int argc, char **argv)
 	struct mach_load_opts opts = { 0 };
 	struct mach_load_report report = { 0 };
 	struct machine *mach = NULL;
-	size_t identical = 0, differ = 0, skipped = 0;
+	struct pfs_verify_counts counts;
+	size_t identical, differ, skipped;
 	pid_t *pids = NULL;
 	int quiet = 0, c, rc;
 	char err[1024];
@@ -134,36 +158,16 @@ int cmd_verify(int argc, char **argv)
 		fprintf(stderr, "uprocfs verify: %s\n", err);
 		return 1;
 	}
-	for (size_t i = 0; i < report.nfiles; i++) {
-		const struct mach_load_file *lf = &report.files[i];
-		const struct pfs_file *f;
-		struct pfs_ctx ctx;
-		char *text;
-		size_t len;
-
-		if (lf->status != MACH_LOAD_OK) {
-			skipped++;
-			if (!quiet)
-				printf("skipped: %s (%s)\n", lf->path, lf->reason ? lf->reason : "?");
-			continue;
-		}
-		rc = pfs_resolve(mach, lf->path, &f, &ctx, err, sizeof(err));
-		if (!rc)
-			rc = pfs_render(f, &ctx, &text, &len);
-		if (rc) {
-			differ++;
-			printf("differs: %s (uprocfs cannot render it: %s)\n", lf->path,
-			       rc == -ENOENT ? err : strerror(-rc));
-			continue;
-		}
-		if (len == lf->len && !memcmp(text, lf->text, len)) {
-			identical++;
-		} else {
-			differ++;
-			report_difference(lf->path, lf->text, lf->len, text, len);
-		}
-		free(text);
+	rc = pfs_verify(mach, &report, show_verdict, &quiet, &counts);
+	if (rc) {
+		fprintf(stderr, "uprocfs verify: %s\n", strerror(-rc));
+		mach_load_report_free(&report);
+		mach_free(mach);
+		return 1;
 	}
+	identical = counts.identical;
+	differ = counts.differ;
+	skipped = counts.skipped;
 	printf("verify: %zu files identical, %zu differ, %zu skipped\n", identical, differ, skipped);
 	mach_load_report_free(&report);
 	mach_free(mach);

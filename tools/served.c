@@ -27,20 +27,14 @@ int served_open(struct served *s, const char *spec, char *err, size_t errlen)
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	s->src.live_proc_fd = -1;
+	s->live_proc_fd = -1;
 	if (spec && !strcmp(spec, "live")) {
 		/* live: every open reads the kernel's file and renders it again */
-		s->src.live_proc_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (s->src.live_proc_fd < 0) {
+		s->live_proc_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (s->live_proc_fd < 0) {
 			snprintf(err, errlen, "/proc: %s", strerror(errno));
 			return -errno;
 		}
-		s->mach = mach_new();
-		if (!s->mach) {
-			close(s->src.live_proc_fd);
-			return -ENOMEM;
-		}
-		s->src.mach = s->mach;
 		return 0;
 	}
 	rc = mach_from_spec(spec, &s->mach, err, errlen);
@@ -55,20 +49,27 @@ int served_open(struct served *s, const char *spec, char *err, size_t errlen)
 	}
 	/* served now: its boot was uptime ago on the wall clock */
 	s->mach->btime = (uint64_t)time(NULL) - s->mach->uptime_ns / 1000000000u;
-	s->src.mach = s->mach;
-	s->src.advance = follow_boottime;
-	s->src.advance_ctx = s;
 	s->model_base_ns = s->mach->uptime_ns;
 	s->boot_base_ns = psi_clock_boottime(NULL, -1);
 	return 0;
 }
 
+int served_source(struct served *s, int reader_proc_fd, struct pfs_source **out)
+{
+	struct pfs_model_opts o = { .advance = follow_boottime, .advance_ctx = s,
+				    .reader_proc_fd = reader_proc_fd };
+
+	if (s->live_proc_fd >= 0)
+		return pfs_live_source_new(s->live_proc_fd, out);
+	return pfs_model_source_new(s->mach, &o, out);
+}
+
 void served_close(struct served *s)
 {
-	if (s->src.live_proc_fd >= 0)
-		close(s->src.live_proc_fd);
+	if (s->live_proc_fd >= 0)
+		close(s->live_proc_fd);
 	mach_sim_destroy(s->sim);
 	mach_free(s->mach);
 	memset(s, 0, sizeof(*s));
-	s->src.live_proc_fd = -1;
+	s->live_proc_fd = -1;
 }

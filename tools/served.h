@@ -10,9 +10,9 @@
 struct mach_sim;
 
 struct served {
-	struct machine *mach;
-	struct pfs_source src;
-	struct mach_sim *sim;   /* the simulator driving mach, or NULL (live) */
+	struct machine *mach;   /* the model (NULL when live) */
+	struct mach_sim *sim;   /* the simulator driving mach, or NULL */
+	int live_proc_fd;       /* --machine live: the real /proc, else -1 */
 	uint64_t model_base_ns; /* the machine's uptime when serving started */
 	uint64_t boot_base_ns;  /* CLOCK_BOOTTIME then */
 };
@@ -23,6 +23,12 @@ struct served {
  * Must run before anything is mounted over /proc.
  */
 int served_open(struct served *s, const char *spec, char *err, size_t errlen);
+
+/**
+ * The source that serves it; @reader_proc_fd (or -1) is a procfs of the
+ * readers' pid namespace, from which each reader sees itself.
+ */
+int served_source(struct served *s, int reader_proc_fd, struct pfs_source **out);
 
 /** Free it all. */
 void served_close(struct served *s);

@@ -9,7 +9,7 @@
 #ifndef UPROCFS_BEFORE_H
 #define UPROCFS_BEFORE_H
 
-#include "uprocfs/procfs.h"
+#include "procfs/render.h"
 
 /** seq_printf through libc vsnprintf, with the kernel's overflow rule. */
 void before_seq_printf(struct seq_file *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -2,11 +2,9 @@
 /*
  * pfs_fuse.h - the machine model served as a /proc filesystem through FUSE.
  *
- * Every file comes from the file table (procfs.h) through the seq_file read
- * protocol: direct I/O, st_size 0, the whole file in the first read of any
- * size, a snapshot per open.  The process that reads sees itself: /proc/self
- * and /proc/<its pid> describe the caller, mirrored from the real procfs of
- * its pid namespace through the loader, while every other pid is the model's.
+ * Every node comes from the file table (procfs.h), every byte from a source
+ * (source.h) through the seq_file read protocol: direct I/O, st_size 0, the
+ * whole file in the first read of any size, a snapshot per open.
  */
 #ifndef UPROCFS_PFS_FUSE_H
 #define UPROCFS_PFS_FUSE_H
@@ -16,27 +14,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "uprocfs/machine.h"
+#include "uprocfs/source.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 struct pfs_fuse;
-
-/** Where the served machine comes from and how it moves. */
-struct pfs_source {
-	struct machine *mach;      /* the model served (owned by the caller) */
-	/*
-	 * Bring the model up to @now_ns of CLOCK_BOOTTIME (the simulator), or
-	 * NULL for a machine that stands still.  Called with the model locked for
-	 * writing when a file is opened.
-	 */
-	int (*advance)(void *ctx, struct machine *m, uint64_t now_ns);
-	void *advance_ctx;
-	/* Mirror a real procfs instead (`--machine live`): this dirfd, or -1. */
-	int live_proc_fd;
-};
 
 struct pfs_fuse_opts {
 	const char *mountpoint;

@@ -1,18 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * procfs.h - the file table: every /proc file uprocfs serves, its mode and
- * the renderer that prints it from a const machine model.
+ * procfs.h - the file table: every file, directory and symlink uprocfs
+ * serves, declared once with everything each layer needs, and the one path
+ * parser over it.
  *
- * Transports (the CLI, the FUSE filesystem, benchmarks) resolve paths only
- * through this table and read files only through the seq_file protocol.
+ * An entry names its place (a scope and a path inside it), its kind and
+ * mode, who may read it, when it exists, the renderer that prints it from a
+ * const machine model, and the loader entry that parses it back.  The CLI
+ * (render, verify, capture), the FUSE filesystem and the benches consult only
+ * this table: no file name is tested anywhere else.
+ *
+ * Scopes are the directories that repeat: /proc itself, each /proc/<pid>,
+ * each /proc/<pid>/task/<tid>.  A path component "*" in an entry is a
+ * collection: a directory whose children are the instances of something in
+ * the model (a task's open files: "fd/ *"; the pids of the machine: "*"
+ * in the global scope, each one the root of a process scope).
  */
 #ifndef UPROCFS_PROCFS_H
 #define UPROCFS_PROCFS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
+#include "uprocfs/load.h"
 #include "uprocfs/machine.h"
 #include "uprocfs/seq_file.h"
 
@@ -20,108 +32,220 @@
 extern "C" {
 #endif
 
-/** Where a file lives. */
+/** The directories that repeat; an entry's path is relative to its scope's directory. */
 enum pfs_scope {
 	PFS_SCOPE_GLOBAL, /* /proc/NAME */
-	PFS_SCOPE_PID,    /* /proc/<pid>/NAME and /proc/<pid>/task/<tid>/NAME */
+	PFS_SCOPE_TGID,   /* /proc/<pid>/NAME: the whole thread group */
+	PFS_SCOPE_TID,    /* /proc/<pid>/task/<tid>/NAME: one thread */
+	PFS_NR_SCOPES
+};
+
+/** Scope bits for pfs_entry.scopes: an entry may exist in several. */
+#define PFS_IN(scope) (1u << (scope))
+#define PFS_IN_TASK (PFS_IN(PFS_SCOPE_TGID) | PFS_IN(PFS_SCOPE_TID))
+
+enum pfs_kind {
+	PFS_FILE, /* read through the seq_file protocol */
+	PFS_DIR,
+	PFS_LINK, /* a symlink: readlink */
+};
+
+/**
+ * Who may read, beyond the mode bits the kernel checks on the inode (FUSE's
+ * default_permissions does that part).
+ */
+enum pfs_access {
+	PFS_ACCESS_MODE,         /* the mode bits alone */
+	PFS_ACCESS_PTRACE_READ,  /* open/readlink needs ptrace_may_access(PTRACE_MODE_READ_FSCREDS): maps, environ */
+	PFS_ACCESS_PTRACE_ATTACH,/* needs PTRACE_MODE_ATTACH_FSCREDS: stack, syscall */
+};
+
+/** Directories whose children come from the model or the source. */
+enum pfs_coll {
+	PFS_COLL_NONE,
+	PFS_COLL_PIDS,  /* the machine's processes: children are PFS_SCOPE_TGID roots */
+	PFS_COLL_TIDS,  /* a process's threads: children are PFS_SCOPE_TID roots */
+	PFS_NR_COLLS
+};
+
+/** One reader of the tree: what self points to and whom access rules are checked for. */
+struct pfs_reader {
+	pid_t pid, tid;            /* in the served machine's numbering; 0: not known */
+	uid_t uid;                 /* fs uid of the caller */
+	gid_t gid;
 };
 
 /** What a renderer prints: passed as seq_file.private. */
 struct pfs_ctx {
 	const struct machine *mach;
-	const struct mach_process *proc;  /* PID scope */
+	const struct mach_process *proc;  /* task scopes */
 	const struct mach_thread *thread; /* the leader under /proc/<pid>, the thread under task/<tid> */
 	bool whole;                       /* /proc/<pid> (thread-group totals) rather than task/<tid> */
 	bool ptrace_ok;                   /* the reader may ptrace-read the task (stat's masked fields) */
-	unsigned int arg;                 /* the table entry's arg (pressure resource) */
+	unsigned int arg;                 /* the entry's arg (pressure resource, ...) */
+	uint32_t inst;                    /* the instance of a "*" leaf (an fd number, ...) */
 	pid_t caller_pid, caller_tid;     /* who reads: what self and thread-self point to (0: none) */
 };
 
-struct pfs_file {
-	const char *name;                 /* "status", "pressure/cpu", ... relative to its scope */
-	enum pfs_scope scope;
-	mode_t mode;                      /* permission bits as the kernel's */
-	int (*show)(struct seq_file *m, void *v);      /* single_open files */
-	const struct seq_operations *ops;              /* iterator files (maps), else NULL */
+struct pfs_entry;
+
+/** A predicate on the machine (global scope) or the task (task scopes). */
+typedef bool (*pfs_exists_fn)(const struct pfs_ctx *c);
+
+struct pfs_entry {
+	const char *path;                 /* inside the scope: "status", "pressure/cpu", "ns/pid", "*" */
+	unsigned int scopes;              /* PFS_IN(...) bits */
+	enum pfs_kind kind;
+	mode_t mode;                      /* permission bits, as the kernel's */
+	enum pfs_access access;
+	pfs_exists_fn exists;             /* NULL: always (while its scope exists) */
+	/* PFS_FILE: single_open (show) or an iterator (ops) */
+	int (*show)(struct seq_file *m, void *v);
+	const struct seq_operations *ops;
 	size_t (*first_size)(const struct pfs_ctx *c); /* single_open_size, or NULL: 4096 */
-	unsigned int arg;
-	const char *mirrors;              /* the kernel function it mirrors */
-	/* symlinks (mode has S_IFLNK): write the target; 0, -ENOENT or -ENAMETOOLONG */
+	/* PFS_LINK: write the target; 0, -ENOENT or -ENAMETOOLONG */
 	int (*readlink)(const struct pfs_ctx *c, char *buf, size_t size);
-	/* the loader parses it and verify compares it with the kernel's */
-	bool verified;
+	/* PFS_DIR whose path ends in "*": the instances */
+	enum pfs_coll coll;
+	enum pfs_scope child_scope;       /* PFS_COLL_PIDS/TIDS: the scope each child roots */
+	unsigned int arg;
+	/* the loader entry that parses this file, or MACH_LD_NONE: served, not loaded nor verified */
+	enum mach_ld_kind load;
+	const char *mirrors;              /* the kernel function it mirrors */
 };
 
 /** The table, and its length. */
-extern const struct pfs_file pfs_files[];
-extern const size_t pfs_nfiles;
+extern const struct pfs_entry pfs_entries[];
+extern const size_t pfs_nentries;
 
-/** The entry named @name in @scope, or NULL. */
-const struct pfs_file *pfs_lookup(enum pfs_scope scope, const char *name);
-
-/** Open @f for reading with @ctx (which must outlive @m); 0 or -errno. */
-int pfs_open(struct seq_file *m, const struct pfs_file *f, struct pfs_ctx *ctx);
-
-/** Render @f whole into a malloc'd buffer; 0 or -errno. */
-int pfs_render(const struct pfs_file *f, const struct pfs_ctx *ctx, char **out, size_t *len);
-
-/**
- * Resolve a path ("/proc/stat", "stat", "/proc/42/status", "42/task/43/stat")
- * against @mach.  Fills *@f and @ctx (ptrace_ok set).  -ENOENT with a message
- * in @err when no such file or task exists.
- */
-int pfs_resolve(const struct machine *mach, const char *path, const struct pfs_file **f,
-		struct pfs_ctx *ctx, char *err, size_t errlen);
-
-/* The renderers, one per file (src/procfs/<name>.c). */
-int pfs_show_pid_status(struct seq_file *m, void *v);
-int pfs_show_pid_stat(struct seq_file *m, void *v);
-int pfs_show_pid_statm(struct seq_file *m, void *v);
-extern const struct seq_operations pfs_pid_maps_ops;
-/* The maps and schedstat iterators, for other show functions over the same records (bench/before). */
-void *pfs_pid_maps_start(struct seq_file *m, loff_t *pos);
-void *pfs_pid_maps_next(struct seq_file *m, void *v, loff_t *pos);
-void *pfs_schedstat_start(struct seq_file *m, loff_t *pos);
-void *pfs_schedstat_next(struct seq_file *m, void *v, loff_t *pos);
-/** A stop() for iterators that take no locks. */
-void pfs_seq_stop_nothing(struct seq_file *m, void *v);
-int pfs_show_pid_cmdline(struct seq_file *m, void *v);
-int pfs_show_pid_comm(struct seq_file *m, void *v);
-int pfs_show_stat(struct seq_file *m, void *v);
-/** /proc/stat's totals: CPU times summed over all CPUs (ns), the intr and softirq totals. */
-void pfs_stat_totals(const struct machine *mach, uint64_t cpu_ns[MACH_NR_CPUTIME], uint64_t *intr,
-		     uint64_t *softirq);
-size_t pfs_stat_first_size(const struct pfs_ctx *c);
-extern const struct seq_operations pfs_schedstat_ops;
-int pfs_show_pressure(struct seq_file *m, void *v);
-/** Print a pressure snapshot as psi_show does (also used for cgroup pressure files). */
-void pfs_print_pressure(struct seq_file *m, const struct mach_pressure *p);
-int pfs_show_meminfo(struct seq_file *m, void *v);
-extern const struct seq_operations pfs_vmstat_ops;
-int pfs_show_loadavg(struct seq_file *m, void *v);
-int pfs_show_uptime(struct seq_file *m, void *v);
-int pfs_show_cpuinfo(struct seq_file *m, void *v);
-int pfs_show_pid_max(struct seq_file *m, void *v);
-int pfs_show_osrelease(struct seq_file *m, void *v);
-int pfs_show_tty_drivers(struct seq_file *m, void *v);
-int pfs_show_pid_environ(struct seq_file *m, void *v);
-int pfs_link_self(const struct pfs_ctx *c, char *buf, size_t size);
-int pfs_link_thread_self(const struct pfs_ctx *c, char *buf, size_t size);
-int pfs_link_exe(const struct pfs_ctx *c, char *buf, size_t size);
-int pfs_link_ns_pid(const struct pfs_ctx *c, char *buf, size_t size);
-
-/**
- * Write every verified file of @mach (global files, each process and each of
- * its threads) under @dir, laid out as /proc; what `uprocfs capture` writes
- * for the live kernel.  0 or -errno with the failing path in @err.
- */
-int pfs_write_tree(const struct machine *mach, const char *dir, char *err, size_t errlen);
-
-/** True when @f is a symlink rather than a file to read. */
-static inline bool pfs_is_link(const struct pfs_file *f)
+/** An entry's index, for compact references (inode numbers). */
+static inline unsigned int pfs_entry_index(const struct pfs_entry *e)
 {
-	return f->readlink != NULL;
+	return (unsigned int)(e - pfs_entries);
 }
+
+/* ------------------------------------------------------------------ */
+/* Nodes: an entry at a place                                          */
+
+/** A node of the served tree: an entry and the instances that place it. */
+struct pfs_node {
+	const struct pfs_entry *entry;    /* NULL: the root of the tree */
+	enum pfs_scope scope;             /* which scope the entry is seen in */
+	pid_t pid, tid;                   /* task scopes (tid 0 in PFS_SCOPE_TGID) */
+	uint32_t inst;                    /* the "*" leaf instance */
+};
+
+/** The root directory. */
+static inline struct pfs_node pfs_root(void)
+{
+	return (struct pfs_node){ .entry = NULL, .scope = PFS_SCOPE_GLOBAL };
+}
+
+/** True when @n is a directory (the root, a scope root, or a PFS_DIR entry). */
+bool pfs_node_is_dir(const struct pfs_node *n);
+
+/** The node's mode as stat(2) shows it (type and permission bits). */
+mode_t pfs_node_mode(const struct pfs_node *n);
+
+/**
+ * The child @name of directory @dir, by syntax alone: pids, tids and leaf
+ * instances are parsed, not checked against a machine (see pfs_node_exists).
+ * 0, -ENOENT or -ENOTDIR.
+ */
+int pfs_child(const struct pfs_node *dir, const char *name, struct pfs_node *out);
+
+/**
+ * Static children of @dir in listing order, from position @*pos (0 first);
+ * advances @*pos.  Collections are not listed here: see pfs_dir_coll.
+ * Returns false past the end.  @c decides the entries' exists predicates
+ * (NULL: list all).
+ */
+bool pfs_dir_next(const struct pfs_node *dir, const struct pfs_ctx *c, unsigned int *pos,
+		  const char **name, struct pfs_node *out);
+
+/** The collection entry of @dir (its "*" child), or NULL. */
+const struct pfs_entry *pfs_dir_coll(const struct pfs_node *dir);
+
+/** Whether @n's entry exists for the task or machine in @c (its exists predicate). */
+bool pfs_node_exists(const struct pfs_node *n, const struct pfs_ctx *c);
+
+/**
+ * Parse a path ("/proc/stat", "stat", "/proc/42/status", "42/task/43/stat",
+ * "42/fd/3") into a node.  Syntax only; -ENOENT with a message in @err.
+ */
+int pfs_parse_path(const char *path, struct pfs_node *out, char *err, size_t errlen);
+
+/** Write @n's path relative to the root ("42/task/43/stat"); 0 or -ENAMETOOLONG. */
+int pfs_node_path(const struct pfs_node *n, char *buf, size_t size);
+
+/* ------------------------------------------------------------------ */
+/* Reading against a model                                             */
+
+/**
+ * Fill @c for reading @n from @mach: the process and thread for task
+ * scopes, the entry's arg and instance.  -ENOENT when the task or the file
+ * does not exist on this machine.  The reader fields stay as they are.
+ */
+int pfs_bind(const struct machine *mach, const struct pfs_node *n, struct pfs_ctx *c);
+
+/** Open file node @n for reading with @ctx (which must outlive @m); 0 or -errno. */
+int pfs_open(struct seq_file *m, const struct pfs_node *n, struct pfs_ctx *ctx);
+
+/** Render file node @n whole into a malloc'd buffer; 0 or -errno. */
+int pfs_render(const struct pfs_node *n, const struct pfs_ctx *ctx, char **out, size_t *len);
+
+/**
+ * Parse @path and bind it against @mach with full access (the CLI's view):
+ * -ENOENT with a message in @err when no such file or task exists.
+ */
+int pfs_resolve(const struct machine *mach, const char *path, struct pfs_node *n, struct pfs_ctx *ctx,
+		char *err, size_t errlen);
+
+/**
+ * May reader @r read node @n of the task bound in @c, by the entry's access
+ * rule?  Sets c->ptrace_ok (stat's masked fields).  0 or -EACCES.
+ */
+int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struct pfs_ctx *c);
+
+/** pfs_for_each_file: every file and symlink, not only those the loader parses. */
+#define PFS_EACH_ALL 1u
+
+/**
+ * Call @fn for every loadable file of @mach (every file and symlink with
+ * PFS_EACH_ALL) that exists on it, in the order a capture writes them:
+ * global files, then each process's files and each of its threads'.  Stops
+ * at the first non-zero return and returns it.
+ */
+int pfs_for_each_file(const struct machine *mach, unsigned int flags,
+		      int (*fn)(void *arg, const struct pfs_node *n, const struct pfs_ctx *c), void *arg);
+
+/* ------------------------------------------------------------------ */
+/* Verifying a model against the text it was loaded from               */
+
+enum pfs_verdict { PFS_IDENTICAL, PFS_DIFFERS, PFS_SKIPPED };
+
+/** One file's outcome, for pfs_verify's callback. */
+struct pfs_verify_file {
+	const struct mach_load_file *loaded; /* path, the text read (or skip reason) */
+	enum pfs_verdict verdict;
+	const char *text;                    /* what uprocfs rendered (NULL when it could not) */
+	size_t len;
+	const char *why;                     /* PFS_DIFFERS without text: why it could not render */
+};
+
+struct pfs_verify_counts {
+	size_t identical, differ, skipped;
+};
+
+/**
+ * Render every file of @report that loaded from @mach (the machine loaded
+ * with it) and compare with the text read; call @each (may be NULL) for
+ * every file, in report order, and count the verdicts into @out.
+ * 0 or -ENOMEM.
+ */
+int pfs_verify(const struct machine *mach, const struct mach_load_report *report,
+	       void (*each)(void *arg, const struct pfs_verify_file *f), void *arg,
+	       struct pfs_verify_counts *out);
 
 #ifdef __cplusplus
 }

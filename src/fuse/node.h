@@ -2,10 +2,11 @@
 /*
  * node.h - inode numbers of the served tree.
  *
- * Inodes carry everything needed to find their node again, so the daemon
- * keeps no per-inode state and forget is free: a kind, an index (a file of
- * the table or a directory), a tid and a pid, each pid below 2^24 (the
- * kernel's pid_max limit is 2^22).
+ * An inode carries everything needed to find its node again, so the daemon
+ * keeps no per-inode state and forget is free: the table entry (12 bits),
+ * the scope it is seen in (2 bits) and two 25-bit values: the pid and tid,
+ * or the pid and a "*" instance.  Pids stay below 2^25 (the kernel's
+ * pid_max limit is 2^22).
  */
 #ifndef UPROCFS_FUSE_NODE_H
 #define UPROCFS_FUSE_NODE_H
@@ -13,50 +14,47 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-enum node_kind {
-	NODE_ROOT = 0,     /* ino 1 */
-	NODE_GDIR,         /* a directory of global files: pressure, sys, sys/kernel, tty */
-	NODE_GFILE,        /* a global file or link of the table */
-	NODE_PID_DIR,      /* /proc/<pid> */
-	NODE_PID_SUBDIR,   /* /proc/<pid>/ns */
-	NODE_PID_FILE,     /* /proc/<pid>/<file> */
-	NODE_TASK_DIR,     /* /proc/<pid>/task */
-	NODE_TID_DIR,      /* /proc/<pid>/task/<tid> */
-	NODE_TID_SUBDIR,   /* /proc/<pid>/task/<tid>/ns */
-	NODE_TID_FILE,     /* /proc/<pid>/task/<tid>/<file> */
-	NR_NODE_KINDS
-};
+#include "uprocfs/procfs.h"
 
-#define NODE_PID_BITS 24u
-#define NODE_PID_MASK ((1u << NODE_PID_BITS) - 1)
+#define NODE_ENTRY_SHIFT 52
+#define NODE_SCOPE_SHIFT 50
+#define NODE_VALUE_BITS 25
+#define NODE_VALUE_MASK ((1u << NODE_VALUE_BITS) - 1)
 
-struct node {
-	enum node_kind kind;
-	unsigned int index; /* table index (files) or directory index */
-	pid_t pid, tid;
-};
-
-static inline uint64_t node_ino(const struct node *n)
+static inline uint64_t node_ino(const struct pfs_node *n)
 {
-	if (n->kind == NODE_ROOT)
-		return 1;
-	return (uint64_t)n->kind << 56 | (uint64_t)(n->index & 0xff) << 48 |
-	       (uint64_t)((uint32_t)n->tid & NODE_PID_MASK) << 24 | ((uint32_t)n->pid & NODE_PID_MASK);
+	uint64_t a = (uint32_t)n->pid, b = n->inst;
+
+	if (!n->entry)
+		return 1; /* FUSE_ROOT_ID */
+	if (n->scope == PFS_SCOPE_TID || n->entry->coll == PFS_COLL_TIDS)
+		b = (uint32_t)n->tid; /* task/<tid> and inside: no leaf instance there (yet) */
+	return (uint64_t)(pfs_entry_index(n->entry) + 1) << NODE_ENTRY_SHIFT |
+	       (uint64_t)n->scope << NODE_SCOPE_SHIFT | (a & NODE_VALUE_MASK) << NODE_VALUE_BITS |
+	       (b & NODE_VALUE_MASK);
 }
 
 /** Decode @ino; -1 when it cannot be one of ours. */
-static inline int node_from_ino(uint64_t ino, struct node *n)
+static inline int node_from_ino(uint64_t ino, struct pfs_node *n)
 {
+	uint64_t e = ino >> NODE_ENTRY_SHIFT;
+	uint32_t a = (uint32_t)(ino >> NODE_VALUE_BITS) & NODE_VALUE_MASK, b = (uint32_t)ino & NODE_VALUE_MASK;
+
 	if (ino == 1) {
-		*n = (struct node){ .kind = NODE_ROOT };
+		*n = pfs_root();
 		return 0;
 	}
-	n->kind = (enum node_kind)(ino >> 56);
-	n->index = (unsigned int)(ino >> 48) & 0xff;
-	n->tid = (pid_t)((ino >> 24) & NODE_PID_MASK);
-	n->pid = (pid_t)(ino & NODE_PID_MASK);
-	if (n->kind == NODE_ROOT || n->kind >= NR_NODE_KINDS)
+	if (!e || e > pfs_nentries)
 		return -1;
+	*n = (struct pfs_node){ .entry = &pfs_entries[e - 1],
+				.scope = (enum pfs_scope)((ino >> NODE_SCOPE_SHIFT) & 3) };
+	if (n->scope >= PFS_NR_SCOPES || !(n->entry->scopes & PFS_IN(n->scope)))
+		return -1;
+	n->pid = (pid_t)a;
+	if (n->scope == PFS_SCOPE_TID || n->entry->coll == PFS_COLL_TIDS)
+		n->tid = (pid_t)b;
+	else
+		n->inst = b;
 	return 0;
 }
 

@@ -8,7 +8,7 @@
  * identification fields are those of the reference VM's AMD EPYC, and the
  * topology follows the machine's CPU count (one package, no SMT siblings).
  */
-#include "uprocfs/procfs.h"
+#include "render.h"
 
 static const char cpu_flags[] =
 	"fpu vme de pse tsc msr pae mce cx8 apic sep pge mca cmov pat pse36 clflush mmx fxsr "

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "uprocfs/procfs.h"
+#include "render.h"
 
 static int fit(int n, size_t size)
 {

@@ -7,7 +7,7 @@
  * FIXED_1/200 (round to two decimals, unlike PSI), runnable/total threads,
  * and the last pid allocated.
  */
-#include "uprocfs/procfs.h"
+#include "render.h"
 
 static void show_load(struct seq_file *m, const char *delim, unsigned long avg)
 {

@@ -8,7 +8,7 @@
  * HardwareCorrupted), " kB" where the kernel prints it.  Which lines exist is
  * the machine profile's: they depend on the kernel's configuration.
  */
-#include "uprocfs/procfs.h"
+#include "render.h"
 
 int pfs_show_meminfo(struct seq_file *m, void *v)
 {

@@ -4,7 +4,7 @@
  * release): the release string and a newline.  top reads it to pick the
  * fields its kernel has.
  */
-#include "uprocfs/procfs.h"
+#include "render.h"
 
 int pfs_show_osrelease(struct seq_file *m, void *v)
 {

@@ -7,7 +7,7 @@
  * kernel threads and zombies have none.  The model keeps those bytes as the
  * kernel would return them.
  */
-#include "uprocfs/procfs.h"
+#include "render.h"
 
 int pfs_show_pid_cmdline(struct seq_file *m, void *v)
 {

@@ -6,7 +6,7 @@
  * Linux 6.18: the name is printed raw, and for kernel threads and workqueue
  * workers it is the long form status prints too.
  */
-#include "uprocfs/procfs.h"
+#include "render.h"
 
 int pfs_show_pid_comm(struct seq_file *m, void *v)
 {

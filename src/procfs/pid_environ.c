@@ -6,7 +6,7 @@
  * env_start..env_end of the process memory (mode 0400: the owner only; the
  * transport enforces that).  Kernel threads and zombies have none.
  */
-#include "uprocfs/procfs.h"
+#include "render.h"
 
 int pfs_show_pid_environ(struct seq_file *m, void *v)
 {

@@ -9,7 +9,7 @@
  * octal; unnamed mappings end with the inode and one space.  The gate VMA
  * ([vsyscall]) is the model's last VMA.
  */
-#include "uprocfs/procfs.h"
+#include "render.h"
 
 /* 25 + sizeof(void *) * 6 - 1 on 64-bit */
 #define MAPS_NAME_COLUMN 72

@@ -3,7 +3,7 @@
  * pid_max.c - /proc/sys/kernel/pid_max, as the proc_dointvec sysctl prints
  * an int: the value and a newline.  procps reads it to size its pid columns.
  */
-#include "uprocfs/procfs.h"
+#include "render.h"
 
 int pfs_show_pid_max(struct seq_file *m, void *v)
 {

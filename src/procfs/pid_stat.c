@@ -8,7 +8,7 @@
  * group; task/<tid> shows one thread.  Without ptrace access the layout
  * fields are masked the way the kernel masks them (startcode/endcode read 1).
  */
-#include "uprocfs/procfs.h"
+#include "render.h"
 
 #define STAT_SIG_MASK 0x7fffffffull
 

@@ -7,7 +7,7 @@
  * pages; lib and dt have been 0 since 2.6.  The counts come from the same mm
  * counters status prints in kB, so the two files always agree.
  */
-#include "uprocfs/procfs.h"
+#include "render.h"
 
 #define KB_PER_PAGE (MACH_PAGE_SIZE / 1024)
 

@@ -9,7 +9,7 @@
  * delimiter, so most lines are one putter call.  Lines the source kernel did
  * not print are left out by the machine's profile.
  */
-#include "uprocfs/procfs.h"
+#include "render.h"
 
 static void show_name(struct seq_file *m, const struct mach_thread *t)
 {

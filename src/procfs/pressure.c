@@ -8,7 +8,7 @@
  * two decimals with no rounding term (unlike /proc/loadavg), totals in µs.
  * The irq file has only a full line.
  */
-#include "uprocfs/procfs.h"
+#include "render.h"
 
 static void show_avg(struct seq_file *m, const char *label, unsigned long avg)
 {

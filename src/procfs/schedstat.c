@@ -10,7 +10,7 @@
  * CONFIG_SCHEDSTATS kernels have this file; the reference VM does not, so the
  * format is checked against the documented layout rather than an oracle.
  */
-#include "uprocfs/procfs.h"
+#include "render.h"
 
 /* Records are 1 + the index of the online CPU: 1 is the header token. */
 static void *schedstat_at(struct seq_file *m, loff_t pos)

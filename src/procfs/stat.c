@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "uprocfs/procfs.h"
+#include "render.h"
 
 static const char zeros16[] = " 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0";
 

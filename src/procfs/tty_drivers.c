@@ -7,7 +7,7 @@
  * htop read it to name the controlling terminal of tty_nr.  The list is the
  * drivers a typical x86 VM registers (the reference VM's).
  */
-#include "uprocfs/procfs.h"
+#include "render.h"
 
 struct tty_driver_row {
 	const char *name, *node;

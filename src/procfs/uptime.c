@@ -6,7 +6,7 @@
  * and the idle time summed over CPUs (so it can exceed the uptime on SMP),
  * each as "%lu.%02lu" with the hundredths truncated.
  */
-#include "uprocfs/procfs.h"
+#include "render.h"
 
 static void show_seconds(struct seq_file *m, const char *delim, uint64_t ns)
 {

@@ -6,7 +6,7 @@
  * record per line, each written as the name, " ", and the value.  The set and
  * order of names is the machine profile's (it varies with kernel config).
  */
-#include "uprocfs/procfs.h"
+#include "render.h"
 
 static void *vmstat_start(struct seq_file *m, loff_t *pos)
 {

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "psi_internal.h"
-#include "uprocfs/procfs.h"
+#include "../procfs/render.h"
 
 _Static_assert((int)NR_PSI_RESOURCES == (int)MACH_NR_PSI_RES &&
 	       (int)PSI_CPU == (int)MACH_PSI_CPU && (int)PSI_IRQ == (int)MACH_PSI_IRQ,

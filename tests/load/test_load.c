@@ -43,13 +43,13 @@ int load_set(struct machine *m, const char *const *files, char *err)
 
 int roundtrip(const struct machine *m, const char *path, const char *text, size_t len, int verbose)
 {
-	const struct pfs_file *f;
+	struct pfs_node f;
 	struct pfs_ctx ctx;
 	char err[ERRLEN], *out = NULL;
 	size_t olen = 0;
 	int same;
 
-	if (pfs_resolve(m, path, &f, &ctx, err, sizeof(err)) || pfs_render(f, &ctx, &out, &olen)) {
+	if (pfs_resolve(m, path, &f, &ctx, err, sizeof(err)) || pfs_render(&f, &ctx, &out, &olen)) {
 		if (verbose)
 			diag("%s: cannot render: %s", path, err);
 		return 0;
@@ -523,13 +523,13 @@ static void test_threads(void)
 
 		roundtrip_set(m, lead, "three threads (but the other threads' stat)");
 		for (int k = 14; k <= 18; k += 4) {
-			const struct pfs_file *f;
+			struct pfs_node f;
 			struct pfs_ctx ctx;
 			char *out = NULL;
 			size_t olen = 0;
 
 			if (!pfs_resolve(m, files[k], &f, &ctx, err, sizeof(err)) &&
-			    !pfs_render(f, &ctx, &out, &olen))
+			    !pfs_render(&f, &ctx, &out, &olen))
 				near += stat_equal_except(out, olen, files[k + 1], strlen(files[k + 1]),
 							  1ull << 38);
 			free(out);

@@ -455,6 +455,24 @@ static int copy(const char *from, const char *to)
 	return rc;
 }
 
+struct shown_diffs {
+	const struct machine *m;
+	int shown;
+};
+
+/* The first few differences of the round trip, with the lines that differ. */
+static void show_diff(void *arg, const struct pfs_verify_file *v)
+{
+	struct shown_diffs *sd = arg;
+
+	if (v->verdict != PFS_DIFFERS)
+		return;
+	if (!v->text)
+		diag("%s: cannot render", v->loaded->path);
+	else if (sd->shown++ < 3)
+		roundtrip(sd->m, v->loaded->path, v->loaded->text, v->loaded->len, 1);
+}
+
 static void rm_tree(const char *dir)
 {
 	char cmd[700];
@@ -896,7 +914,7 @@ void test_roundtrip_live(void)
 	struct machine *m = NULL;
 	unsigned long same = 0, differ = 0;
 	char err[ERRLEN];
-	int rc, shown = 0;
+	int rc;
 
 	if (access("/proc/self/status", R_OK)) {
 		ok(1, "# SKIP no /proc");
@@ -907,30 +925,12 @@ void test_roundtrip_live(void)
 		diag("%s", err);
 		return;
 	}
-	for (size_t i = 0; i < r.nfiles; i++) {
-		const struct mach_load_file *f = &r.files[i];
-		const struct pfs_file *pf;
-		struct pfs_ctx ctx;
-		char *out = NULL;
-		size_t olen = 0;
+	struct pfs_verify_counts counts;
+	struct shown_diffs sd = { .m = m };
 
-		if (f->status != MACH_LOAD_OK)
-			continue;
-		if (pfs_resolve(m, f->path, &pf, &ctx, err, sizeof(err)) ||
-		    pfs_render(pf, &ctx, &out, &olen)) {
-			differ++;
-			diag("%s: cannot render", f->path);
-			continue;
-		}
-		if (olen == f->len && !memcmp(out, f->text, olen)) {
-			same++;
-		} else {
-			differ++;
-			if (shown++ < 3)
-				roundtrip(m, f->path, f->text, f->len, 1);
-		}
-		free(out);
-	}
+	pfs_verify(m, &r, show_diff, &sd, &counts);
+	same = counts.identical;
+	differ = counts.differ;
 	diag("round trip: %lu identical, %lu differ", same, differ);
 	ok(same > 100 && differ == 0, "every loaded file renders back byte for byte");
 	mach_load_report_free(&r);

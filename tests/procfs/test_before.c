@@ -17,11 +17,13 @@
 static char *render(int (*show)(struct seq_file *, void *), const struct seq_operations *ops,
 		    struct pfs_ctx *ctx, size_t *len)
 {
-	struct pfs_file f = { .name = "x", .scope = ctx->proc ? PFS_SCOPE_PID : PFS_SCOPE_GLOBAL,
-			      .show = show, .ops = ops };
+	struct pfs_entry e = { .path = "x", .scopes = PFS_IN_TASK | PFS_IN(PFS_SCOPE_GLOBAL), .kind = PFS_FILE,
+			       .show = show, .ops = ops };
+	struct pfs_node n = { .entry = &e, .scope = ctx->proc ? PFS_SCOPE_TGID : PFS_SCOPE_GLOBAL,
+			      .pid = ctx->proc ? ctx->proc->tgid : 0 };
 	char *text;
 
-	if (pfs_render(&f, ctx, &text, len))
+	if (pfs_render(&n, ctx, &text, len))
 		return NULL;
 	return text;
 }

@@ -158,7 +158,7 @@ static void build_machine(void)
 
 static char *render(const char *path, size_t *len)
 {
-	const struct pfs_file *f;
+	struct pfs_node f;
 	struct pfs_ctx ctx;
 	char err[256], *text;
 
@@ -166,7 +166,7 @@ static char *render(const char *path, size_t *len)
 		diag("%s", err);
 		return NULL;
 	}
-	if (pfs_render(f, &ctx, &text, len))
+	if (pfs_render(&f, &ctx, &text, len))
 		return NULL;
 	return text;
 }
@@ -334,7 +334,7 @@ static void test_altered_values(void)
 
 static void test_resolve_errors(void)
 {
-	const struct pfs_file *f;
+	struct pfs_node f;
 	struct pfs_ctx ctx;
 	char err[256];
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "tree_write.h"
 #include "uprocfs/load.h"
 #include "uprocfs/procfs.h"
 
@@ -64,6 +65,26 @@ static int check_schedstat(const char *text, size_t len, unsigned int *lines)
 	return bad;
 }
 
+struct rt_check {
+	const char *spec;
+	size_t shown;
+};
+
+/* Each file of the round trip: a difference is shown (the first few); schedstat's shape is checked. */
+static void check_file(void *arg, const struct pfs_verify_file *v)
+{
+	struct rt_check *c = arg;
+
+	if (v->verdict != PFS_IDENTICAL && c->shown++ < 3)
+		diag("%s differs after the round trip", v->loaded->path);
+	if (v->text && !strcmp(v->loaded->path, "schedstat")) {
+		unsigned int lines = 0;
+		int bad = check_schedstat(v->text, v->len, &lines);
+
+		ok(!bad && lines > 2, "%s: schedstat has the v17 field counts (%u lines)", c->spec, lines);
+	}
+}
+
 static void roundtrip(const char *spec)
 {
 	/* tmpfs if there is one: 50 trees of 2,700 files are slow on a disk */
@@ -87,7 +108,7 @@ static void roundtrip(const char *spec)
 		mach_free(m);
 		return;
 	}
-	rc = pfs_write_tree(m, dir, err, sizeof(err));
+	rc = tw_write_machine(m, dir, err, sizeof(err));
 	if (!ok(rc == 0, "%s: every file renders without error into a tree", spec))
 		diag("%s", err);
 	rc = mach_load_tree(dir, NULL, &back, &rep, err, sizeof(err));
@@ -95,31 +116,12 @@ static void roundtrip(const char *spec)
 		diag("%s", err);
 		goto out;
 	}
-	for (size_t i = 0; i < rep.nfiles; i++) {
-		const struct mach_load_file *lf = &rep.files[i];
-		const struct pfs_file *f;
-		struct pfs_ctx ctx;
-		char *text;
-		size_t len;
+	struct rt_check chk = { .spec = spec };
+	struct pfs_verify_counts counts;
 
-		if (lf->status != MACH_LOAD_OK || pfs_resolve(back, lf->path, &f, &ctx, err, sizeof(err)) ||
-		    pfs_render(f, &ctx, &text, &len)) {
-			differ++;
-			continue;
-		}
-		if (len == lf->len && !memcmp(text, lf->text, len)) {
-			same++;
-		} else if (differ++ < 3) {
-			diag("%s differs after the round trip", lf->path);
-		}
-		if (!strcmp(lf->path, "schedstat")) {
-			unsigned int lines = 0;
-			int bad = check_schedstat(text, len, &lines);
-
-			ok(!bad && lines > 2, "%s: schedstat has the v17 field counts (%u lines)", spec, lines);
-		}
-		free(text);
-	}
+	pfs_verify(back, &rep, check_file, &chk, &counts);
+	same = counts.identical;
+	differ = counts.differ + counts.skipped;
 	ok(differ == 0 && same == rep.nfiles, "%s: all %zu files re-render to the same bytes (%zu differ)", spec,
 	   rep.nfiles, differ);
 out:

@@ -18,7 +18,7 @@
 
 #include "tap.h"
 #include "uprocfs/calc_load.h"
-#include "uprocfs/procfs.h"
+#include "procfs/render.h"
 #include "uprocfs/psi.h"
 
 /* ------------------------------------------------------------------ */

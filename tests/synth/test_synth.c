@@ -130,7 +130,7 @@ static void buf_add(struct buf *b, const void *data, size_t len)
  */
 static int render_into(const struct machine *m, const char *path, struct buf *b)
 {
-	const struct pfs_file *f;
+	struct pfs_node f;
 	struct pfs_ctx ctx;
 	char err[256], *text = NULL, link[4096];
 	size_t len = 0;
@@ -138,11 +138,11 @@ static int render_into(const struct machine *m, const char *path, struct buf *b)
 
 	rc = pfs_resolve(m, path, &f, &ctx, err, sizeof(err));
 	link[0] = '\0';
-	if (!rc && pfs_is_link(f)) {
+	if (!rc && f.entry->kind == PFS_LINK) {
 		ctx.caller_pid = ctx.caller_tid = m->procs[m->nprocs - 1].tgid;
-		rc = f->readlink(&ctx, link, sizeof(link));
+		rc = f.entry->readlink(&ctx, link, sizeof(link));
 		/* kernel threads and zombies have no exe */
-		if (rc == -ENOENT && !strcmp(f->name, "exe") && !ctx.proc->mm)
+		if (rc == -ENOENT && !strcmp(f.entry->path, "exe") && !ctx.proc->mm)
 			rc = 0;
 		if (!rc) {
 			len = strlen(link);
@@ -150,7 +150,7 @@ static int render_into(const struct machine *m, const char *path, struct buf *b)
 			memcpy(text, link, len + 1);
 		}
 	} else if (!rc) {
-		rc = pfs_render(f, &ctx, &text, &len);
+		rc = pfs_render(&f, &ctx, &text, &len);
 	}
 	if (b) {
 		buf_add(b, "\n=== ", 5);
@@ -167,43 +167,28 @@ static int render_into(const struct machine *m, const char *path, struct buf *b)
  * Render every file uprocfs serves for @m: the global ones, then each
  * process's and each of its tasks'.  Counts failures in *@bad.
  */
+struct render_all_arg {
+	struct buf *b;
+	unsigned long *bad;
+};
+
+static int render_one(void *arg, const struct pfs_node *n, const struct pfs_ctx *c)
+{
+	struct render_all_arg *a = arg;
+	char path[128] = "/proc/";
+
+	(void)c;
+	pfs_node_path(n, path + 6, sizeof(path) - 6);
+	if (render_into(c->mach, path, a->b) && (*a->bad)++ < 5)
+		diag("%s: %s fails", cur_label, path);
+	return 0;
+}
+
 static void render_all(const struct machine *m, struct buf *b, unsigned long *bad)
 {
-	char path[128];
+	struct render_all_arg a = { .b = b, .bad = bad };
 
-	for (size_t f = 0; f < pfs_nfiles; f++) {
-		const struct pfs_file *pf = &pfs_files[f];
-		int rc;
-
-		if (pf->scope != PFS_SCOPE_GLOBAL)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s", pf->name);
-		rc = render_into(m, path, b);
-		/* pressure/irq is absent without IRQ time accounting */
-		if (!strcmp(pf->name, "pressure/irq") ? rc != -ENOENT : rc != 0) {
-			if ((*bad)++ < 5)
-				diag("%s: %s: %d", cur_label, path, rc);
-		}
-	}
-	for (size_t i = 0; i < m->nprocs; i++) {
-		const struct mach_process *p = &m->procs[i];
-
-		for (size_t f = 0; f < pfs_nfiles; f++) {
-			const struct pfs_file *pf = &pfs_files[f];
-
-			if (pf->scope != PFS_SCOPE_PID)
-				continue;
-			snprintf(path, sizeof(path), "/proc/%d/%s", (int)p->tgid, pf->name);
-			if (render_into(m, path, b) && (*bad)++ < 5)
-				diag("%s: %s fails", cur_label, path);
-			for (unsigned int j = 0; j < p->nthreads; j++) {
-				snprintf(path, sizeof(path), "/proc/%d/task/%d/%s", (int)p->tgid,
-					 (int)p->threads[j].tid, pf->name);
-				if (render_into(m, path, b) && (*bad)++ < 5)
-					diag("%s: %s fails", cur_label, path);
-			}
-		}
-	}
+	pfs_for_each_file(m, PFS_EACH_ALL, render_one, &a);
 }
 
 static int cmp_pid(const void *a, const void *b)
@@ -630,7 +615,7 @@ static void check_machine(const struct machine *m, const struct mach_synth_opts 
 		/* /proc/<pid>/exe resolves through the mapping holding start_code */
 		for (size_t i = 0; i < m->nprocs; i++) {
 			const struct mach_process *p = &m->procs[i];
-			const struct pfs_file *f;
+			struct pfs_node f;
 			struct pfs_ctx ctx;
 			char path[64], err[128], link[512];
 
@@ -638,7 +623,7 @@ static void check_machine(const struct machine *m, const struct mach_synth_opts 
 				continue;
 			snprintf(path, sizeof(path), "/proc/%d/exe", (int)p->tgid);
 			check(P_RENDER, !pfs_resolve(m, path, &f, &ctx, err, sizeof(err)) &&
-						!f->readlink(&ctx, link, sizeof(link)) && link[0] == '/' &&
+						!f.entry->readlink(&ctx, link, sizeof(link)) && link[0] == '/' &&
 						!strstr(link, ".so"),
 			      "%s", path);
 		}
@@ -781,10 +766,12 @@ static uint64_t render_hash(const struct machine *m)
 	struct buf b = { 0 };
 	char path[96];
 
-	for (size_t f = 0; f < pfs_nfiles; f++) {
-		if (pfs_files[f].scope != PFS_SCOPE_GLOBAL || pfs_is_link(&pfs_files[f]))
+	for (size_t f = 0; f < pfs_nentries; f++) {
+		const struct pfs_entry *e = &pfs_entries[f];
+
+		if (!(e->scopes & PFS_IN(PFS_SCOPE_GLOBAL)) || e->kind != PFS_FILE)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s", pfs_files[f].name);
+		snprintf(path, sizeof(path), "/proc/%s", e->path);
 		render_into(m, path, &b);
 	}
 	for (size_t i = 0; i < m->nprocs; i++) {

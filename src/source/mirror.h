@@ -3,8 +3,8 @@
  * mirror.h - models of real processes, loaded on demand from a real procfs:
  * the caller's own pid directory, and every file under `--machine live`.
  */
-#ifndef UPROCFS_FUSE_MIRROR_H
-#define UPROCFS_FUSE_MIRROR_H
+#ifndef UPROCFS_SOURCE_MIRROR_H
+#define UPROCFS_SOURCE_MIRROR_H
 
 #include <stddef.h>
 #include <sys/types.h>

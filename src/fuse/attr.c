@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+/*
+ * attr.c - callers, attributes, lookup and readlink.
+ *
+ * A FUSE request carries the calling thread's id in the pid namespace of
+ * whoever mounted the tree, the namespace of the procfs that describes
+ * callers; its status names the thread group.  Task directories belong to
+ * the task's effective uid and carry its start time, as fs/proc/base.c sets
+ * them; everything else is root's, dated at mount time.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "../source/mirror.h"
+#include "fs_int.h"
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The caller's ids in the mounting namespace, cached a second per host thread id. */
+static void caller_ids(struct pfs_fuse *fs, pid_t host_tid, pid_t *tgid, pid_t *tid)
+{
+	struct caller *slot = &fs->callers[(unsigned int)host_tid % CALLER_SLOTS];
+	uint64_t now = now_ns();
+	pid_t g = 0, t = 0;
+
+	pthread_mutex_lock(&fs->callers_lock);
+	if (slot->host_tid == host_tid && now - slot->seen_ns < 1000000000ull) {
+		*tgid = slot->ns_tgid;
+		*tid = slot->ns_tid;
+		pthread_mutex_unlock(&fs->callers_lock);
+		return;
+	}
+	pthread_mutex_unlock(&fs->callers_lock);
+	if (mirror_translate_tid(fs->opts.caller_proc_fd, host_tid, &g, &t))
+		g = t = 0;
+	pthread_mutex_lock(&fs->callers_lock);
+	*slot = (struct caller){ .host_tid = host_tid, .ns_tgid = g, .ns_tid = t, .seen_ns = now };
+	pthread_mutex_unlock(&fs->callers_lock);
+	*tgid = g;
+	*tid = t;
+}
+
+void fs_reader(struct pfs_fuse *fs, fuse_req_t req, struct pfs_reader *r)
+{
+	const struct fuse_ctx *ctx = fuse_req_ctx(req);
+
+	*r = (struct pfs_reader){ .uid = ctx->uid, .gid = ctx->gid };
+	if (fs->opts.caller_proc_fd >= 0 && ctx->pid > 0)
+		caller_ids(fs, ctx->pid, &r->pid, &r->tid);
+}
+
+int fs_node_stat(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *n, struct stat *st)
+{
+	struct pfs_reader r;
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	st->st_ino = node_ino(n);
+	st->st_mode = pfs_node_mode(n);
+	st->st_nlink = pfs_node_is_dir(n) ? 2 : 1;
+	st->st_atim = st->st_mtim = st->st_ctim = fs->mount_time;
+	if (!n->entry)
+		return 0;
+	fs_reader(fs, req, &r);
+	rc = fs->src->ops->exists(fs->src, &r, n);
+	if (rc || !n->pid)
+		return rc;
+	return fs->src->ops->task_attr(fs->src, &r, n, st);
+}
+
+double fs_entry_timeout(const struct pfs_fuse *fs, const struct pfs_node *n)
+{
+	/* self and thread-self differ per reader */
+	if (n->entry && n->entry->kind == PFS_LINK && !n->pid)
+		return 0;
+	return fs->cache_timeout;
+}
+
+static void reply_negative(struct pfs_fuse *fs, fuse_req_t req)
+{
+	/* a cached negative entry spares the next identical lookup */
+	struct fuse_entry_param e = { .ino = 0, .entry_timeout = fs->cache_timeout };
+
+	fuse_reply_entry(req, &e);
+}
+
+void fs_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct pfs_fuse *fs = fuse_req_userdata(req);
+	struct fuse_entry_param e;
+	struct pfs_node p, c;
+
+	COUNT(fs, lookup);
+	if (node_from_ino(parent, &p) || pfs_child(&p, name, &c)) {
+		reply_negative(fs, req);
+		return;
+	}
+	memset(&e, 0, sizeof(e));
+	if (fs_node_stat(fs, req, &c, &e.attr)) {
+		reply_negative(fs, req);
+		return;
+	}
+	e.ino = node_ino(&c);
+	e.attr_timeout = fs->cache_timeout;
+	e.entry_timeout = fs_entry_timeout(fs, &c);
+	fuse_reply_entry(req, &e);
+}
+
+void fs_op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct pfs_fuse *fs = fuse_req_userdata(req);
+	struct pfs_node n;
+	struct stat st;
+	int rc;
+
+	(void)fi;
+	COUNT(fs, getattr);
+	rc = node_from_ino(ino, &n) ? -ENOENT : fs_node_stat(fs, req, &n, &st);
+	if (rc)
+		fuse_reply_err(req, -rc);
+	else
+		fuse_reply_attr(req, &st, S_ISLNK(st.st_mode) ? 0 : fs->cache_timeout);
+}
+
+void fs_op_readlink(fuse_req_t req, fuse_ino_t ino)
+{
+	struct pfs_fuse *fs = fuse_req_userdata(req);
+	struct pfs_source *s = fs->src;
+	struct pfs_reader r;
+	struct pfs_view v;
+	struct pfs_node n;
+	char target[4096], err[256];
+	int rc;
+
+	COUNT(fs, readlink);
+	if (node_from_ino(ino, &n) || !n.entry || n.entry->kind != PFS_LINK) {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	fs_reader(fs, req, &r);
+	rc = s->ops->open(s, &r, &n, &v, err, sizeof(err));
+	if (!rc) {
+		rc = s->ops->enter(s, &n, &v);
+		if (!rc) {
+			rc = n.entry->readlink(&v.ctx, target, sizeof(target));
+			s->ops->leave(s, &v);
+		}
+	}
+	s->ops->close(s, &v);
+	if (rc)
+		fuse_reply_err(req, rc == -ESRCH ? ENOENT : -rc);
+	else
+		fuse_reply_readlink(req, target);
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/*
+ * file.c - open, read and release: each open is its own seq_file snapshot,
+ * read with direct I/O (st_size is 0, as procfs says), and a read at offset
+ * 0 regenerates it (top reads /proc/stat again after lseek 0).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fs_int.h"
+
+static void free_handle(struct pfs_fuse *fs, struct handle *h)
+{
+	seq_release(&h->m);
+	fs->src->ops->close(fs->src, &h->view);
+	free(h);
+}
+
+static void track_handle(struct pfs_fuse *fs, struct handle *h)
+{
+	pthread_mutex_lock(&fs->handles_lock);
+	h->prev = NULL;
+	h->next = fs->handles;
+	if (fs->handles)
+		fs->handles->prev = h;
+	fs->handles = h;
+	pthread_mutex_unlock(&fs->handles_lock);
+}
+
+static void untrack_handle(struct pfs_fuse *fs, struct handle *h)
+{
+	pthread_mutex_lock(&fs->handles_lock);
+	if (h->prev)
+		h->prev->next = h->next;
+	else
+		fs->handles = h->next;
+	if (h->next)
+		h->next->prev = h->prev;
+	pthread_mutex_unlock(&fs->handles_lock);
+}
+
+void fs_free_handles(struct pfs_fuse *fs)
+{
+	while (fs->handles) {
+		struct handle *h = fs->handles;
+
+		fs->handles = h->next;
+		free_handle(fs, h);
+	}
+}
+
+/* Open @h's view and seq_file: the source finds the task and checks access. */
+static int open_handle(struct pfs_fuse *fs, fuse_req_t req, struct handle *h, char *err, size_t errlen)
+{
+	struct pfs_source *s = fs->src;
+	struct pfs_reader r;
+	int rc;
+
+	fs_reader(fs, req, &r);
+	if (s->ops->advance)
+		s->ops->advance(s);
+	rc = s->ops->open(s, &r, &h->node, &h->view, err, errlen);
+	if (rc)
+		return rc;
+	rc = s->ops->enter(s, &h->node, &h->view);
+	if (rc)
+		return rc;
+	rc = pfs_open(&h->m, &h->node, &h->view.ctx);
+	s->ops->leave(s, &h->view);
+	return rc;
+}
+
+void fs_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct pfs_fuse *fs = fuse_req_userdata(req);
+	struct handle *h;
+	char err[256] = "";
+	int rc;
+
+	COUNT(fs, open);
+	h = calloc(1, sizeof(*h));
+	if (!h) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	if (node_from_ino(ino, &h->node)) {
+		free(h);
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	if (pfs_node_is_dir(&h->node) || h->node.entry->kind != PFS_FILE) {
+		free(h);
+		fuse_reply_err(req, EISDIR);
+		return;
+	}
+	if ((fi->flags & O_ACCMODE) != O_RDONLY) {
+		free(h);
+		fuse_reply_err(req, EACCES); /* nothing here accepts writes (yet) */
+		return;
+	}
+	rc = open_handle(fs, req, h, err, sizeof(err));
+	if (rc) {
+		if (rc != -ESRCH && rc != -ENOENT && rc != -EACCES)
+			fprintf(stderr, "uprocfs: open %s: %s\n", h->node.entry->path, err[0] ? err : strerror(-rc));
+		free_handle(fs, h);
+		fuse_reply_err(req, rc == -ESRCH ? ENOENT : -rc);
+		return;
+	}
+	track_handle(fs, h);
+	fi->fh = (uint64_t)(uintptr_t)h;
+	fi->direct_io = 1;  /* st_size is 0: every read must reach us */
+	fi->keep_cache = 0;
+	fi->noflush = 1;    /* nothing to flush: spare close() a round trip */
+	fuse_reply_open(req, fi);
+}
+
+void fs_op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi)
+{
+	struct pfs_fuse *fs = fuse_req_userdata(req);
+	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
+	struct pfs_source *s = fs->src;
+	char stackbuf[16384], *buf = stackbuf;
+	loff_t pos = off;
+	ssize_t n;
+	int rc;
+
+	(void)ino;
+	COUNT(fs, read);
+	if (off < 0) {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	/* a read at 0 regenerates: the clock moves first */
+	if (off == 0 && s->ops->advance)
+		s->ops->advance(s);
+	if (size > sizeof(stackbuf)) {
+		buf = malloc(size);
+		if (!buf) {
+			fuse_reply_err(req, ENOMEM);
+			return;
+		}
+	}
+	/* The model may have moved since the last read: the source finds the task again. */
+	rc = s->ops->enter(s, &h->node, &h->view);
+	if (rc) {
+		if (h->started)
+			fuse_reply_buf(req, NULL, 0); /* it exited: end of file */
+		else
+			fuse_reply_err(req, ESRCH);
+	} else {
+		n = seq_read(&h->m, buf, size, &pos);
+		s->ops->leave(s, &h->view);
+		h->started = true;
+		if (n < 0)
+			fuse_reply_err(req, (int)-n);
+		else
+			fuse_reply_buf(req, buf, (size_t)n);
+	}
+	if (buf != stackbuf)
+		free(buf);
+}
+
+void fs_op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct pfs_fuse *fs = fuse_req_userdata(req);
+	struct handle *h = (struct handle *)(uintptr_t)fi->fh;
+
+	(void)ino;
+	COUNT(fs, release);
+	untrack_handle(fs, h);
+	free_handle(fs, h);
+	fuse_reply_err(req, 0);
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/* fs_int.h - what the parts of the FUSE filesystem share. */
+#ifndef UPROCFS_FUSE_FS_INT_H
+#define UPROCFS_FUSE_FS_INT_H
+
+#define FUSE_USE_VERSION 312
+
+#include <fuse_lowlevel.h>
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "node.h"
+#include "uprocfs/pfs_fuse.h"
+
+/*
+ * Entries and attributes stay valid this long in the kernel's caches.  A
+ * model keeps its tasks, so its names are stable and every lookup the
+ * kernel can answer itself is a request spared (ps opens four files in each
+ * of thousands of pid directories); a live mirror's tasks come and go.
+ */
+#define CACHE_TIMEOUT_STABLE 60.0
+#define CACHE_TIMEOUT_LIVE 1.0
+
+struct caller {
+	pid_t host_tid;
+	pid_t ns_tgid, ns_tid;   /* 0: not a caller we can mirror */
+	uint64_t seen_ns;
+};
+
+#define CALLER_SLOTS 64
+
+struct pfs_fuse {
+	struct fuse_session *se;
+	struct pfs_source *src;
+	struct pfs_fuse_opts opts;
+	char *mountpoint;
+	bool mounted;
+	bool signals_set;
+	double cache_timeout;
+	struct timespec mount_time;
+	pthread_mutex_t callers_lock;
+	struct caller callers[CALLER_SLOTS];
+	pthread_mutex_t handles_lock;
+	struct handle *handles;
+	struct pfs_fuse_stats stats;
+};
+
+/* One open file. */
+struct handle {
+	struct handle *prev, *next; /* every open handle: an aborted connection never releases them */
+	struct seq_file m;
+	struct pfs_node node;
+	struct pfs_view view;
+	bool started;
+};
+
+#define COUNT(fs, field) __atomic_add_fetch(&(fs)->stats.field, 1, __ATOMIC_RELAXED)
+
+/** Who sends @req, as the served machine numbers it, with the credentials to check. */
+void fs_reader(struct pfs_fuse *fs, fuse_req_t req, struct pfs_reader *r);
+
+/** Attributes of node @n for the sender of @req; 0 or -ENOENT. */
+int fs_node_stat(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *n, struct stat *st);
+
+/** Entry timeout of @n: links that differ per reader (self) are never cached. */
+double fs_entry_timeout(const struct pfs_fuse *fs, const struct pfs_node *n);
+
+/** Free every handle still open (an aborted connection never releases them). */
+void fs_free_handles(struct pfs_fuse *fs);
+
+void fs_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name);
+void fs_op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
+void fs_op_readlink(fuse_req_t req, fuse_ino_t ino);
+void fs_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
+void fs_op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi);
+void fs_op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
+void fs_op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
+void fs_op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi);
+void fs_op_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi);
+
+#endif

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+/*
+ * readdir.c - directory listings: ".", "..", the table's entries for the
+ * directory in table order, then the instances of its collection (pids or
+ * tids) ascending, as fs/proc lists them.
+ *
+ * A listing's offset is the position of the next entry: fixed entries count
+ * up from 1, instances are ID_OFFSET_BASE + id, so a listing resumed after
+ * the task set changed goes on after the last id it returned.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fs_int.h"
+
+#define ID_OFFSET_BASE (1ull << 32)
+#define ID_BATCH 256
+
+struct dirbuf {
+	struct pfs_fuse *fs;
+	fuse_req_t req;
+	char *buf;
+	size_t size, used;
+	bool plus, full;
+};
+
+/* Add one entry; false when the reply buffer is full. */
+static bool dir_add(struct dirbuf *d, const char *name, const struct pfs_node *n, off_t next)
+{
+	size_t room = d->size - d->used, len;
+
+	if (d->plus) {
+		struct fuse_entry_param e;
+
+		memset(&e, 0, sizeof(e));
+		if (strcmp(name, ".") && strcmp(name, "..")) {
+			if (fs_node_stat(d->fs, d->req, n, &e.attr))
+				return true; /* vanished meanwhile: leave it out */
+			e.ino = node_ino(n);
+			e.attr_timeout = d->fs->cache_timeout;
+			e.entry_timeout = fs_entry_timeout(d->fs, n);
+		} else {
+			e.attr.st_ino = node_ino(n);
+			e.attr.st_mode = S_IFDIR;
+		}
+		len = fuse_add_direntry_plus(d->req, d->buf + d->used, room, name, &e, next);
+	} else {
+		struct stat st = { .st_ino = node_ino(n), .st_mode = pfs_node_mode(n) & S_IFMT };
+
+		len = fuse_add_direntry(d->req, d->buf + d->used, room, name, &st, next);
+	}
+	if (len > room) {
+		d->full = true;
+		return false;
+	}
+	d->used += len;
+	return true;
+}
+
+/* ".", ".." and the table's entries, from offset @off; false when the buffer filled. */
+static bool list_fixed(struct dirbuf *d, const struct pfs_node *dir, uint64_t off)
+{
+	struct pfs_source *s = d->fs->src;
+	struct pfs_reader r;
+	unsigned int pos = 0;
+	const char *name;
+	struct pfs_node n;
+
+	fs_reader(d->fs, d->req, &r);
+	for (uint64_t i = 0;; i++) {
+		if (i < 2) {
+			name = i ? ".." : ".";
+			n = *dir;
+		} else if (!pfs_dir_next(dir, NULL, &pos, &name, &n)) {
+			return true;
+		}
+		if (i < off)
+			continue;
+		if (i >= 2 && s->ops->exists(s, &r, &n))
+			continue; /* absent on this machine (a profile without schedstat, ...) */
+		if (!dir_add(d, name, &n, (off_t)(i + 1)))
+			return false;
+	}
+}
+
+/* The pids or tids of @dir from offset @off on. */
+static void list_ids(struct dirbuf *d, const struct pfs_node *dir, const struct pfs_entry *coll, uint64_t off)
+{
+	struct pfs_source *s = d->fs->src;
+	pid_t after = off > ID_OFFSET_BASE ? (pid_t)(off - ID_OFFSET_BASE) : 0, ids[ID_BATCH];
+	struct pfs_reader r;
+	size_t n;
+
+	fs_reader(d->fs, d->req, &r);
+	while (!d->full && (n = s->ops->list_ids(s, &r, dir, after, ids, ID_BATCH)) > 0) {
+		for (size_t i = 0; i < n; i++) {
+			struct pfs_node child = { .entry = coll, .scope = dir->entry ? dir->scope : PFS_SCOPE_GLOBAL,
+						  .pid = dir->pid, .tid = dir->tid };
+			char num[16];
+
+			if (coll->coll == PFS_COLL_PIDS)
+				child.pid = ids[i];
+			else
+				child.tid = ids[i];
+			snprintf(num, sizeof(num), "%d", (int)ids[i]);
+			if (!dir_add(d, num, &child, (off_t)(ID_OFFSET_BASE + (uint64_t)ids[i])))
+				return;
+			after = ids[i];
+		}
+	}
+}
+
+static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, bool plus)
+{
+	struct pfs_fuse *fs = fuse_req_userdata(req);
+	struct dirbuf d = { .fs = fs, .req = req, .size = size, .plus = plus };
+	const struct pfs_entry *coll;
+	struct pfs_node dir;
+
+	COUNT(fs, readdir);
+	if (node_from_ino(ino, &dir) || !pfs_node_is_dir(&dir)) {
+		fuse_reply_err(req, ENOTDIR);
+		return;
+	}
+	if (off < 0) {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	d.buf = malloc(size ? size : 1);
+	if (!d.buf) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	if ((uint64_t)off >= ID_OFFSET_BASE || list_fixed(&d, &dir, (uint64_t)off)) {
+		coll = pfs_dir_coll(&dir);
+		if (coll && (coll->coll == PFS_COLL_PIDS || coll->coll == PFS_COLL_TIDS))
+			list_ids(&d, &dir, coll, (uint64_t)off);
+	}
+	fuse_reply_buf(req, d.buf, d.used);
+	free(d.buf);
+}
+
+void fs_op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi)
+{
+	(void)fi;
+	do_readdir(req, ino, size, off, false);
+}
+
+void fs_op_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi)
+{
+	(void)fi;
+	do_readdir(req, ino, size, off, true);
+}
+
+void fs_op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct pfs_fuse *fs = fuse_req_userdata(req);
+	struct pfs_node n;
+	struct stat st;
+
+	if (node_from_ino(ino, &n) || fs_node_stat(fs, req, &n, &st) || !S_ISDIR(st.st_mode)) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	fuse_reply_open(req, fi);
+}

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+/*
+ * live.c - the live kernel as a source (`--machine live`): every open reads
+ * the kernel's files of that node through the loader and renders them again,
+ * so what is served is what the model makes of the kernel's text, never the
+ * text passed through.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mirror.h"
+#include "source_int.h"
+
+struct live_source {
+	struct pfs_source base;
+	int proc_fd;
+};
+
+static int live_fd(struct pfs_source *s)
+{
+	return ((struct live_source *)s)->proc_fd;
+}
+
+static int live_exists(struct pfs_source *s, const struct pfs_reader *r, const struct pfs_node *n)
+{
+	(void)r;
+	return src_mirror_exists(live_fd(s), n);
+}
+
+static int live_task_attr(struct pfs_source *s, const struct pfs_reader *r, const struct pfs_node *n,
+			  struct stat *st)
+{
+	struct stat real;
+	char path[32];
+
+	(void)r;
+	snprintf(path, sizeof(path), n->tid ? "%d/task/%d" : "%d", (int)n->pid, (int)n->tid);
+	if (fstatat(live_fd(s), path, &real, 0))
+		return -ENOENT;
+	st->st_uid = real.st_uid;
+	st->st_gid = real.st_gid;
+	st->st_atim = st->st_mtim = st->st_ctim = real.st_mtim;
+	return 0;
+}
+
+static size_t live_list_ids(struct pfs_source *s, const struct pfs_reader *r, const struct pfs_node *dir,
+			    pid_t after, pid_t *ids, size_t max)
+{
+	(void)r;
+	return src_list_real_ids(live_fd(s), dir, after, ids, max);
+}
+
+static int live_open(struct pfs_source *s, const struct pfs_reader *r, const struct pfs_node *n,
+		     struct pfs_view *v, char *err, size_t errlen)
+{
+	int rc;
+
+	memset(v, 0, sizeof(*v));
+	v->ctx.caller_pid = r ? r->pid : 0;
+	v->ctx.caller_tid = r ? r->tid : 0;
+	if (n->pid)
+		rc = mirror_load_task(live_fd(s), n->pid, n->tid, &v->own, err, errlen);
+	else
+		rc = mirror_load_globals(live_fd(s), &v->own, err, errlen);
+	if (rc)
+		return rc;
+	rc = pfs_bind(v->own, n, &v->ctx);
+	if (!rc && r)
+		rc = pfs_access_check(n, r, &v->ctx);
+	else if (!rc)
+		v->ctx.ptrace_ok = true;
+	return rc;
+}
+
+static int live_enter(struct pfs_source *s, const struct pfs_node *n, struct pfs_view *v)
+{
+	(void)s;
+	(void)n;
+	(void)v;
+	return 0; /* what open loaded stays as it was */
+}
+
+static void live_leave(struct pfs_source *s, struct pfs_view *v)
+{
+	(void)s;
+	(void)v;
+}
+
+static void live_close(struct pfs_source *s, struct pfs_view *v)
+{
+	(void)s;
+	mach_free(v->own);
+	v->own = NULL;
+}
+
+static void live_destroy(struct pfs_source *s)
+{
+	free(s);
+}
+
+static const struct pfs_source_ops live_ops = {
+	.exists = live_exists,
+	.task_attr = live_task_attr,
+	.list_ids = live_list_ids,
+	.open = live_open,
+	.enter = live_enter,
+	.leave = live_leave,
+	.close = live_close,
+	.destroy = live_destroy,
+};
+
+int pfs_live_source_new(int proc_fd, struct pfs_source **out)
+{
+	struct live_source *ls = calloc(1, sizeof(*ls));
+
+	if (!ls)
+		return -ENOMEM;
+	ls->base.ops = &live_ops;
+	ls->base.stable = false;
+	ls->proc_fd = proc_fd;
+	*out = &ls->base;
+	return 0;
+}

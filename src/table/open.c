@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+/*
+ * open.c - a node of the table against a model: binding it to the task it
+ * shows, opening it through the seq_file protocol, rendering it whole, and
+ * walking every loadable file of a machine.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uprocfs/procfs.h"
+
+int pfs_bind(const struct machine *mach, const struct pfs_node *n, struct pfs_ctx *c)
+{
+	c->mach = mach;
+	c->proc = NULL;
+	c->thread = NULL;
+	c->arg = n->entry ? n->entry->arg : 0;
+	c->inst = n->inst;
+	c->whole = true;
+	if (n->pid) {
+		/* /proc/<tid> of any thread works, as in the kernel, though readdir lists leaders only */
+		c->thread = mach_find_any_thread(mach, n->pid, &c->proc);
+		if (!c->thread)
+			return -ENOENT;
+		if (n->tid) {
+			if (c->proc->tgid != n->pid)
+				return -ENOENT; /* task/ lists the threads of a group leader only */
+			c->thread = mach_find_thread(c->proc, n->tid);
+			if (!c->thread)
+				return -ENOENT;
+			c->whole = false;
+		}
+	}
+	return pfs_node_exists(n, c) ? 0 : -ENOENT;
+}
+
+int pfs_open(struct seq_file *m, const struct pfs_node *n, struct pfs_ctx *ctx)
+{
+	const struct pfs_entry *e = n->entry;
+
+	if (!e || e->kind == PFS_DIR)
+		return -EISDIR;
+	if (e->kind == PFS_LINK)
+		return -ELOOP; /* symlinks are read with readlink, not opened */
+	if (n->pid && (!ctx->proc || !ctx->thread))
+		return -EINVAL;
+	ctx->arg = e->arg;
+	ctx->inst = n->inst;
+	if (e->ops)
+		return seq_open(m, e->ops, ctx);
+	if (e->first_size)
+		return single_open_size(m, e->show, ctx, e->first_size(ctx));
+	return single_open(m, e->show, ctx);
+}
+
+int pfs_render(const struct pfs_node *n, const struct pfs_ctx *ctx_in, char **out, size_t *len)
+{
+	struct pfs_ctx ctx = *ctx_in;
+	struct seq_file m;
+	size_t cap = 8192, have = 0;
+	char *buf;
+	loff_t pos = 0;
+	ssize_t got;
+	int err;
+
+	err = pfs_open(&m, n, &ctx);
+	if (err)
+		return err;
+	buf = malloc(cap);
+	if (!buf) {
+		seq_release(&m);
+		return -ENOMEM;
+	}
+	for (;;) {
+		if (cap - have < 4096) {
+			char *bigger = realloc(buf, cap * 2);
+			if (!bigger) {
+				err = -ENOMEM;
+				break;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+		got = seq_read(&m, buf + have, cap - have, &pos);
+		if (got <= 0) {
+			err = (int)got;
+			break;
+		}
+		have += (size_t)got;
+	}
+	seq_release(&m);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	*out = buf;
+	*len = have;
+	return 0;
+}
+
+int pfs_resolve(const struct machine *mach, const char *path, struct pfs_node *n, struct pfs_ctx *ctx,
+		char *err, size_t errlen)
+{
+	int rc = pfs_parse_path(path, n, err, errlen);
+
+	memset(ctx, 0, sizeof(*ctx));
+	if (rc)
+		return rc;
+	ctx->ptrace_ok = true;
+	rc = pfs_bind(mach, n, ctx);
+	if (!rc)
+		return 0;
+	if (n->pid && !mach_find_any_thread(mach, n->pid, &ctx->proc))
+		snprintf(err, errlen, "%s: no process %d on this machine", path, (int)n->pid);
+	else if (n->tid && !(ctx->proc && ctx->proc->tgid == n->pid && mach_find_thread(ctx->proc, n->tid)))
+		snprintf(err, errlen, "%s: no such thread of process %d", path, (int)n->pid);
+	else
+		snprintf(err, errlen, "%s: not on this machine", path);
+	return rc;
+}
+
+/* The loadable files of one scope, for one place in it. */
+static int each_in_scope(const struct machine *mach, unsigned int flags, enum pfs_scope scope, pid_t pid,
+			 pid_t tid, int (*fn)(void *arg, const struct pfs_node *n, const struct pfs_ctx *c), void *arg)
+{
+	for (size_t i = 0; i < pfs_nentries; i++) {
+		const struct pfs_entry *e = &pfs_entries[i];
+		struct pfs_node n = { .entry = e, .scope = scope, .pid = pid, .tid = tid };
+		struct pfs_ctx c = { .ptrace_ok = true };
+		int rc;
+
+		if (!(e->scopes & PFS_IN(scope)) || e->kind == PFS_DIR || strchr(e->path, '*'))
+			continue;
+		if (!(flags & PFS_EACH_ALL) && (e->kind != PFS_FILE || e->load == MACH_LD_NONE))
+			continue;
+		if (pfs_bind(mach, &n, &c))
+			continue;
+		rc = fn(arg, &n, &c);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int pfs_for_each_file(const struct machine *mach, unsigned int flags,
+		      int (*fn)(void *arg, const struct pfs_node *n, const struct pfs_ctx *c), void *arg)
+{
+	int rc = each_in_scope(mach, flags, PFS_SCOPE_GLOBAL, 0, 0, fn, arg);
+
+	for (size_t p = 0; !rc && p < mach->nprocs; p++) {
+		const struct mach_process *proc = &mach->procs[p];
+
+		rc = each_in_scope(mach, flags, PFS_SCOPE_TGID, proc->tgid, 0, fn, arg);
+		for (unsigned int t = 0; !rc && t < proc->nthreads; t++)
+			rc = each_in_scope(mach, flags, PFS_SCOPE_TID, proc->tgid, proc->threads[t].tid, fn, arg);
+	}
+	return rc;
+}

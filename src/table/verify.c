@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+/*
+ * verify.c - a loaded model rendered back and compared with the text it was
+ * loaded from, byte for byte: what `uprocfs verify` and the round-trip tests
+ * all do.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uprocfs/procfs.h"
+
+int pfs_verify(const struct machine *mach, const struct mach_load_report *report,
+	       void (*each)(void *arg, const struct pfs_verify_file *f), void *arg,
+	       struct pfs_verify_counts *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < report->nfiles; i++) {
+		struct pfs_verify_file v = { .loaded = &report->files[i] };
+		char *text = NULL, err[256];
+		struct pfs_node n;
+		struct pfs_ctx ctx;
+		int rc;
+
+		if (v.loaded->status != MACH_LOAD_OK) {
+			v.verdict = PFS_SKIPPED;
+			out->skipped++;
+		} else {
+			rc = pfs_resolve(mach, v.loaded->path, &n, &ctx, err, sizeof(err));
+			if (!rc)
+				rc = pfs_render(&n, &ctx, &text, &v.len);
+			if (rc == -ENOMEM)
+				return rc;
+			v.text = text;
+			v.why = rc ? (rc == -ENOENT ? err : strerror(-rc)) : NULL;
+			if (!rc && v.len == v.loaded->len && !memcmp(text, v.loaded->text, v.len)) {
+				v.verdict = PFS_IDENTICAL;
+				out->identical++;
+			} else {
+				v.verdict = PFS_DIFFERS;
+				out->differ++;
+			}
+		}
+		if (each)
+			each(arg, &v);
+		free(text);
+	}
+	return 0;
+}

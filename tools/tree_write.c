@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: MIT
+/* tree_write.c - write a /proc-shaped tree safely (tree_write.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tree_write.h"
+#include "uprocfs/procfs.h"
+
+/* Remove everything under the directory @fd (not following symlinks), then close it. */
+static int remove_under(int fd)
+{
+	DIR *d = fdopendir(fd);
+	struct dirent *de;
+	int rc = 0;
+
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (!unlinkat(fd, de->d_name, 0))
+			continue;
+		if (errno == EISDIR || errno == EPERM) {
+			int sub = openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+			if (sub < 0 || remove_under(sub) || unlinkat(fd, de->d_name, AT_REMOVEDIR))
+				rc = -errno;
+		} else {
+			rc = -errno;
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+/* Remove the tree at @path; a missing one is fine. */
+static int remove_tree(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (remove_under(fd))
+		return -errno;
+	return rmdir(path) ? -errno : 0;
+}
+
+/* 1 when @path is a directory with entries, 0 when empty or missing, -errno otherwise. */
+static int holds_anything(const char *path)
+{
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int any = 0;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISDIR(st.st_mode))
+		return 1;
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while (!any && (de = readdir(d)))
+		any = strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return any;
+}
+
+int tw_begin(struct tree_writer *w, const char *dest, bool force, char *err, size_t errlen)
+{
+	size_t len = strlen(dest);
+	int full;
+
+	memset(w, 0, sizeof(*w));
+	w->tmpfd = -1;
+	while (len > 1 && dest[len - 1] == '/')
+		len--;
+	full = holds_anything(dest);
+	if (full < 0) {
+		snprintf(err, errlen, "%s: %s", dest, strerror(-full));
+		return full;
+	}
+	if (full && !force) {
+		snprintf(err, errlen, "%s: exists and is not empty (give --force to replace it)", dest);
+		return -EEXIST;
+	}
+	w->dest = strndup(dest, len);
+	w->tmp = malloc(len + 16);
+	if (!w->dest || !w->tmp) {
+		tw_abort(w);
+		return -ENOMEM;
+	}
+	snprintf(w->tmp, len + 16, "%s.tmp-XXXXXX", w->dest);
+	if (!mkdtemp(w->tmp)) {
+		int e = -errno;
+		snprintf(err, errlen, "%s: cannot create a temporary directory beside it: %s", dest, strerror(errno));
+		free(w->tmp);
+		w->tmp = NULL;
+		tw_abort(w);
+		return e;
+	}
+	w->tmpfd = open(w->tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (w->tmpfd < 0) {
+		int e = -errno;
+		snprintf(err, errlen, "%s: %s", w->tmp, strerror(errno));
+		tw_abort(w);
+		return e;
+	}
+	return 0;
+}
+
+/* The directory of @rel's parent under the tree, created as needed: a descriptor or -errno. */
+static int parent_dir(struct tree_writer *w, const char *rel, const char **base)
+{
+	int fd = dup(w->tmpfd);
+	const char *p = rel;
+
+	if (fd < 0)
+		return -errno;
+	for (const char *slash; (slash = strchr(p, '/')); p = slash + 1) {
+		char part[NAME_MAX + 1];
+		size_t len = (size_t)(slash - p);
+		int next;
+
+		if (!len || len > NAME_MAX || (len <= 2 && !strncmp(p, "..", len))) {
+			close(fd);
+			return -EINVAL;
+		}
+		memcpy(part, p, len);
+		part[len] = '\0';
+		if (mkdirat(fd, part, 0755) && errno != EEXIST) {
+			close(fd);
+			return -errno;
+		}
+		next = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(fd);
+		if (next < 0)
+			return -errno;
+		fd = next;
+	}
+	*base = p;
+	return fd;
+}
+
+int tw_file(struct tree_writer *w, const char *rel, const char *text, size_t len, char *err, size_t errlen)
+{
+	const char *base = rel;
+	int dfd = parent_dir(w, rel, &base), fd, rc = 0;
+
+	if (dfd < 0) {
+		snprintf(err, errlen, "%s/%s: %s", w->dest, rel, strerror(-dfd));
+		return dfd;
+	}
+	fd = openat(dfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	close(dfd);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s/%s: %s", w->dest, rel, strerror(errno));
+		return rc;
+	}
+	while (len && !rc) {
+		ssize_t n = write(fd, text, len);
+
+		if (n < 0 && errno != EINTR)
+			rc = -errno;
+		if (n > 0) {
+			text += n;
+			len -= (size_t)n;
+		}
+	}
+	if (close(fd) && !rc)
+		rc = -errno;
+	if (rc)
+		snprintf(err, errlen, "%s/%s: %s", w->dest, rel, strerror(-rc));
+	else
+		w->files++;
+	return rc;
+}
+
+int tw_commit(struct tree_writer *w, char *err, size_t errlen)
+{
+	char *old = NULL;
+	int rc = 0;
+
+	close(w->tmpfd);
+	w->tmpfd = -1;
+	/* an empty destination directory goes; a forced full one is moved aside first */
+	if (rename(w->tmp, w->dest)) {
+		if (errno != ENOTEMPTY && errno != EEXIST && errno != ENOTDIR) {
+			rc = -errno;
+			goto fail;
+		}
+		if (asprintf(&old, "%s.old-XXXXXX", w->dest) < 0 || !mkdtemp(old) || rmdir(old) ||
+		    rename(w->dest, old) || rename(w->tmp, w->dest)) {
+			rc = -errno;
+			goto fail;
+		}
+		if (remove_tree(old))
+			fprintf(stderr, "uprocfs: could not remove the replaced tree %s\n", old);
+	}
+	free(old);
+	free(w->tmp);
+	w->tmp = NULL;
+	tw_abort(w);
+	return 0;
+fail:
+	snprintf(err, errlen, "%s: cannot put the tree in place: %s", w->dest, strerror(-rc));
+	free(old);
+	tw_abort(w);
+	return rc;
+}
+
+void tw_abort(struct tree_writer *w)
+{
+	if (w->tmpfd >= 0)
+		close(w->tmpfd);
+	if (w->tmp && remove_tree(w->tmp))
+		fprintf(stderr, "uprocfs: could not remove %s\n", w->tmp);
+	free(w->tmp);
+	free(w->dest);
+	memset(w, 0, sizeof(*w));
+	w->tmpfd = -1;
+}
+
+struct each_arg {
+	struct tree_writer *w;
+	char *err;
+	size_t errlen;
+};
+
+static int write_node(void *arg, const struct pfs_node *n, const struct pfs_ctx *c)
+{
+	struct each_arg *a = arg;
+	char path[256], *text;
+	size_t len;
+	int rc = pfs_node_path(n, path, sizeof(path));
+
+	if (!rc)
+		rc = pfs_render(n, c, &text, &len);
+	if (rc) {
+		snprintf(a->err, a->errlen, "%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	rc = tw_file(a->w, path, text, len, a->err, a->errlen);
+	free(text);
+	return rc;
+}
+
+int tw_machine(struct tree_writer *w, const struct machine *m, char *err, size_t errlen)
+{
+	struct each_arg a = { .w = w, .err = err, .errlen = errlen };
+
+	return pfs_for_each_file(m, 0, write_node, &a);
+}
+
+int tw_write_machine(const struct machine *m, const char *dest, char *err, size_t errlen)
+{
+	struct tree_writer w;
+	int rc = tw_begin(&w, dest, true, err, errlen);
+
+	if (rc)
+		return rc;
+	rc = tw_machine(&w, m, err, errlen);
+	if (rc) {
+		tw_abort(&w);
+		return rc;
+	}
+	return tw_commit(&w, err, errlen);
+}

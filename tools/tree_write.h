@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tree_write.h - writing a /proc-shaped tree to disk: `uprocfs capture` and
+ * `uprocfs render --tree`.
+ *
+ * A tree is written only where there was none: into a fresh temporary
+ * directory beside the destination, every file created new (O_EXCL,
+ * O_NOFOLLOW, relative to directory descriptors: nothing planted in the
+ * destination is followed or overwritten), then renamed into place whole, so
+ * a failed write leaves nothing half-written.  An existing non-empty
+ * destination is refused unless forced; then it is replaced, not merged
+ * (stale pid directories of an earlier capture do not survive).
+ */
+#ifndef UPROCFS_TOOLS_TREE_WRITE_H
+#define UPROCFS_TOOLS_TREE_WRITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "uprocfs/machine.h"
+
+struct tree_writer {
+	char *dest;     /* where the tree goes */
+	char *tmp;      /* where it is written meanwhile */
+	int tmpfd;      /* the open temporary directory */
+	size_t files;
+};
+
+/**
+ * Start a tree for @dest.  -EEXIST when @dest holds anything and !@force;
+ * -errno with a message naming the path in @err.
+ */
+int tw_begin(struct tree_writer *w, const char *dest, bool force, char *err, size_t errlen);
+
+/** Write one file at @rel ("42/task/43/stat") of the tree; 0 or -errno with a message. */
+int tw_file(struct tree_writer *w, const char *rel, const char *text, size_t len, char *err, size_t errlen);
+
+/** Put the tree in place (replacing a forced destination); 0 or -errno with a message. */
+int tw_commit(struct tree_writer *w, char *err, size_t errlen);
+
+/** Throw away a tree not committed (after a failure). */
+void tw_abort(struct tree_writer *w);
+
+/** Render every loadable file of @m into @w (render --tree, the round-trip tests). */
+int tw_machine(struct tree_writer *w, const struct machine *m, char *err, size_t errlen);
+
+/**
+ * Write @m's tree at @dest in one go (begin, every file, commit), forcing
+ * over an existing destination; 0 or -errno with a message.
+ */
+int tw_write_machine(const struct machine *m, const char *dest, char *err, size_t errlen);
+
+#endif
