@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,66 +19,27 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "tree_write.h"
 #include "uprocfs/load.h"
 
 static void capture_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: uprocfs capture [--pid PID]... DIR\n"
+		"usage: uprocfs capture [--pid PID]... [--force] DIR\n"
 		"\n"
-		"Copy the files uprocfs serves from the live /proc into DIR (created if needed),\n"
+		"Copy the files uprocfs serves from the live /proc into a new directory DIR,\n"
 		"with the same layout: DIR/stat, DIR/pressure/cpu, DIR/42/status,\n"
 		"DIR/42/task/43/stat.  All processes unless --pid names some.  Files the kernel\n"
-		"will not let us read are left out and listed on stderr.\n");
-}
-
-/* mkdir -p of the directories leading to @path (relative to @dirfd). */
-static int make_parents(int dirfd, const char *path)
-{
-	char buf[4096];
-	size_t len = strlen(path);
-
-	if (len >= sizeof(buf))
-		return -ENAMETOOLONG;
-	memcpy(buf, path, len + 1);
-	for (char *p = buf; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		if (mkdirat(dirfd, buf, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return 0;
-}
-
-static int write_file(int dirfd, const char *path, const char *text, size_t len)
-{
-	int fd, rc = make_parents(dirfd, path);
-
-	if (rc)
-		return rc;
-	fd = openat(dirfd, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	while (len) {
-		ssize_t n = write(fd, text, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = -errno;
-			break;
-		}
-		text += n;
-		len -= (size_t)n;
-	}
-	if (close(fd) && !rc)
-		rc = -errno;
-	return rc;
+		"will not let us read are left out and listed on stderr.  DIR must not exist\n"
+		"or be empty; --force replaces what it holds.  The tree is written aside and\n"
+		"renamed into place, so a failed capture leaves nothing behind.\n");
 }
 
 int cmd_capture(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -87,14 +49,16 @@ int cmd_capture(int argc, char **argv)
 	pid_t *pids = calloc((size_t)argc, sizeof(*pids));
 	size_t written = 0, skipped = 0;
 	char err[1024];
-	int c, rc, dirfd, status = 0;
+	struct tree_writer w;
+	bool force = false;
+	int c, rc, status = 0;
 
 	if (!pids) {
 		fprintf(stderr, "uprocfs capture: out of memory\n");
 		return 1;
 	}
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+p:fh", longopts, NULL)) != -1) {
 		char *end;
 		long v;
 
@@ -108,6 +72,9 @@ int cmd_capture(int argc, char **argv)
 				return 2;
 			}
 			pids[opts.npids++] = (pid_t)v;
+			break;
+		case 'f':
+			force = true;
 			break;
 		case 'h':
 			capture_usage(stdout);
@@ -126,14 +93,8 @@ int cmd_capture(int argc, char **argv)
 		return 2;
 	}
 	opts.pids = opts.npids ? pids : NULL;
-	if (mkdir(argv[optind], 0755) && errno != EEXIST) {
-		fprintf(stderr, "uprocfs capture: %s: %s\n", argv[optind], strerror(errno));
-		free(pids);
-		return 1;
-	}
-	dirfd = open(argv[optind], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0) {
-		fprintf(stderr, "uprocfs capture: %s: %s\n", argv[optind], strerror(errno));
+	if (tw_begin(&w, argv[optind], force, err, sizeof(err))) {
+		fprintf(stderr, "uprocfs capture: %s\n", err);
 		free(pids);
 		return 1;
 	}
@@ -141,7 +102,7 @@ int cmd_capture(int argc, char **argv)
 	free(pids);
 	if (rc) {
 		fprintf(stderr, "uprocfs capture: %s\n", err);
-		close(dirfd);
+		tw_abort(&w);
 		return 1;
 	}
 	for (size_t i = 0; i < report.nfiles; i++) {
@@ -153,15 +114,21 @@ int cmd_capture(int argc, char **argv)
 				lf->reason ? lf->reason : "?");
 			continue;
 		}
-		rc = write_file(dirfd, lf->path, lf->text, lf->len);
+		rc = tw_file(&w, lf->path, lf->text, lf->len, err, sizeof(err));
 		if (rc) {
-			fprintf(stderr, "uprocfs capture: %s/%s: %s\n", argv[optind], lf->path, strerror(-rc));
+			fprintf(stderr, "uprocfs capture: %s\n", err);
 			status = 1;
 			break;
 		}
 		written++;
 	}
-	close(dirfd);
+	if (status)
+		tw_abort(&w);
+	else if (tw_commit(&w, err, sizeof(err))) {
+		fprintf(stderr, "uprocfs capture: %s\n", err);
+		status = 1;
+		written = 0;
+	}
 	mach_load_report_free(&report);
 	mach_free(mach);
 	fprintf(stderr, "capture: %zu files written to %s, %zu left out\n", written, argv[optind], skipped);

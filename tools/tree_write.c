@@ -109,6 +109,8 @@ int tw_begin(struct tree_writer *w, const char *dest, bool force, char *err, siz
 		return e;
 	}
 	w->tmpfd = open(w->tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (w->tmpfd >= 0 && fchmod(w->tmpfd, 0755))
+		w->tmpfd = -1 - close(w->tmpfd); /* -1, with errno from fchmod */
 	if (w->tmpfd < 0) {
 		int e = -errno;
 		snprintf(err, errlen, "%s: %s", w->tmp, strerror(errno));

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_table.c - the file table is well formed, and its one path parser,
+ * node paths, directory listings and inode numbers agree with each other
+ * for every entry in every scope it is declared in.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fuse/node.h"
+#include "tap.h"
+#include "uprocfs/procfs.h"
+
+/* A node of @e seen in @scope, at pid 42, tid 43, instance 7. */
+static struct pfs_node sample(const struct pfs_entry *e, enum pfs_scope scope)
+{
+	struct pfs_node n = { .entry = e, .scope = scope };
+	bool leaf = strchr(e->path, '*') && e->coll != PFS_COLL_PIDS && e->coll != PFS_COLL_TIDS;
+
+	if (scope != PFS_SCOPE_GLOBAL || e->coll == PFS_COLL_PIDS)
+		n.pid = 42;
+	if (scope == PFS_SCOPE_TID || e->coll == PFS_COLL_TIDS)
+		n.tid = 43;
+	if (leaf)
+		n.inst = 7;
+	return n;
+}
+
+static bool same_node(const struct pfs_node *a, const struct pfs_node *b)
+{
+	return a->entry == b->entry && a->scope == b->scope && a->pid == b->pid && a->tid == b->tid &&
+	       a->inst == b->inst;
+}
+
+static void test_shapes(void)
+{
+	unsigned long bad = 0;
+
+	for (size_t i = 0; i < pfs_nentries; i++) {
+		const struct pfs_entry *e = &pfs_entries[i];
+		const char *last = strrchr(e->path, '/');
+		bool star = !strcmp(last ? last + 1 : e->path, "*");
+		bool fine;
+
+		switch (e->kind) {
+		case PFS_FILE:
+			fine = !!e->show + !!e->ops == 1 && !e->readlink && !(e->mode & 0111) && !star;
+			break;
+		case PFS_LINK:
+			fine = e->readlink && !e->show && !e->ops && e->load == MACH_LD_NONE;
+			break;
+		default:
+			fine = !e->show && !e->ops && !e->readlink && (e->mode & 0111) && e->load == MACH_LD_NONE &&
+			       star == (e->coll != PFS_COLL_NONE);
+			break;
+		}
+		fine = fine && e->scopes && !(e->scopes >> PFS_NR_SCOPES) && e->path[0] && (e->mirrors != NULL) == (e->kind != PFS_DIR);
+		if (!fine && bad++ < 5)
+			diag("entry %zu \"%s\" is not well formed", i, e->path);
+	}
+	ok(bad == 0, "every entry has the fields its kind needs, and only those (%lu bad)", bad);
+}
+
+static void test_paths(void)
+{
+	unsigned long bad = 0, nodes = 0;
+
+	for (size_t i = 0; i < pfs_nentries; i++) {
+		for (int s = 0; s < PFS_NR_SCOPES; s++) {
+			const struct pfs_entry *e = &pfs_entries[i];
+			struct pfs_node n, back;
+			char path[256], err[256];
+
+			if (!(e->scopes & PFS_IN(s)))
+				continue;
+			nodes++;
+			n = sample(e, (enum pfs_scope)s);
+			if (pfs_node_path(&n, path, sizeof(path)) || pfs_parse_path(path, &back, err, sizeof(err)) ||
+			    !same_node(&n, &back)) {
+				if (bad++ < 5)
+					diag("\"%s\" in scope %d: path \"%s\" does not parse back to it", e->path, s, path);
+				continue;
+			}
+			if (node_from_ino(node_ino(&n), &back) || !same_node(&n, &back)) {
+				if (bad++ < 5)
+					diag("/proc/%s: its inode number does not decode to it", path);
+			}
+		}
+	}
+	ok(bad == 0 && nodes > 0, "%lu nodes: path, parse and inode number agree (%lu bad)", nodes, bad);
+}
+
+/* Every entry is listed exactly once, in its directory; names are unique there. */
+static void test_listings(void)
+{
+	unsigned long bad = 0;
+
+	for (size_t i = 0; i < pfs_nentries; i++) {
+		for (int s = 0; s < PFS_NR_SCOPES; s++) {
+			const struct pfs_entry *e = &pfs_entries[i];
+			struct pfs_node n, dir, child;
+			char path[256], err[256], *slash;
+			unsigned int pos = 0, seen = 0;
+			const char *name;
+
+			if (!(e->scopes & PFS_IN(s)) || strchr(e->path, '*'))
+				continue;
+			n = sample(e, (enum pfs_scope)s);
+			pfs_node_path(&n, path, sizeof(path));
+			slash = strrchr(path, '/');
+			if (slash)
+				*slash = '\0';
+			if (pfs_parse_path(slash ? path : "", &dir, err, sizeof(err))) {
+				bad++;
+				continue;
+			}
+			while (pfs_dir_next(&dir, NULL, &pos, &name, &child))
+				seen += !strcmp(name, slash ? slash + 1 : path) && child.entry == e;
+			if (seen != 1 && bad++ < 5)
+				diag("%s listed %u times in its directory", e->path, seen);
+		}
+	}
+	ok(bad == 0, "every entry is listed once in its directory (%lu bad)", bad);
+}
+
+static void test_parser_refuses(void)
+{
+	static const char *const bad_paths[] = {
+		"/etc/passwd", "nosuchfile", "42/nosuchfile", "042/status", "0/status", "-1/status",
+		"42/task/x/stat", "stat/x", "99999999999/status", "42/task/43/task", "self/../stat",
+	};
+	struct pfs_node n;
+	char err[256];
+	unsigned long bad = 0;
+
+	for (size_t i = 0; i < sizeof(bad_paths) / sizeof(bad_paths[0]); i++)
+		if (!pfs_parse_path(bad_paths[i], &n, err, sizeof(err)) && bad++ < 5)
+			diag("\"%s\" parsed", bad_paths[i]);
+	ok(bad == 0, "paths outside the table are refused");
+	ok(!pfs_parse_path("/proc/42/task/43/ns/pid", &n, err, sizeof(err)) && n.scope == PFS_SCOPE_TID &&
+		   n.pid == 42 && n.tid == 43 && n.entry->kind == PFS_LINK,
+	   "a thread's ns/pid parses into scope, pid, tid and entry");
+}
+
+int main(void)
+{
+	test_shapes();
+	test_paths();
+	test_listings();
+	test_parser_refuses();
+	return tap_done();
+}
