@@ -325,6 +325,11 @@ struct mach_process {
 	uint64_t cutime_ns, cstime_ns, cminflt, cmajflt, cguest_time_ns;
 	bool stat_hidden;         /* source reader lacked ptrace access: masked stat fields */
 	/*
+	 * The mm is not dumpable (setuid exec, prctl(PR_SET_DUMPABLE, 0)): its
+	 * /proc entries belong to root and only CAP_SYS_PTRACE may ptrace-read it.
+	 */
+	bool undumpable;
+	/*
 	 * The group's thread count (signal->nr_threads: Threads:, num_threads).
 	 * The threads array holds them all in a complete model; a partial load
 	 * (one task of a busy process) may hold fewer.

@@ -50,15 +50,16 @@ enum pfs_kind {
 	PFS_LINK, /* a symlink: readlink */
 };
 
-/**
+/*
  * Who may read, beyond the mode bits the kernel checks on the inode (FUSE's
- * default_permissions does that part).
+ * default_permissions does that part): pfs_entry.access is 0 (the mode bits
+ * alone) or these bits, as fs/proc/base.c checks each file.
  */
-enum pfs_access {
-	PFS_ACCESS_MODE,         /* the mode bits alone */
-	PFS_ACCESS_PTRACE_READ,  /* open/readlink needs ptrace_may_access(PTRACE_MODE_READ_FSCREDS): maps, environ */
-	PFS_ACCESS_PTRACE_ATTACH,/* needs PTRACE_MODE_ATTACH_FSCREDS: stack, syscall */
-};
+#define PFS_ACC_PTRACE_READ   0x01u /* ptrace_may_access(PTRACE_MODE_READ_FSCREDS) */
+#define PFS_ACC_PTRACE_ATTACH 0x02u /* ptrace_may_access(PTRACE_MODE_ATTACH_FSCREDS) */
+#define PFS_ACC_AT_READ       0x04u /* checked when read (lock_trace in show): open succeeds, read fails */
+#define PFS_ACC_MM            0x08u /* only against a task's mm (mm_access): no mm, or the reader's own, passes */
+#define PFS_ACC_CAP_SYS_ADMIN 0x10u /* also CAP_SYS_ADMIN (stack) */
 
 /** Directories whose children come from the model or the source. */
 enum pfs_coll {
@@ -71,8 +72,10 @@ enum pfs_coll {
 /** One reader of the tree: what self points to and whom access rules are checked for. */
 struct pfs_reader {
 	pid_t pid, tid;            /* in the served machine's numbering; 0: not known */
-	uid_t uid;                 /* fs uid of the caller */
+	uid_t uid;                 /* fs uid and gid of the caller */
 	gid_t gid;
+	bool cap_sys_ptrace;       /* effective capabilities that override the checks */
+	bool cap_sys_admin;
 };
 
 /** What a renderer prints: passed as seq_file.private. */
@@ -82,6 +85,7 @@ struct pfs_ctx {
 	const struct mach_thread *thread; /* the leader under /proc/<pid>, the thread under task/<tid> */
 	bool whole;                       /* /proc/<pid> (thread-group totals) rather than task/<tid> */
 	bool ptrace_ok;                   /* the reader may ptrace-read the task (stat's masked fields) */
+	bool read_denied;                 /* a PFS_ACC_AT_READ check failed: reads give EACCES */
 	unsigned int arg;                 /* the entry's arg (pressure resource, ...) */
 	uint32_t inst;                    /* the instance of a "*" leaf (an fd number, ...) */
 	pid_t caller_pid, caller_tid;     /* who reads: what self and thread-self point to (0: none) */
@@ -97,7 +101,7 @@ struct pfs_entry {
 	unsigned int scopes;              /* PFS_IN(...) bits */
 	enum pfs_kind kind;
 	mode_t mode;                      /* permission bits, as the kernel's */
-	enum pfs_access access;
+	unsigned int access;              /* PFS_ACC_* bits, 0: the mode bits alone */
 	pfs_exists_fn exists;             /* NULL: always (while its scope exists) */
 	/* PFS_FILE: single_open (show) or an iterator (ops) */
 	int (*show)(struct seq_file *m, void *v);
@@ -202,8 +206,10 @@ int pfs_resolve(const struct machine *mach, const char *path, struct pfs_node *n
 		char *err, size_t errlen);
 
 /**
- * May reader @r read node @n of the task bound in @c, by the entry's access
- * rule?  Sets c->ptrace_ok (stat's masked fields).  0 or -EACCES.
+ * May reader @r open node @n of the task bound in @c, by the entry's access
+ * rule?  Sets c->ptrace_ok (stat's masked fields) and c->read_denied (a
+ * rule checked at read time).  0 or -EACCES.  A NULL reader (the command
+ * line) may read everything.
  */
 int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struct pfs_ctx *c);
 

@@ -52,7 +52,9 @@ void fs_reader(struct pfs_fuse *fs, fuse_req_t req, struct pfs_reader *r)
 {
 	const struct fuse_ctx *ctx = fuse_req_ctx(req);
 
-	*r = (struct pfs_reader){ .uid = ctx->uid, .gid = ctx->gid };
+	/* root holds CAP_SYS_PTRACE and CAP_SYS_ADMIN unless it dropped them */
+	*r = (struct pfs_reader){ .uid = ctx->uid, .gid = ctx->gid, .cap_sys_ptrace = ctx->uid == 0,
+				  .cap_sys_admin = ctx->uid == 0 };
 	if (fs->opts.caller_proc_fd >= 0 && ctx->pid > 0)
 		caller_ids(fs, ctx->pid, &r->pid, &r->tid);
 }

@@ -143,6 +143,11 @@ void fs_op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct f
 			return;
 		}
 	}
+	if (h->view.ctx.read_denied) {
+		/* the kernel checks these in show(): the open succeeded, every read fails */
+		fuse_reply_err(req, EACCES);
+		return;
+	}
 	/* The model may have moved since the last read: the source finds the task again. */
 	rc = s->ops->enter(s, &h->node, &h->view);
 	if (rc) {

@@ -68,6 +68,9 @@ double fs_entry_timeout(const struct pfs_fuse *fs, const struct pfs_node *n);
 /** Free every handle still open (an aborted connection never releases them). */
 void fs_free_handles(struct pfs_fuse *fs);
 
+/** Fill in the handlers that refuse every change, as a read-only procfs does. */
+void fs_refusing_ops(struct fuse_lowlevel_ops *ops);
+
 void fs_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name);
 void fs_op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
 void fs_op_readlink(fuse_req_t req, fuse_ino_t ino);

@@ -28,7 +28,7 @@ static void op_init(void *userdata, struct fuse_conn_info *conn)
 	conn->want &= ~(unsigned int)FUSE_CAP_AUTO_INVAL_DATA;
 }
 
-static const struct fuse_lowlevel_ops pfs_ops = {
+static struct fuse_lowlevel_ops pfs_ops = {
 	.init = op_init,
 	.lookup = fs_op_lookup,
 	.getattr = fs_op_getattr,
@@ -92,13 +92,14 @@ int pfs_fuse_create(struct pfs_fuse **out, struct pfs_source *src, const struct 
 	pthread_mutex_init(&fs->handles_lock, NULL);
 	clock_gettime(CLOCK_REALTIME, &fs->mount_time);
 	fs->cache_timeout = src->stable ? CACHE_TIMEOUT_STABLE : CACHE_TIMEOUT_LIVE;
-	snprintf(opts, sizeof(opts), "fsname=uprocfs,subtype=uprocfs,default_permissions%s",
+	snprintf(opts, sizeof(opts), "ro,fsname=uprocfs,subtype=uprocfs,default_permissions%s",
 		 o->allow_other ? ",allow_other" : "");
 	if (fuse_opt_add_arg(&args, "uprocfs") || fuse_opt_add_arg(&args, "-o") ||
 	    fuse_opt_add_arg(&args, opts) || (o->debug && fuse_opt_add_arg(&args, "-d"))) {
 		rc = -ENOMEM;
 		goto fail;
 	}
+	fs_refusing_ops(&pfs_ops);
 	fs->se = fuse_session_new(&args, &pfs_ops, sizeof(pfs_ops), fs);
 	fuse_opt_free_args(&args);
 	if (!fs->se) {
@@ -170,7 +171,7 @@ int pfs_fuse_mount_fd(int fuse_fd, const char *target, bool allow_other)
 
 	snprintf(opts, sizeof(opts), "fd=%d,rootmode=40000,user_id=%u,group_id=%u,default_permissions%s",
 		 fuse_fd, (unsigned int)getuid(), (unsigned int)getgid(), allow_other ? ",allow_other" : "");
-	if (mount("uprocfs", target, "fuse.uprocfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, opts))
+	if (mount("uprocfs", target, "fuse.uprocfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, opts))
 		return -errno;
 	return 0;
 }

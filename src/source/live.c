@@ -54,6 +54,30 @@ static size_t live_list_ids(struct pfs_source *s, const struct pfs_reader *r, co
 	return src_list_real_ids(live_fd(s), dir, after, ids, max);
 }
 
+/*
+ * What the kernel refuses us (root, serving) it refuses every reader: pid
+ * 1's maps where its user namespace is not ours, say.  The loader reads such
+ * files as optional, so ask the kernel first.
+ */
+static int daemon_may_read(int procfd, const struct pfs_node *n)
+{
+	char path[256], target[8];
+	int fd;
+
+	if (!n->entry || n->entry->kind == PFS_DIR || pfs_node_path(n, path, sizeof(path)))
+		return 0;
+	if (n->entry->kind == PFS_LINK) {
+		if (readlinkat(procfd, path, target, sizeof(target)) < 0 && (errno == EACCES || errno == EPERM))
+			return -errno;
+		return 0;
+	}
+	fd = openat(procfd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == EACCES || errno == EPERM ? -errno : 0;
+	close(fd);
+	return 0;
+}
+
 static int live_open(struct pfs_source *s, const struct pfs_reader *r, const struct pfs_node *n,
 		     struct pfs_view *v, char *err, size_t errlen)
 {
@@ -62,6 +86,9 @@ static int live_open(struct pfs_source *s, const struct pfs_reader *r, const str
 	memset(v, 0, sizeof(*v));
 	v->ctx.caller_pid = r ? r->pid : 0;
 	v->ctx.caller_tid = r ? r->tid : 0;
+	rc = daemon_may_read(live_fd(s), n);
+	if (rc)
+		return rc;
 	if (n->pid)
 		rc = mirror_load_task(live_fd(s), n->pid, n->tid, &v->own, err, errlen);
 	else

@@ -201,7 +201,6 @@ static int model_open(struct pfs_source *s, const struct pfs_reader *r, const st
 static int model_enter(struct pfs_source *s, const struct pfs_node *n, struct pfs_view *v)
 {
 	struct model_source *ms = of(s);
-	bool ptrace_ok = v->ctx.ptrace_ok;
 
 	if (v->own)
 		return 0; /* a mirror's own machine does not move */
@@ -210,7 +209,6 @@ static int model_enter(struct pfs_source *s, const struct pfs_node *n, struct pf
 		pthread_rwlock_unlock(&ms->lock);
 		return -ESRCH;
 	}
-	v->ctx.ptrace_ok = ptrace_ok;
 	v->entered = true;
 	return 0;
 }

@@ -1,35 +1,62 @@
 // SPDX-License-Identifier: MIT
 /*
  * access.c - who may read what: the entries' access rules, applied the same
- * way whatever the source (fs/proc/base.c proc_mem_open, lock_trace and
- * ptrace_may_access; kernel/ptrace.c __ptrace_may_access).
+ * way whatever the source (fs/proc/base.c proc_mem_open, lock_trace,
+ * proc_fd_access_allowed; kernel/ptrace.c __ptrace_may_access; mm_access).
  */
 #include <errno.h>
 
 #include "uprocfs/procfs.h"
 
 /*
- * A reader may ptrace-read a task when it is root, or when the task is a
- * user task of the reader's uid.  Kernel threads are root's alone.
+ * __ptrace_may_access with fs credentials: the reader's own thread group
+ * always; otherwise its fsuid must equal the task's real, effective and
+ * saved uid and its fsgid the three gids, or it holds CAP_SYS_PTRACE; and
+ * a task that is not dumpable needs CAP_SYS_PTRACE whatever the ids.  Kernel
+ * threads carry root's credentials, so only root passes.  (Attach differs
+ * only by LSMs such as Yama, which the model has none of.)
  */
-static bool may_ptrace(const struct pfs_reader *r, const struct mach_thread *t)
+static bool may_ptrace(const struct pfs_reader *r, const struct mach_process *p, const struct mach_thread *t)
 {
-	return r->uid == 0 || (!t->kthread && t->uid[1] == r->uid);
+	bool ids_match;
+
+	if (r->pid && r->pid == p->tgid)
+		return true;
+	if (t->kthread)
+		ids_match = r->uid == 0 && r->gid == 0;
+	else
+		ids_match = r->uid == t->uid[0] && r->uid == t->uid[1] && r->uid == t->uid[2] &&
+			    r->gid == t->gid[0] && r->gid == t->gid[1] && r->gid == t->gid[2];
+	if (!ids_match && !r->cap_sys_ptrace)
+		return false;
+	return !p->undumpable || r->cap_sys_ptrace;
 }
 
 int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struct pfs_ctx *c)
 {
+	unsigned int acc = n->entry ? n->entry->access : 0;
+	bool allowed;
+
+	c->read_denied = false;
 	if (!c->thread || !r) {
 		/* global files, and the command line's own reads, which have every right */
 		c->ptrace_ok = true;
 		return 0;
 	}
-	c->ptrace_ok = may_ptrace(r, c->thread);
-	switch (n->entry ? n->entry->access : PFS_ACCESS_MODE) {
-	case PFS_ACCESS_PTRACE_READ:
-	case PFS_ACCESS_PTRACE_ATTACH:
-		return c->ptrace_ok ? 0 : -EACCES;
-	default:
+	c->ptrace_ok = may_ptrace(r, c->proc, c->thread);
+	if (!(acc & (PFS_ACC_PTRACE_READ | PFS_ACC_PTRACE_ATTACH)))
+		return 0;
+	allowed = c->ptrace_ok;
+	/* mm_access: a task without an mm, or sharing the reader's, has nothing to hide */
+	if ((acc & PFS_ACC_MM) && (!c->proc->mm || (r->pid && r->pid == c->proc->tgid)))
+		allowed = true;
+	if ((acc & PFS_ACC_CAP_SYS_ADMIN) && !r->cap_sys_admin)
+		allowed = false;
+	if (allowed)
+		return 0;
+	if (acc & PFS_ACC_AT_READ) {
+		c->read_denied = true;
 		return 0;
 	}
+	return -EACCES;
 }

@@ -78,12 +78,12 @@ const struct pfs_entry pfs_entries[] = {
 	FILE_("stat", PT, 0444, pfs_show_pid_stat, MACH_LD_PID_STAT, "do_task_stat"),
 	FILE_("statm", PT, 0444, pfs_show_pid_statm, MACH_LD_PID_STATM, "proc_pid_statm"),
 	ITER("maps", PT, 0444, &pfs_pid_maps_ops, MACH_LD_PID_MAPS, "show_map",
-	     .access = PFS_ACCESS_PTRACE_READ),
+	     .access = PFS_ACC_PTRACE_READ | PFS_ACC_MM),
 	FILE_("cmdline", PT, 0444, pfs_show_pid_cmdline, MACH_LD_PID_CMDLINE, "proc_pid_cmdline_read"),
 	FILE_("comm", PT, 0644, pfs_show_pid_comm, MACH_LD_PID_COMM, "comm_show"),
 	FILE_("environ", PT, 0400, pfs_show_pid_environ, MACH_LD_NONE, "environ_read",
-	      .access = PFS_ACCESS_PTRACE_READ),
-	LINK("exe", PT, pfs_link_exe, "proc_exe_link"),
+	      .access = PFS_ACC_PTRACE_READ | PFS_ACC_MM),
+	LINK("exe", PT, pfs_link_exe, "proc_exe_link", .access = PFS_ACC_PTRACE_READ),
 	LINK("ns/pid", PT, pfs_link_ns_pid, "ns_get_name"),
 };
 
