@@ -16,7 +16,8 @@
 static void mount_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: uprocfs mount [--machine SPEC] [--foreground] [--allow-other] [--debug] MOUNTPOINT\n"
+		"usage: uprocfs mount [--machine SPEC] [-o OPTIONS] [--foreground] [--allow-other] [--debug]\n"
+		"                     MOUNTPOINT\n"
 		"\n"
 		"Serve a machine's /proc at MOUNTPOINT.  SIGINT, SIGTERM or `fusermount3 -u\n"
 		"MOUNTPOINT` unmount it.  A process reading the tree sees its own pid directory\n"
@@ -25,6 +26,8 @@ static void mount_usage(FILE *f)
 		"\n"
 		"  --machine SPEC   synth[:cpus=N,tasks=M,...] (default), tree:DIR, or live\n"
 		"  --foreground     stay in the foreground (default: detach once mounted)\n"
+		"  -o OPTIONS       procfs mount options: hidepid=off|noaccess|invisible|ptraceable\n"
+		"                   (or 0|1|2|4), gid=GID (exempt from hidepid), subset=pid\n"
 		"  --allow-other    let other users read the tree (needs user_allow_other)\n"
 		"  --debug          log every FUSE request on stderr (implies --foreground)\n");
 }
@@ -34,6 +37,7 @@ int cmd_mount(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "machine", required_argument, NULL, 'm' },
 		{ "foreground", no_argument, NULL, 'f' },
+		{ "options", required_argument, NULL, 'o' },
 		{ "allow-other", no_argument, NULL, 'a' },
 		{ "debug", no_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
@@ -49,11 +53,17 @@ int cmd_mount(int argc, char **argv)
 	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+m:fadh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+m:fo:adh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm': spec = optarg; break;
 		case 'f': foreground = true; break;
 		case 'a': o.allow_other = true; break;
+		case 'o':
+			if (pfs_fuse_parse_options(&o, optarg, err, sizeof(err))) {
+				fprintf(stderr, "uprocfs mount: %s\n", err);
+				return 2;
+			}
+			break;
 		case 'd': o.debug = true; foreground = true; break;
 		case 'h': mount_usage(stdout); return 0;
 		default: mount_usage(stderr); return 2;

@@ -22,11 +22,27 @@ extern "C" {
 
 struct pfs_fuse;
 
+/* hidepid= values, as proc(5) numbers them */
+#define PFS_HIDEPID_OFF 0
+#define PFS_HIDEPID_NOACCESS 1   /* other users' /proc/<pid> can be listed, not entered */
+#define PFS_HIDEPID_INVISIBLE 2  /* other users' /proc/<pid> do not show at all */
+#define PFS_HIDEPID_PTRACEABLE 4 /* only processes the reader may ptrace show */
+
+
 struct pfs_fuse_opts {
 	const char *mountpoint;
 	bool allow_other;          /* let other users in (-o allow_other) */
 	bool debug;                /* libfuse request log on stderr */
 	unsigned int max_threads;  /* request threads; 0: 8 */
+	/*
+	 * procfs's own mount options (fs/proc/root.c): hidepid hides other
+	 * users' processes (PFS_HIDEPID_*), gid exempts one group from
+	 * hiding, subset=pid serves only the process directories and self.
+	 */
+	unsigned int hidepid;
+	bool hidepid_gid_set;
+	gid_t hidepid_gid;
+	bool subset_pid;
 	/*
 	 * A real procfs of the pid namespace the tree was mounted from: FUSE
 	 * names callers by their pid there, and their own pid directory is
@@ -41,6 +57,13 @@ struct pfs_fuse_opts {
 	 */
 	int mounted_fd;
 };
+
+/**
+ * Parse procfs mount options ("hidepid=2,gid=100,subset=pid"; hidepid also
+ * takes off, noaccess, invisible, ptraceable) into @o.  -EINVAL with a
+ * message naming the bad option in @err.
+ */
+int pfs_fuse_parse_options(struct pfs_fuse_opts *o, const char *opts, char *err, size_t errlen);
 
 /**
  * Mount the FUSE descriptor @fuse_fd (opened from /dev/fuse) at @target as a

@@ -71,6 +71,9 @@ int fs_node_stat(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *n, 
 	st->st_atim = st->st_mtim = st->st_ctim = fs->mount_time;
 	if (!n->entry)
 		return 0;
+	rc = fs_visible(fs, req, n);
+	if (rc)
+		return rc;
 	fs_reader(fs, req, &r);
 	rc = fs->src->ops->exists(fs->src, &r, n);
 	if (rc || !n->pid)
@@ -83,15 +86,21 @@ double fs_entry_timeout(const struct pfs_fuse *fs, const struct pfs_node *n)
 	/* self and thread-self differ per reader */
 	if (n->entry && n->entry->kind == PFS_LINK && !n->pid)
 		return 0;
+	/* what a hiding mount shows depends on the reader */
+	if (fs_hiding(fs) && n->pid)
+		return 0;
 	return fs->cache_timeout;
 }
 
-static void reply_negative(struct pfs_fuse *fs, fuse_req_t req)
+static void reply_negative(struct pfs_fuse *fs, fuse_req_t req, int rc)
 {
-	/* a cached negative entry spares the next identical lookup */
-	struct fuse_entry_param e = { .ino = 0, .entry_timeout = fs->cache_timeout };
+	/* a cached negative entry spares the next identical lookup, unless another reader may see it */
+	struct fuse_entry_param e = { .ino = 0, .entry_timeout = fs_hiding(fs) ? 0 : fs->cache_timeout };
 
-	fuse_reply_entry(req, &e);
+	if (rc && rc != -ENOENT)
+		fuse_reply_err(req, -rc);
+	else
+		fuse_reply_entry(req, &e);
 }
 
 void fs_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
@@ -100,18 +109,21 @@ void fs_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	struct fuse_entry_param e;
 	struct pfs_node p, c;
 
+	int rc;
+
 	COUNT(fs, lookup);
 	if (node_from_ino(parent, &p) || pfs_child(&p, name, &c)) {
-		reply_negative(fs, req);
+		reply_negative(fs, req, 0);
 		return;
 	}
 	memset(&e, 0, sizeof(e));
-	if (fs_node_stat(fs, req, &c, &e.attr)) {
-		reply_negative(fs, req);
+	rc = fs_node_stat(fs, req, &c, &e.attr);
+	if (rc) {
+		reply_negative(fs, req, rc);
 		return;
 	}
 	e.ino = node_ino(&c);
-	e.attr_timeout = fs->cache_timeout;
+	e.attr_timeout = fs_entry_timeout(fs, &c) ? fs->cache_timeout : 0;
 	e.entry_timeout = fs_entry_timeout(fs, &c);
 	fuse_reply_entry(req, &e);
 }
@@ -129,7 +141,7 @@ void fs_op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	if (rc)
 		fuse_reply_err(req, -rc);
 	else
-		fuse_reply_attr(req, &st, S_ISLNK(st.st_mode) ? 0 : fs->cache_timeout);
+		fuse_reply_attr(req, &st, S_ISLNK(st.st_mode) || !fs_entry_timeout(fs, &n) ? 0 : fs->cache_timeout);
 }
 
 void fs_op_readlink(fuse_req_t req, fuse_ino_t ino)

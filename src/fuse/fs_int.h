@@ -68,6 +68,18 @@ double fs_entry_timeout(const struct pfs_fuse *fs, const struct pfs_node *n);
 /** Free every handle still open (an aborted connection never releases them). */
 void fs_free_handles(struct pfs_fuse *fs);
 
+/** Whether hidepid or subset=pid is on: then answers depend on the reader and are not cached. */
+bool fs_hiding(const struct pfs_fuse *fs);
+
+/**
+ * May the sender of @req see node @n under the mount's hidepid and subset
+ * options?  0, -ENOENT (hidden) or -EPERM (listed but not enterable).
+ */
+int fs_visible(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *n);
+
+/** hidepid=noaccess: may the sender of @req enter /proc/@pid?  0 or -EPERM. */
+int fs_may_enter(struct pfs_fuse *fs, fuse_req_t req, pid_t pid);
+
 /** Fill in the handlers that refuse every change, as a read-only procfs does. */
 void fs_refusing_ops(struct fuse_lowlevel_ops *ops);
 

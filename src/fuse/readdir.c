@@ -39,7 +39,7 @@ static bool dir_add(struct dirbuf *d, const char *name, const struct pfs_node *n
 			if (fs_node_stat(d->fs, d->req, n, &e.attr))
 				return true; /* vanished meanwhile: leave it out */
 			e.ino = node_ino(n);
-			e.attr_timeout = d->fs->cache_timeout;
+			e.attr_timeout = fs_entry_timeout(d->fs, n) ? d->fs->cache_timeout : 0;
 			e.entry_timeout = fs_entry_timeout(d->fs, n);
 		} else {
 			e.attr.st_ino = node_ino(n);
@@ -78,8 +78,8 @@ static bool list_fixed(struct dirbuf *d, const struct pfs_node *dir, uint64_t of
 		}
 		if (i < off)
 			continue;
-		if (i >= 2 && s->ops->exists(s, &r, &n))
-			continue; /* absent on this machine (a profile without schedstat, ...) */
+		if (i >= 2 && (s->ops->exists(s, &r, &n) || fs_visible(d->fs, d->req, &n) == -ENOENT))
+			continue; /* absent on this machine (a profile without schedstat, ...), or hidden */
 		if (!dir_add(d, name, &n, (off_t)(i + 1)))
 			return false;
 	}
@@ -104,10 +104,12 @@ static void list_ids(struct dirbuf *d, const struct pfs_node *dir, const struct 
 				child.pid = ids[i];
 			else
 				child.tid = ids[i];
+			after = ids[i];
+			if (fs_visible(d->fs, d->req, &child) == -ENOENT)
+				continue;
 			snprintf(num, sizeof(num), "%d", (int)ids[i]);
 			if (!dir_add(d, num, &child, (off_t)(ID_OFFSET_BASE + (uint64_t)ids[i])))
 				return;
-			after = ids[i];
 		}
 	}
 }
@@ -160,8 +162,15 @@ void fs_op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	struct pfs_node n;
 	struct stat st;
 
-	if (node_from_ino(ino, &n) || fs_node_stat(fs, req, &n, &st) || !S_ISDIR(st.st_mode)) {
-		fuse_reply_err(req, ENOENT);
+	int rc = node_from_ino(ino, &n) ? -ENOENT : fs_node_stat(fs, req, &n, &st);
+
+	if (!rc && !S_ISDIR(st.st_mode))
+		rc = -ENOTDIR;
+	/* hidepid=noaccess: a process directory is listed but may not be entered */
+	if (!rc && n.pid)
+		rc = fs_may_enter(fs, req, n.pid);
+	if (rc) {
+		fuse_reply_err(req, -rc);
 		return;
 	}
 	fuse_reply_open(req, fi);
