@@ -135,6 +135,13 @@ int pfs_fuse_loop(struct pfs_fuse *fs)
 	fuse_loop_cfg_set_clone_fd(cfg, 1); /* a /dev/fuse descriptor per worker: no shared queue lock */
 	rc = fuse_session_loop_mt(fs->se, cfg);
 	fuse_loop_cfg_destroy(cfg);
+	/*
+	 * An unmount from outside ends the connection: a reader of /dev/fuse
+	 * then sees ENODEV, or ECONNABORTED when a lazy unmount's last open
+	 * file closed first.  Either is the normal end of serving.
+	 */
+	if (rc == -ECONNABORTED || rc == -ENODEV)
+		rc = 0;
 	return rc < 0 ? rc : 0;
 }
 
