@@ -60,6 +60,7 @@ enum pfs_kind {
 #define PFS_ACC_AT_READ       0x04u /* checked when read (lock_trace in show): open succeeds, read fails */
 #define PFS_ACC_MM            0x08u /* only against a task's mm (mm_access): no mm, or the reader's own, passes */
 #define PFS_ACC_CAP_SYS_ADMIN 0x10u /* also CAP_SYS_ADMIN (stack) */
+#define PFS_ACC_NEED_MM       0x20u /* __mem_open: a task without an mm fails with ESRCH (environ, auxv) */
 
 /** Directories whose children come from the model or the source. */
 enum pfs_coll {
@@ -208,8 +209,8 @@ int pfs_resolve(const struct machine *mach, const char *path, struct pfs_node *n
 /**
  * May reader @r open node @n of the task bound in @c, by the entry's access
  * rule?  Sets c->ptrace_ok (stat's masked fields) and c->read_denied (a
- * rule checked at read time).  0 or -EACCES.  A NULL reader (the command
- * line) may read everything.
+ * rule checked at read time).  0, -EACCES, or -ESRCH (PFS_ACC_NEED_MM).  A
+ * NULL reader (the command line) may read everything.
  */
 int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struct pfs_ctx *c);
 

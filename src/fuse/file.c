@@ -67,7 +67,7 @@ static int open_handle(struct pfs_fuse *fs, fuse_req_t req, struct handle *h, ch
 		return rc;
 	rc = s->ops->enter(s, &h->node, &h->view);
 	if (rc)
-		return rc;
+		return -ENOENT; /* it exited since open found it */
 	rc = pfs_open(&h->m, &h->node, &h->view.ctx);
 	s->ops->leave(s, &h->view);
 	return rc;
@@ -106,7 +106,7 @@ void fs_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		if (rc != -ESRCH && rc != -ENOENT && rc != -EACCES)
 			fprintf(stderr, "uprocfs: open %s: %s\n", h->node.entry->path, err[0] ? err : strerror(-rc));
 		free_handle(fs, h);
-		fuse_reply_err(req, rc == -ESRCH ? ENOENT : -rc);
+		fuse_reply_err(req, -rc);
 		return;
 	}
 	track_handle(fs, h);

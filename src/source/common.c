@@ -20,16 +20,22 @@ uint64_t src_boottime_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-void src_task_owner(const struct machine *m, const struct mach_thread *t, struct stat *st)
+void src_task_owner(const struct machine *m, const struct mach_process *p, const struct mach_thread *t,
+		    struct stat *st)
 {
+	/*
+	 * task_dump_owner: an undumpable task's entries belong to root, except
+	 * its r-xr-xr-x directories (the pid directory, task/, task/<tid>),
+	 * which keep the effective ids so that `ls -l /proc` shows the owner.
+	 */
+	bool root = t->kthread || (p->undumpable && st->st_mode != (S_IFDIR | 0555));
 	struct timespec start = {
 		.tv_sec = (time_t)(m->btime + t->start_time_ns / 1000000000u),
 		.tv_nsec = (long)(t->start_time_ns % 1000000000u),
 	};
 
-	/* Kernel threads belong to root; others to the effective uid. */
-	st->st_uid = t->kthread ? 0 : t->uid[1];
-	st->st_gid = t->kthread ? 0 : t->gid[1];
+	st->st_uid = root ? 0 : t->uid[1];
+	st->st_gid = root ? 0 : t->gid[1];
 	st->st_atim = st->st_mtim = st->st_ctim = start;
 }
 

@@ -35,11 +35,11 @@ static int live_task_attr(struct pfs_source *s, const struct pfs_reader *r, cons
 			  struct stat *st)
 {
 	struct stat real;
-	char path[32];
+	char path[256];
 
+	/* the kernel's own owner of this very entry: task_dump_owner differs between entries */
 	(void)r;
-	snprintf(path, sizeof(path), n->tid ? "%d/task/%d" : "%d", (int)n->pid, (int)n->tid);
-	if (fstatat(live_fd(s), path, &real, 0))
+	if (pfs_node_path(n, path, sizeof(path)) || fstatat(live_fd(s), path, &real, AT_SYMLINK_NOFOLLOW))
 		return -ENOENT;
 	st->st_uid = real.st_uid;
 	st->st_gid = real.st_gid;
@@ -94,7 +94,7 @@ static int live_open(struct pfs_source *s, const struct pfs_reader *r, const str
 	else
 		rc = mirror_load_globals(live_fd(s), &v->own, err, errlen);
 	if (rc)
-		return rc;
+		return rc == -ESRCH ? -ENOENT : rc; /* gone since the lookup */
 	rc = pfs_bind(v->own, n, &v->ctx);
 	if (!rc && r)
 		rc = pfs_access_check(n, r, &v->ctx);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mirror.h"
@@ -166,7 +167,29 @@ int mirror_load_task(int procfd, pid_t pid, pid_t tid, struct machine **out, cha
 		(*out)->procs[0].mm->environ = env;
 		(*out)->procs[0].mm->environ_len = envlen;
 	}
+	mirror_dumpability(procfd, *out);
 	return 0;
+}
+
+void mirror_dumpability(int procfd, struct machine *m)
+{
+	char path[32];
+	struct stat st;
+
+	/*
+	 * No file says whether an mm is dumpable, but the kernel shows it: the
+	 * files of a task that is not belong to root (task_dump_owner), those
+	 * of a dumpable one to its effective uid.  (Its r-xr-xr-x directories
+	 * keep the effective uid either way.)
+	 */
+	for (size_t i = 0; i < m->nprocs; i++) {
+		struct mach_process *p = &m->procs[i];
+
+		snprintf(path, sizeof(path), "%d/status", (int)p->tgid);
+		if (p->nthreads && !p->threads[0].kthread && p->threads[0].uid[1] != 0 &&
+		    !fstatat(procfd, path, &st, 0) && st.st_uid == 0)
+			p->undumpable = true;
+	}
 }
 
 int mirror_translate_tid(int procfd, pid_t tid, pid_t *ns_tgid, pid_t *ns_tid)

@@ -31,6 +31,9 @@ int mirror_load_task(int procfd, pid_t pid, pid_t tid, struct machine **out, cha
  */
 int mirror_translate_tid(int procfd, pid_t tid, pid_t *ns_tgid, pid_t *ns_tid);
 
+/** Mark the processes of @m whose entries in the procfs at @procfd show an mm that is not dumpable. */
+void mirror_dumpability(int procfd, struct machine *m);
+
 /** Read a whole file relative to @dirfd into a malloc'd buffer; 0 or -errno. */
 int mirror_read_file(int dirfd, const char *path, char **text, size_t *len);
 

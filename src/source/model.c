@@ -96,7 +96,7 @@ static int model_task_attr(struct pfs_source *s, const struct pfs_reader *r, con
 	pthread_rwlock_rdlock(&ms->lock);
 	rc = pfs_bind(ms->mach, n, &c);
 	if (!rc)
-		src_task_owner(ms->mach, c.thread, st);
+		src_task_owner(ms->mach, c.proc, c.thread, st);
 	pthread_rwlock_unlock(&ms->lock);
 	return rc;
 }
@@ -181,7 +181,7 @@ static int model_open(struct pfs_source *s, const struct pfs_reader *r, const st
 	if (n->pid && mirrored(ms, r, n->pid)) {
 		rc = mirror_load_task(ms->o.reader_proc_fd, n->pid, n->tid, &v->own, err, errlen);
 		if (rc)
-			return rc;
+			return rc == -ESRCH ? -ENOENT : rc;
 		pthread_rwlock_rdlock(&ms->lock);
 		adapt_reader(ms->mach, r, v->own);
 		pthread_rwlock_unlock(&ms->lock);

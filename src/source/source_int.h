@@ -12,8 +12,9 @@
 /** CLOCK_BOOTTIME in ns: the served clock. */
 uint64_t src_boottime_ns(void);
 
-/** Owner and times of a modelled task's /proc entries, as the kernel sets them. */
-void src_task_owner(const struct machine *m, const struct mach_thread *t, struct stat *st);
+/** Owner and times of a modelled task's /proc entry whose st_mode @st already holds, as the kernel sets them. */
+void src_task_owner(const struct machine *m, const struct mach_process *p, const struct mach_thread *t,
+		    struct stat *st);
 
 /** Whether node @n exists in the real procfs at @procfd (and the table serves it): 0 or -ENOENT. */
 int src_mirror_exists(int procfd, const struct pfs_node *n);

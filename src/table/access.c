@@ -44,6 +44,8 @@ int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struc
 		return 0;
 	}
 	c->ptrace_ok = may_ptrace(r, c->proc, c->thread);
+	if ((acc & PFS_ACC_NEED_MM) && !c->proc->mm)
+		return -ESRCH;
 	if (!(acc & (PFS_ACC_PTRACE_READ | PFS_ACC_PTRACE_ATTACH)))
 		return 0;
 	allowed = c->ptrace_ok;

@@ -82,9 +82,9 @@ const struct pfs_entry pfs_entries[] = {
 	FILE_("cmdline", PT, 0444, pfs_show_pid_cmdline, MACH_LD_PID_CMDLINE, "proc_pid_cmdline_read"),
 	FILE_("comm", PT, 0644, pfs_show_pid_comm, MACH_LD_PID_COMM, "comm_show"),
 	FILE_("environ", PT, 0400, pfs_show_pid_environ, MACH_LD_NONE, "environ_read",
-	      .access = PFS_ACC_PTRACE_READ | PFS_ACC_MM),
+	      .access = PFS_ACC_PTRACE_READ | PFS_ACC_MM | PFS_ACC_NEED_MM),
 	LINK("exe", PT, pfs_link_exe, "proc_exe_link", .access = PFS_ACC_PTRACE_READ),
-	LINK("ns/pid", PT, pfs_link_ns_pid, "ns_get_name"),
+	LINK("ns/pid", PT, pfs_link_ns_pid, "ns_get_name", .access = PFS_ACC_PTRACE_READ),
 };
 
 const size_t pfs_nentries = sizeof(pfs_entries) / sizeof(pfs_entries[0]);
