@@ -78,10 +78,10 @@ static void change_pass(void *arg)
 	for (size_t i = 0; i < j->ops; i++) {
 		struct psi_task *t = &j->tasks[j->k++ % CHANGE_TASKS];
 
-		if (t->psi_flags & TSK_RUNNING)
-			j->errors += psi_task_change(t, TSK_RUNNING, TSK_IOWAIT) != 0;
+		if (t->psi_flags & PSI_TSK_RUNNING)
+			j->errors += psi_task_change(t, PSI_TSK_RUNNING, PSI_TSK_IOWAIT) != 0;
 		else
-			j->errors += psi_task_change(t, TSK_IOWAIT, TSK_RUNNING) != 0;
+			j->errors += psi_task_change(t, PSI_TSK_IOWAIT, PSI_TSK_RUNNING) != 0;
 	}
 	bench_escape(j);
 }
@@ -101,7 +101,7 @@ static int change_job_init(struct change_job *j, unsigned int depth, enum psi_cl
 			return -ENOMEM;
 	for (int i = 0; i < CHANGE_TASKS; i++) {
 		psi_task_init(&j->tasks[i], g, i % 2);
-		j->errors += psi_task_change(&j->tasks[i], 0, TSK_IOWAIT) != 0;
+		j->errors += psi_task_change(&j->tasks[i], 0, PSI_TSK_IOWAIT) != 0;
 	}
 	j->ops = ops;
 	return 0;

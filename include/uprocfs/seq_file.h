@@ -47,9 +47,9 @@ struct seq_file {
 	loff_t index;       /* iterator position (record number) */
 	loff_t read_pos;    /* file offset matching the end of what was returned */
 	const struct seq_operations *op;
-	void *private;      /* caller data (single_open's data pointer) */
+	void *private;      /* caller data (seq_single_open's data pointer) */
 	/* userspace additions: */
-	int (*single_show)(struct seq_file *m, void *v); /* show of single_open */
+	int (*single_show)(struct seq_file *m, void *v); /* show of seq_single_open */
 	unsigned int flags; /* SEQ_F_* */
 	unsigned long regenerations; /* how many times start() was called; for tests and benches */
 };
@@ -80,12 +80,18 @@ static inline int SEQ_IS_ERR(const void *p)
 /** Prepare @m for the iterator protocol @op; the buffer comes at the first read. */
 int seq_open(struct seq_file *m, const struct seq_operations *op, void *private);
 
-/** Prepare @m to call @show once per regeneration, with @data as m->private. */
-int single_open(struct seq_file *m, int (*show)(struct seq_file *, void *), void *data);
+/**
+ * Prepare @m to call @show once per regeneration, with @data as m->private
+ * (kernel single_open).
+ */
+int seq_single_open(struct seq_file *m, int (*show)(struct seq_file *, void *), void *data);
 
-/** As single_open, with a first buffer of exactly @size bytes (as /proc/stat). */
-int single_open_size(struct seq_file *m, int (*show)(struct seq_file *, void *),
-		     void *data, size_t size);
+/**
+ * As seq_single_open, with a first buffer of exactly @size bytes, as
+ * /proc/stat has (kernel single_open_size).
+ */
+int seq_single_open_size(struct seq_file *m, int (*show)(struct seq_file *, void *),
+			 void *data, size_t size);
 
 /** Free the buffer; @m may be opened again afterwards. */
 void seq_release(struct seq_file *m);
@@ -287,11 +293,12 @@ void seq_pad(struct seq_file *m, char c);
 /* ------------------------------------------------------------------ */
 /* Escaping (lib/string_helpers.c string_escape_mem flags)             */
 
-#define ESCAPE_SPACE   0x01u /* \f \n \r \t \v as two-character escapes */
-#define ESCAPE_SPECIAL 0x02u /* \\ \a \e \" */
-#define ESCAPE_NULL    0x04u /* NUL as \0 */
-#define ESCAPE_OCTAL   0x08u /* \ooo */
-#define ESCAPE_HEX     0x20u /* \xhh */
+/* The kernel's ESCAPE_SPACE, ESCAPE_SPECIAL, ... with the SEQ_ prefix. */
+#define SEQ_ESCAPE_SPACE   0x01u /* \f \n \r \t \v as two-character escapes */
+#define SEQ_ESCAPE_SPECIAL 0x02u /* \\ \a \e \" */
+#define SEQ_ESCAPE_NULL    0x04u /* NUL as \0 */
+#define SEQ_ESCAPE_OCTAL   0x08u /* \ooo */
+#define SEQ_ESCAPE_HEX     0x20u /* \xhh */
 
 /**
  * Append @len bytes of @src, escaping those in @esc (all bytes if @esc is empty

@@ -24,6 +24,9 @@
 #include "uprocfs/calc_load.h"
 #include "uprocfs/sim.h"
 
+/* avenrun is computed with calc_load.h and stored in the model's units. */
+_Static_assert(CALC_LOAD_FSHIFT == MACH_FSHIFT, "calc_load.h and machine.h share one scale");
+
 #define SIM_HZ_DEFAULT 250
 #define SLICE_TICKS 3             /* round-robin after this many ticks (~sched_latency / nr) */
 #define BURST_MEAN_NS 6000000.0   /* mean CPU burst: a few ms, as interactive servers run */
@@ -410,10 +413,10 @@ static void step(struct mach_sim *s, uint64_t dt)
 			enum wstate st = s->tasks[i].state;
 			active += st == W_RUNNING || st == W_RUNNABLE || st == W_IOWAIT || st == W_MEMSTALL;
 		}
-		active *= FIXED_1;
-		m->avenrun[0] = calc_load(m->avenrun[0], EXP_1, active);
-		m->avenrun[1] = calc_load(m->avenrun[1], EXP_5, active);
-		m->avenrun[2] = calc_load(m->avenrun[2], EXP_15, active);
+		active *= CALC_LOAD_FIXED_1;
+		m->avenrun[0] = calc_load(m->avenrun[0], CALC_LOAD_EXP_1, active);
+		m->avenrun[1] = calc_load(m->avenrun[1], CALC_LOAD_EXP_5, active);
+		m->avenrun[2] = calc_load(m->avenrun[2], CALC_LOAD_EXP_15, active);
 		s->next_load_update += s->load_freq_ns;
 	}
 	while (psi_next_avgs_work(s->psi, &due) && due <= s->now)

@@ -73,8 +73,8 @@ int pfs_open(struct seq_file *m, const struct pfs_file *f, struct pfs_ctx *ctx)
 	if (f->ops)
 		return seq_open(m, f->ops, ctx);
 	if (f->first_size)
-		return single_open_size(m, f->show, ctx, f->first_size(ctx));
-	return single_open(m, f->show, ctx);
+		return seq_single_open_size(m, f->show, ctx, f->first_size(ctx));
+	return seq_single_open(m, f->show, ctx);
 }
 
 int pfs_render(const struct pfs_file *f, const struct pfs_ctx *ctx_in, char **out, size_t *len)

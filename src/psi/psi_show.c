@@ -19,7 +19,7 @@
 #include "psi_internal.h"
 #include "uprocfs/procfs.h"
 
-_Static_assert((int)NR_PSI_RESOURCES == (int)MACH_NR_PSI_RES &&
+_Static_assert((int)PSI_NR_RESOURCES == (int)MACH_NR_PSI_RES &&
 	       (int)PSI_CPU == (int)MACH_PSI_CPU && (int)PSI_IRQ == (int)MACH_PSI_IRQ,
 	       "enum psi_res and enum mach_psi_res must agree");
 _Static_assert(PSI_IRQ * 2 == PSI_IRQ_FULL, "irq's line index");
@@ -30,7 +30,7 @@ static void psi_fill_line(const struct psi_group *group, int state, bool zero,
 	memset(l, 0, sizeof(*l));
 	if (zero)
 		return;
-	for (int w = 0; w < NR_PSI_AVGS; w++)
+	for (int w = 0; w < PSI_NR_AVGS; w++)
 		l->avg[w] = group->avg[state][w];
 	l->total_us = group->total[state] / 1000;	/* NSEC_PER_USEC, truncated */
 }
@@ -55,7 +55,7 @@ static void psi_fill(const struct psi_group *group, enum psi_res res, struct mac
 
 int psi_fill_pressure(struct psi_group *group, enum psi_res res, struct mach_pressure *out)
 {
-	if (!group || !out || (unsigned int)res >= NR_PSI_RESOURCES)
+	if (!group || !out || (unsigned int)res >= PSI_NR_RESOURCES)
 		return -EINVAL;
 	psi__group_refresh(group);
 	psi_fill(group, res, out);
@@ -76,7 +76,7 @@ int psi_show(struct seq_file *m, struct psi_group *group, enum psi_res res)
 {
 	struct mach_pressure p;
 
-	if (!m || !group || (unsigned int)res >= NR_PSI_RESOURCES)
+	if (!m || !group || (unsigned int)res >= PSI_NR_RESOURCES)
 		return -EINVAL;
 	/* The file would not exist: no irq accounting, or cgroup.pressure=0. */
 	if (!group->enabled || (res == PSI_IRQ && !group->eng->irq_accounting))

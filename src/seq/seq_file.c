@@ -88,7 +88,7 @@ static const struct seq_operations single_ops = {
 	.show = single_show_trampoline,
 };
 
-int single_open(struct seq_file *m, int (*show)(struct seq_file *, void *), void *data)
+int seq_single_open(struct seq_file *m, int (*show)(struct seq_file *, void *), void *data)
 {
 	if (!m || !show)
 		return -EINVAL;
@@ -97,10 +97,10 @@ int single_open(struct seq_file *m, int (*show)(struct seq_file *, void *), void
 	return 0;
 }
 
-int single_open_size(struct seq_file *m, int (*show)(struct seq_file *, void *),
-		     void *data, size_t size)
+int seq_single_open_size(struct seq_file *m, int (*show)(struct seq_file *, void *),
+			 void *data, size_t size)
 {
-	int err = single_open(m, show, data);
+	int err = seq_single_open(m, show, data);
 
 	if (err)
 		return err;
@@ -359,7 +359,7 @@ int seq_render_single(int (*show)(struct seq_file *, void *), void *data,
 	struct seq_file m;
 	int err;
 
-	err = single_open_size(&m, show, data, first_size ? first_size : SEQ_FIRST_BUF_SIZE);
+	err = seq_single_open_size(&m, show, data, first_size ? first_size : SEQ_FIRST_BUF_SIZE);
 	if (err)
 		return err;
 	for (;;) {

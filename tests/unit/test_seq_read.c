@@ -4,7 +4,7 @@
  *
  * Any chunking of sequential reads, reads at random offsets (pread) and lseek
  * patterns reassemble to the bytes of one big read; a read at offset 0
- * regenerates; sequential reads of a single_open file are served from one
+ * regenerates; sequential reads of a seq_single_open file are served from one
  * snapshot; SEEK_END fails with -EINVAL.
  */
 #include <errno.h>
@@ -209,7 +209,7 @@ static void test_snapshot(void)
 	unsigned long regen_before;
 
 	generation = 0;
-	if (single_open(&m, gen_show, NULL))
+	if (seq_single_open(&m, gen_show, NULL))
 		abort();
 	n = seq_read(&m, first, 20, &pos);
 	ok(n == 20 && generation >= 1, "first read generates the file");
