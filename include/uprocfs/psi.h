@@ -7,7 +7,8 @@
  * others are cgroups, <cgroup>/<res>.pressure) with per-CPU task counts,
  * state masks and u32 stall clocks; task state changes walked from a task's
  * group up to the root; the 2 s averaging work folding the per-CPU clocks
- * into totals and avg10/avg60/avg300; and psi_show's text.
+ * into totals and avg10/avg60/avg300; and what psi_show prints, as a
+ * struct mach_pressure snapshot for the /proc/pressure renderer.
  *
  * Clock: an injectable function (virtual in tests, CLOCK_BOOTTIME when the
  * model is served).  A task change reads it once and hands the same `now` to
@@ -28,7 +29,6 @@
 #include <stdint.h>
 
 #include "uprocfs/machine.h"
-#include "uprocfs/seq_file.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -327,21 +327,16 @@ bool psi_next_avgs_work(const struct psi_engine *eng, uint64_t *due);
 int psi_group_refresh(struct psi_group *group);
 
 /* ------------------------------------------------------------------ */
-/* Output                                                              */
+/* Output: snapshots, printed by the /proc/pressure renderer            */
 
 /**
- * Render @group's pressure file for @res into @m exactly as psi_show does:
- * "some avg10=A.BB avg60=A.BB avg300=A.BB total=N\n" then "full ...", after
- * refreshing.  The system group's cpu full line is all zeros; irq has only
- * the full line.  Putters only, no printf.  -EOPNOTSUPP for PSI_IRQ without
- * irq_accounting or a disabled group, -EINVAL for a bad @res.
- */
-int psi_show(struct seq_file *m, struct psi_group *group, enum psi_res res);
-
-/**
- * Refresh @group and fill *@out with what psi_show would print for @res
- * (for the machine model's /proc/pressure renderer).  For PSI_IRQ without
- * irq_accounting, out->present is false.  -EINVAL for a bad @res.
+ * Refresh @group and fill *@out with what psi_show would print for @res;
+ * the text itself is pfs_print_pressure's (procfs.h), so the engine stays
+ * below the renderers.  The system group's cpu full line is all zeros; irq
+ * has only the full line.  When the file would not exist (PSI_IRQ without
+ * irq_accounting, a group with accounting disabled) out->present is false
+ * and nothing is refreshed, as no read would reach the kernel.  -EINVAL for
+ * a bad @res.
  */
 int psi_fill_pressure(struct psi_group *group, enum psi_res res,
 		      struct mach_pressure *out);
@@ -352,7 +347,6 @@ int psi_fill_pressure(struct psi_group *group, enum psi_res res,
  */
 int psi_fill_pressure_all(struct psi_group *group,
 			  struct mach_pressure out[MACH_NR_PSI_RES]);
-
 
 #ifdef __cplusplus
 }

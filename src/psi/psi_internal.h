@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * psi_internal.h - the PSI engine's private types, shared by psi.c (task
- * changes), psi_avgs.c (aggregation) and psi_show.c (output).
+ * changes), psi_avgs.c (aggregation) and psi_pressure.c (snapshots).
  *
  * Mirrors struct psi_group_cpu and struct psi_group of
  * include/linux/psi_types.h (Linux 6.18), without triggers (no PSI_POLL
