@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "spec.h"
 #include "uprocfs/sim.h"
 #include "uprocfs/psi.h"
 

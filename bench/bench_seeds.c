@@ -25,6 +25,7 @@
 
 #include "before.h"
 #include "bench.h"
+#include "spec.h"
 #include "uprocfs/load.h"
 #include "uprocfs/procfs.h"
 

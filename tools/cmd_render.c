@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "spec.h"
 #include "uprocfs/machine.h"
 #include "uprocfs/procfs.h"
 #include "uprocfs/sim.h"

@@ -488,12 +488,6 @@ int mach_synth_parse(struct mach_synth_opts *o, const char *spec, char *err, siz
 /** Build a deterministic, self-consistent synthetic machine. */
 int mach_synth_build(const struct mach_synth_opts *o, struct machine **out, char *err, size_t errlen);
 
-/**
- * Build a machine from a --machine SPEC: "synth[:k=v,...]", "tree:DIR" or
- * "live".  On failure returns -errno with a message in @err naming the place.
- */
-int mach_from_spec(const char *spec, struct machine **out, char *err, size_t errlen);
-
 #ifdef __cplusplus
 }
 #endif

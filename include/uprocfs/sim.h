@@ -54,12 +54,6 @@ void mach_sim_get_stats(const struct mach_sim *s, struct mach_sim_stats *out);
 void mach_sim_defaults(struct mach_sim_opts *o);
 
 /**
- * The simulator options a `--machine SPEC` implies: the synth keys depth,
- * load, io, mem and seed; defaults for tree: and live.  -EINVAL naming a bad key.
- */
-int mach_sim_opts_from_spec(const char *spec, struct mach_sim_opts *o, char *err, size_t errlen);
-
-/**
  * Start simulating @m from its current uptime: pick the workload tasks,
  * build the cgroup chain and the PSI engine.  @m must outlive the simulator
  * and keep its processes (the simulator holds indices into them).

@@ -110,26 +110,6 @@ void mach_sim_defaults(struct mach_sim_opts *o)
 				     .seed = so.seed, .psi_clock_mode = PSI_CLOCK_ONCE };
 }
 
-int mach_sim_opts_from_spec(const char *spec, struct mach_sim_opts *o, char *err, size_t errlen)
-{
-	struct mach_synth_opts so;
-	int rc;
-
-	mach_sim_defaults(o);
-	if (!spec || strncmp(spec, "synth:", 6))
-		return 0;
-	mach_synth_defaults(&so);
-	rc = mach_synth_parse(&so, spec + 6, err, errlen);
-	if (rc)
-		return rc;
-	o->depth = so.depth;
-	o->load = so.load;
-	o->io = so.io;
-	o->mem = so.mem;
-	o->seed = so.seed;
-	return 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* model access                                                        */
 

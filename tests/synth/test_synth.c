@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spec.h"
 #include "tap.h"
 #include "uprocfs/procfs.h"
 
