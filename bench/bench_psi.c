@@ -28,6 +28,8 @@
 #include <time.h>
 
 #include "bench.h"
+#include "machine/sim_testing.h"
+#include "psi/psi_testing.h"
 #include "spec.h"
 #include "uprocfs/sim.h"
 #include "uprocfs/psi.h"
@@ -389,11 +391,11 @@ static int sim_msg_init(struct sim_msg_job *j, enum psi_clock_mode mode)
 	so.messaging_groups = 10;
 	so.tick_hz = 1000;
 	so.psi_clock_mode = mode;
-	so.psi_clock_real_cost = true;
 	if (mach_sim_create(j->m, &so, &j->sim, err, sizeof(err))) {
 		fprintf(stderr, "bench psi: %s\n", err);
 		return -1;
 	}
+	mach_sim_set_clock_real_cost(j->sim, true);
 	j->seconds = 10;
 	return 0;
 }

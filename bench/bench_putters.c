@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "seq/seq_testing.h"
 #include "uprocfs/seq_file.h"
 
 #define TRAINED 4096

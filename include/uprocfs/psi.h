@@ -16,7 +16,8 @@
  * do (Peter Zijlstra, "sched/psi: Optimize psi_group_change() cpu_clock()
  * usage"; first done in 2021 by Shakeel Butt).  PSI_CLOCK_PER_GROUP restores
  * the older behaviour, one read inside each group's update, so a benchmark
- * can compare both in one process.  Every read is counted.
+ * can compare both in one process.  Every read is counted (the counters
+ * are for tests and benchmarks: src/psi/psi_testing.h, not installed).
  *
  * Not thread-safe: the caller serialises all calls on one engine (the
  * simulator's model lock plays the part of the kernel's rq locks and
@@ -140,17 +141,6 @@ struct psi_config {
 	bool irq_accounting;		/* PSI_IRQ exists (off on the reference VM) */
 };
 
-/** Counters of what the engine did; clock reads are exact. */
-struct psi_stats {
-	uint64_t task_changes;		/* successful psi_task_change calls */
-	uint64_t task_switches;		/* successful psi_task_switch calls */
-	uint64_t group_changes;		/* per-group updates (psi_group_change) */
-	uint64_t change_clock_reads;	/* clock reads on the task-change paths */
-	uint64_t aggr_clock_reads;	/* reads by readers, the averaging work, group creation */
-	uint64_t avgs_works;		/* averaging work runs */
-	uint64_t underflows;		/* task count would have gone below 0 (kernel: "psi: task underflow!") */
-};
-
 /** CLOCK_BOOTTIME in nanoseconds: the clock of a served model. */
 uint64_t psi_clock_boottime(void *ctx, int cpu);
 
@@ -166,12 +156,6 @@ void psi_engine_destroy(struct psi_engine *eng);
 
 /** The root of the tree: what /proc/pressure/<res> prints. */
 struct psi_group *psi_system_group(struct psi_engine *eng);
-
-/** Switch where task changes read the clock; takes effect at the next change. */
-void psi_set_clock_mode(struct psi_engine *eng, enum psi_clock_mode mode);
-
-/** Copy the counters into *@out. */
-void psi_get_stats(const struct psi_engine *eng, struct psi_stats *out);
 
 /** Number of CPUs the engine was created with. */
 unsigned int psi_nr_cpus(const struct psi_engine *eng);
@@ -208,23 +192,6 @@ unsigned int psi_group_depth(const struct psi_group *group);
  * system group.
  */
 int psi_group_set_enabled(struct psi_group *group, bool enabled);
-
-/** The count @count of @group on @cpu (0 for bad arguments). */
-unsigned int psi_group_tasks(const struct psi_group *group, int cpu,
-			     enum psi_task_count count);
-
-/** The state mask (bits 1 << PSI_* and PSI_ONCPU) of @group on @cpu. */
-uint32_t psi_group_state_mask(const struct psi_group *group, int cpu);
-
-/**
- * The accumulated stall time of @state in ns as of the last aggregation
- * (a read or the averaging work); psi_show prints it / 1000.
- */
-uint64_t psi_group_total(const struct psi_group *group, enum psi_states state);
-
-/** avg[@state][@window] in CALC_LOAD_FSHIFT fixed point, as of the last aggregation. */
-unsigned long psi_group_avg(const struct psi_group *group, enum psi_states state,
-			    unsigned int window);
 
 /* ------------------------------------------------------------------ */
 /* Tasks                                                               */

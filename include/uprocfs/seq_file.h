@@ -50,12 +50,8 @@ struct seq_file {
 	void *private;      /* caller data (seq_single_open's data pointer) */
 	/* userspace additions: */
 	int (*single_show)(struct seq_file *m, void *v); /* show of seq_single_open */
-	unsigned int flags; /* SEQ_F_* */
-	unsigned long regenerations; /* how many times start() was called; for tests and benches */
+	unsigned int flags; /* the engine's own; 0 for every file opened here */
 };
-
-/** The buffer belongs to the caller (seq_init_buffer): never grow or free it. */
-#define SEQ_F_FIXED_BUF 1u
 
 /** Conventional header element returned by start() for record 0. */
 #define SEQ_START_TOKEN ((void *)1)
@@ -106,19 +102,6 @@ ssize_t seq_read(struct seq_file *m, char *dst, size_t size, loff_t *ppos);
 
 /** Move *@ppos as the kernel's seq_lseek: SEEK_SET and SEEK_CUR only, else -EINVAL. */
 loff_t seq_lseek(struct seq_file *m, loff_t offset, int whence, loff_t *ppos);
-
-/**
- * Point @m at a caller-owned buffer of @size bytes for direct show() calls
- * (tests, benchmarks).  The buffer is never grown or freed by the engine.
- */
-void seq_init_buffer(struct seq_file *m, char *buf, size_t size);
-
-/**
- * Render a single-show file completely into a fresh malloc'd buffer (*@out,
- * *@len), growing as the read protocol does.  Returns 0 or -errno.
- */
-int seq_render_single(int (*show)(struct seq_file *, void *), void *data,
-		      size_t first_size, char **out, size_t *len);
 
 /* ------------------------------------------------------------------ */
 /* Overflow                                                            */

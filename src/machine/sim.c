@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "machine/sim_testing.h"
 #include "uprocfs/calc_load.h"
 #include "uprocfs/sim.h"
 
@@ -75,6 +76,7 @@ struct mach_sim {
 	double p_io, p_mem;       /* chance an off period is an io wait / a memory stall */
 	struct mach_pressure base[MACH_NR_PSI_RES]; /* the model's pressure before we started */
 	uint64_t steps, switches, wakeups;
+	bool clock_real_cost;     /* mach_sim_set_clock_real_cost (benchmarks) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -133,7 +135,7 @@ static uint64_t sim_clock(void *ctx, int cpu)
 	const struct mach_sim *s = ctx;
 
 	(void)cpu;
-	if (s->o.psi_clock_real_cost) {
+	if (s->clock_real_cost) {
 		struct timespec ts;
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		__asm__ volatile("" : : "g"(&ts) : "memory");
@@ -462,6 +464,11 @@ void mach_sim_get_stats(const struct mach_sim *s, struct mach_sim_stats *out)
 	out->switches = s->switches;
 	out->wakeups = s->wakeups;
 	psi_get_stats(s->psi, &out->psi);
+}
+
+void mach_sim_set_clock_real_cost(struct mach_sim *s, bool on)
+{
+	s->clock_real_cost = on;
 }
 
 /* ------------------------------------------------------------------ */

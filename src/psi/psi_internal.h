@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "uprocfs/calc_load.h"
+#include "psi/psi_testing.h"
 #include "uprocfs/psi.h"
 
 #define likely(x)	__builtin_expect(!!(x), 1)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "seq/seq_testing.h"
 #include "uprocfs/seq_file.h"
 
 static int seq_alloc_buf(struct seq_file *m, size_t size)
@@ -123,12 +124,6 @@ void seq_init_buffer(struct seq_file *m, char *buf, size_t size)
 	m->flags = SEQ_F_FIXED_BUF;
 }
 
-static void *seq_call_start(struct seq_file *m)
-{
-	m->regenerations++;
-	return m->op->start(m, &m->index);
-}
-
 /*
  * Copy out of the seq buffer.  glibc 2.36's memcpy switches to rep movsb at
  * 2113 bytes, which runs ~30x slower on this CPU family when the destination
@@ -174,7 +169,7 @@ static int seq_traverse(struct seq_file *m, loff_t offset)
 		if (error)
 			return error;
 	}
-	p = seq_call_start(m);
+	p = m->op->start(m, &m->index);
 	while (p) {
 		if (SEQ_IS_ERR(p)) {
 			error = (int)SEQ_PTR_ERR(p);
@@ -261,7 +256,7 @@ ssize_t seq_read(struct seq_file *m, char *dst, size_t size, loff_t *ppos)
 	}
 	/* Get one non-empty record into the buffer, growing it as needed. */
 	m->from = 0;
-	p = seq_call_start(m);
+	p = m->op->start(m, &m->index);
 	for (;;) {
 		if (!p || SEQ_IS_ERR(p)) {
 			err = p ? (int)SEQ_PTR_ERR(p) : 0;
@@ -287,7 +282,7 @@ ssize_t seq_read(struct seq_file *m, char *dst, size_t size, loff_t *ppos)
 		err = seq_grow_buf(m);
 		if (err)
 			goto done;
-		p = seq_call_start(m);
+		p = m->op->start(m, &m->index);
 	}
 	/* Fill: add whole records while the caller wants more. */
 	for (;;) {

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "psi/psi_testing.h"
+#include "seq/seq_testing.h"
 #include "tap.h"
 #include "uprocfs/calc_load.h"
 #include "uprocfs/procfs.h"

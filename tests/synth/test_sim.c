@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "machine/sim_testing.h"
 #include "spec.h"
 #include "tap.h"
 #include "uprocfs/load.h"

@@ -146,13 +146,10 @@ names() {
 
 for h in "$root"/include/uprocfs/*.h; do
 	base=$(basename "$h")
-	bad=$(names "$h" | while read -r kind name; do
-		if ! printf '%s\n' "$name" | grep -Eq "$allowed" &&
-		   ! printf '%s\n' "$name" | grep -Eq "$exempt"; then
-			printf '%s %s\n' "$kind" "$name"
-		fi
-	done)
-	count=$(names "$h" | wc -l)
+	list=$(names "$h")
+	bad=$(printf '%s\n' "$list" | awk -v allowed="$allowed" -v exempt="$exempt" \
+		'NF == 2 && $2 !~ allowed && $2 !~ exempt')
+	count=$(printf '%s\n' "$list" | grep -c .)
 	ok "$([ -z "$bad" ] && echo 0 || echo 1)" "$base: all $count file-scope names are prefixed"
 	[ -z "$bad" ] || printf '%s\n' "$bad" | sed 's/^/# unprefixed /'
 done
