@@ -13,7 +13,7 @@
  *
  * Hex: a 256-entry byte-pair table, filled from the low end.
  *
- * number-formatting.md in the project docs has the measurements behind both.
+ * docs/number-formatting.md has the measurements behind both.
  */
 #ifndef UPROCFS_SEQ_NUM_H
 #define UPROCFS_SEQ_NUM_H

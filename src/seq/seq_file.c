@@ -127,8 +127,9 @@ void seq_init_buffer(struct seq_file *m, char *buf, size_t size)
 /*
  * Copy out of the seq buffer.  glibc 2.36's memcpy switches to rep movsb at
  * 2113 bytes, which runs ~30x slower on this CPU family when the destination
- * sits 1..31 bytes after the source modulo 4 KiB (number-formatting.md).
- * Large copies in that window go through fixed 32-byte chunks instead.
+ * sits 1..31 bytes after the source modulo 4 KiB (docs/number-formatting.md,
+ * section 3).  Large copies in that window go through fixed 32-byte chunks
+ * instead.
  */
 static void seq_copy_out(char *dst, const char *src, size_t n)
 {
