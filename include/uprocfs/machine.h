@@ -411,7 +411,9 @@ struct machine {
 const char *mach_task_state_name(enum mach_task_state s);
 /** The state letter of stat field 3. */
 char mach_task_state_letter(enum mach_task_state s);
+/** The Speculation_Store_Bypass: text ("thread vulnerable", ...). */
 const char *mach_ssb_name(enum mach_spec_store_bypass v);
+/** The SpeculationIndirectBranch: text ("conditional enabled", ...). */
 const char *mach_sib_name(enum mach_spec_indirect_branch v);
 /** "SMT", "MC", "PKG", ... */
 const char *mach_sd_level_name(enum mach_sd_level l);

@@ -60,8 +60,11 @@ struct seq_file {
 
 /** Error pointers, as the kernel's ERR_PTR/IS_ERR/PTR_ERR, for start()/next(). */
 #define SEQ_MAX_ERRNO 4095
+/** -errno @error as a pointer start() or next() can return (kernel ERR_PTR). */
 static inline void *SEQ_ERR_PTR(long error) { return (void *)error; }
+/** The -errno an error pointer carries (kernel PTR_ERR). */
 static inline long SEQ_PTR_ERR(const void *p) { return (long)p; }
+/** Whether @p is an error pointer rather than an element (kernel IS_ERR). */
 static inline int SEQ_IS_ERR(const void *p)
 {
 	return (uintptr_t)p >= (uintptr_t)-SEQ_MAX_ERRNO;
@@ -163,6 +166,10 @@ SEQ_INLINE void seq_puts(struct seq_file *m, const char *s)
  */
 #define SEQ__DEC_MAX 20u
 
+/*
+ * The out-of-line path of the decimal putters, taken near the end of the
+ * buffer: the field's exact length decides between writing it and overflow.
+ */
 void seq__put_decimal_slow(struct seq_file *m, const char *delim, size_t dlen,
 			   unsigned long long num, unsigned int width, int negative);
 
