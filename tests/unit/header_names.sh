@@ -19,18 +19,7 @@
 set -u
 
 root=$1
-n=0
-failed=0
-
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=1
-	fi
-}
+. "$(dirname "$0")/tap.sh"
 
 # Prefixes a public name may start with, upper or lower case by kind.
 allowed='^(SEQ_|seq_|MACH_|mach_|PSI_|psi_|PFS_|pfs_|CALC_LOAD_|calc_load_|UPROCFS_[A-Z0-9_]*_H$)'
@@ -43,6 +32,19 @@ exempt='^(calc_load|machine)$'
 # Print "KIND NAME" for every file-scope name of a header.
 names() {
 	awk '
+	# Print the enum constants of an enum body (the text between its braces
+	# on one line); 1 when the closing brace was on this line.
+	function members(body,    done, nf, i, parts, name) {
+		done = sub(/}.*/, "", body)
+		nf = split(body, parts, ",")
+		for (i = 1; i <= nf; i++)
+			if (match(parts[i], /^[ \t]*[A-Za-z_][A-Za-z0-9_]*/)) {
+				name = substr(parts[i], RSTART, RLENGTH)
+				gsub(/[ \t]/, "", name)
+				print "enum-constant", name
+			}
+		return done
+	}
 	# Strip comments, keeping line structure (block comments may span lines).
 	{
 		line = $0
@@ -74,16 +76,7 @@ names() {
 	/^[ \t]*#/ { next }
 	# Members of an enum, up to its closing brace (which may share a line).
 	inenum {
-		body = $0
-		done = sub(/}.*/, "", body)
-		nf = split(body, parts, ",")
-		for (i = 1; i <= nf; i++)
-			if (match(parts[i], /^[ \t]*[A-Za-z_][A-Za-z0-9_]*/)) {
-				name = substr(parts[i], RSTART, RLENGTH)
-				gsub(/[ \t]/, "", name)
-				print "enum-constant", name
-			}
-		if (done)
+		if (members($0))
 			inenum = 0
 		next
 	}
@@ -95,19 +88,7 @@ names() {
 		}
 		rest = $0
 		sub(/^[^{]*\{/, "", rest)
-		inenum = 1
-		$0 = rest
-		body = $0
-		done = sub(/}.*/, "", body)
-		nf = split(body, parts, ",")
-		for (i = 1; i <= nf; i++)
-			if (match(parts[i], /^[ \t]*[A-Za-z_][A-Za-z0-9_]*/)) {
-				name = substr(parts[i], RSTART, RLENGTH)
-				gsub(/[ \t]/, "", name)
-				print "enum-constant", name
-			}
-		if (done)
-			inenum = 0
+		inenum = !members(rest)
 		next
 	}
 	/^struct[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*(\{|;)/ {
@@ -168,5 +149,4 @@ ok "$([ -z "$missing" ] && echo 0 || echo 1)" "test_headers.c includes every pub
 seen=$(names "$root/include/uprocfs/psi.h" | grep -c '^enum-constant PSI_NR_RUNNING$')
 ok "$([ "$seen" = 1 ] && echo 0 || echo 1)" "the scanner finds psi.h's enum constant PSI_NR_RUNNING"
 
-echo "1..$n"
-exit $failed
+tap_done

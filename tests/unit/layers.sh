@@ -8,21 +8,13 @@
 set -u
 
 root=$1
-n=0
-failed=0
+. "$(dirname "$0")/tap.sh"
 
 for dir in src/machine src/psi; do
 	for hdr in load.h procfs.h; do
-		n=$((n + 1))
 		hits=$(grep -ln "#include \"uprocfs/$hdr\"" "$root/$dir"/*.c "$root/$dir"/*.h 2>/dev/null)
-		if [ -z "$hits" ]; then
-			echo "ok $n - $dir includes no $hdr"
-		else
-			echo "not ok $n - $dir includes no $hdr"
-			printf '%s\n' "$hits" | sed 's/^/# includes it: /'
-			failed=1
-		fi
+		ok "$([ -z "$hits" ] && echo 0 || echo 1)" "$dir includes no $hdr"
+		[ -z "$hits" ] || diag "includes it: $hits"
 	done
 done
-echo "1..$n"
-exit $failed
+tap_done
