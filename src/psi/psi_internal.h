@@ -13,8 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "uprocfs/calc_load.h"
 #include "psi/psi_testing.h"
+#include "uprocfs/calc_load.h"
 #include "uprocfs/psi.h"
 
 #define likely(x)	__builtin_expect(!!(x), 1)
