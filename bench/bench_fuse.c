@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "spec.h"
 #include "uprocfs/pfs_fuse.h"
 #include "uprocfs/sim.h"
 

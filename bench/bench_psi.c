@@ -28,6 +28,9 @@
 #include <time.h>
 
 #include "bench.h"
+#include "machine/sim_testing.h"
+#include "psi/psi_testing.h"
+#include "spec.h"
 #include "uprocfs/sim.h"
 #include "uprocfs/psi.h"
 
@@ -78,10 +81,10 @@ static void change_pass(void *arg)
 	for (size_t i = 0; i < j->ops; i++) {
 		struct psi_task *t = &j->tasks[j->k++ % CHANGE_TASKS];
 
-		if (t->psi_flags & TSK_RUNNING)
-			j->errors += psi_task_change(t, TSK_RUNNING, TSK_IOWAIT) != 0;
+		if (t->psi_flags & PSI_TSK_RUNNING)
+			j->errors += psi_task_change(t, PSI_TSK_RUNNING, PSI_TSK_IOWAIT) != 0;
 		else
-			j->errors += psi_task_change(t, TSK_IOWAIT, TSK_RUNNING) != 0;
+			j->errors += psi_task_change(t, PSI_TSK_IOWAIT, PSI_TSK_RUNNING) != 0;
 	}
 	bench_escape(j);
 }
@@ -101,7 +104,7 @@ static int change_job_init(struct change_job *j, unsigned int depth, enum psi_cl
 			return -ENOMEM;
 	for (int i = 0; i < CHANGE_TASKS; i++) {
 		psi_task_init(&j->tasks[i], g, i % 2);
-		j->errors += psi_task_change(&j->tasks[i], 0, TSK_IOWAIT) != 0;
+		j->errors += psi_task_change(&j->tasks[i], 0, PSI_TSK_IOWAIT) != 0;
 	}
 	j->ops = ops;
 	return 0;
@@ -388,11 +391,11 @@ static int sim_msg_init(struct sim_msg_job *j, enum psi_clock_mode mode)
 	so.messaging_groups = 10;
 	so.tick_hz = 1000;
 	so.psi_clock_mode = mode;
-	so.psi_clock_real_cost = true;
 	if (mach_sim_create(j->m, &so, &j->sim, err, sizeof(err))) {
 		fprintf(stderr, "bench psi: %s\n", err);
 		return -1;
 	}
+	mach_sim_set_clock_real_cost(j->sim, true);
 	j->seconds = 10;
 	return 0;
 }

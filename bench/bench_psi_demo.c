@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "spec.h"
 #include "uprocfs/procfs.h"
 #include "uprocfs/sim.h"
 

@@ -3,11 +3,11 @@
  * bench_putters.c - `uprocfs bench putters`: the engine's number putters,
  * our seq_printf and the /proc/<pid>/maps line prefix, each against libc.
  *
- * Method (as in number-formatting.md): every operation appends one field and a
- * delimiter into a 4 KiB seq buffer and rewinds it when nearly full, as a
- * seq_file page fills and is copied out.  Inputs come from arrays; "trained"
- * sets repeat 4096 values so the branch predictor learns them, "cold" sets
- * stream a million values it cannot.
+ * Method (docs/number-formatting.md, section 3): every operation appends one
+ * field and a delimiter into a 4 KiB seq buffer and rewinds it when nearly
+ * full, as a seq_file page fills and is copied out.  Inputs come from arrays;
+ * "trained" sets repeat 4096 values so the branch predictor learns them,
+ * "cold" sets stream a million values it cannot.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "seq/seq_testing.h"
 #include "uprocfs/seq_file.h"
 
 #define TRAINED 4096

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "spec.h"
 #include "uprocfs/procfs.h"
 
 #define BUF (1u << 20)

@@ -25,6 +25,7 @@
 
 #include "before.h"
 #include "bench.h"
+#include "spec.h"
 #include "uprocfs/load.h"
 #include "uprocfs/procfs.h"
 
@@ -63,8 +64,8 @@ static int job_open(struct read_job *j, struct seq_file *m)
 	if (j->var.ops)
 		return seq_open(m, j->var.ops, &j->ctx);
 	if (j->var.first_size)
-		return single_open_size(m, j->var.show, &j->ctx, j->var.first_size);
-	return single_open(m, j->var.show, &j->ctx);
+		return seq_single_open_size(m, j->var.show, &j->ctx, j->var.first_size);
+	return seq_single_open(m, j->var.show, &j->ctx);
 }
 
 static size_t read_to_eof(struct seq_file *m, char *buf)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "spec.h"
 #include "uprocfs/machine.h"
 #include "tree_write.h"
 #include "uprocfs/sim.h"

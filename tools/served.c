@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "served.h"
+#include "spec.h"
 #include "uprocfs/sim.h"
 
 /* The machine's clock follows CLOCK_BOOTTIME from the moment it is served. */

@@ -19,7 +19,7 @@ static void show_name(struct seq_file *m, const struct mach_vma *vma)
 		return;
 	seq_pad(m, ' ');
 	if (vma->kind == MACH_VMA_FILE) {
-		seq_escape_str(m, vma->name ? vma->name : "", ESCAPE_OCTAL, "\n");
+		seq_escape_str(m, vma->name ? vma->name : "", SEQ_ESCAPE_OCTAL, "\n");
 		if (vma->deleted)
 			seq_puts(m, " (deleted)");
 	} else if (vma->kind == MACH_VMA_ANON_NAMED) {

@@ -9,7 +9,13 @@
  * (EXP_10s/60s/300s every PSI period) are built from these, so the simulator
  * and the PSI engine share one copy and print the same digits the kernel does.
  *
- * Values are unsigned long, 11 fractional bits (FIXED_1 = 2048 is 1.0).
+ * Every name carries the CALC_LOAD_ / calc_load_ prefix: the kernel's bare
+ * names (FSHIFT, FIXED_1, EXP_1, LOAD_INT) are defined by other headers too
+ * (rpcsvc/rstat.h has an FSHIFT of 8), and a program that includes both must
+ * get each side's own value.  The kernel name is given beside each one.
+ *
+ * Values are unsigned long, 11 fractional bits (CALC_LOAD_FIXED_1 = 2048 is
+ * 1.0), the same scale as machine.h's MACH_FSHIFT.
  */
 #ifndef UPROCFS_CALC_LOAD_H
 #define UPROCFS_CALC_LOAD_H
@@ -18,23 +24,21 @@
 extern "C" {
 #endif
 
-/* rpcsvc/rstat.h defines an FSHIFT of 8; mixing the two would be silent. */
-#ifndef FSHIFT
-#define FSHIFT		11		/* nr of bits of precision */
-#elif FSHIFT != 11
-#error "FSHIFT is already defined with a value other than the kernel's 11"
-#endif
-#ifndef FIXED_1
-#define FIXED_1		(1UL << FSHIFT)	/* 1.0 as fixed-point */
-#endif
+/* kernel FSHIFT: bits of fraction. */
+#define CALC_LOAD_FSHIFT	11
+/* kernel FIXED_1: 1.0 in fixed point. */
+#define CALC_LOAD_FIXED_1	(1UL << CALC_LOAD_FSHIFT)
 
-/* /proc/loadavg decay factors per LOAD_FREQ (5 s): 1/exp(5s/1min) etc. */
-#define EXP_1		1884
-#define EXP_5		2014
-#define EXP_15		2037
+/*
+ * kernel EXP_1, EXP_5, EXP_15: the /proc/loadavg decay per LOAD_FREQ (5 s),
+ * 1/exp(5s/1min), 1/exp(5s/5min) and 1/exp(5s/15min) in fixed point.
+ */
+#define CALC_LOAD_EXP_1		1884
+#define CALC_LOAD_EXP_5		2014
+#define CALC_LOAD_EXP_15	2037
 
-/** LOAD_FREQ of the kernel for a given HZ: 5 s and one tick, in jiffies. */
-#define LOAD_FREQ_HZ(hz)	(5 * (hz) + 1)
+/** kernel LOAD_FREQ for a given HZ: 5 s and one tick, in jiffies. */
+#define CALC_LOAD_FREQ_HZ(hz)	(5 * (hz) + 1)
 
 /**
  * One step of an exponential moving average (kernel calc_load):
@@ -49,11 +53,11 @@ static inline unsigned long calc_load(unsigned long load, unsigned long exp,
 {
 	unsigned long newload;
 
-	newload = load * exp + active * (FIXED_1 - exp);
+	newload = load * exp + active * (CALC_LOAD_FIXED_1 - exp);
 	if (active >= load)
-		newload += FIXED_1 - 1;
+		newload += CALC_LOAD_FIXED_1 - 1;
 
-	return newload / FIXED_1;
+	return newload / CALC_LOAD_FIXED_1;
 }
 
 /**
@@ -61,8 +65,8 @@ static inline unsigned long calc_load(unsigned long load, unsigned long exp,
  * (kernel fixed_power_int): square-and-multiply, each product rounded to
  * nearest by adding half a unit before the shift.
  */
-static inline unsigned long fixed_power_int(unsigned long x, unsigned int frac_bits,
-					    unsigned int n)
+static inline unsigned long calc_load_fixed_power_int(unsigned long x, unsigned int frac_bits,
+						      unsigned int n)
 {
 	unsigned long result = 1UL << frac_bits;
 
@@ -90,26 +94,27 @@ static inline unsigned long fixed_power_int(unsigned long x, unsigned int frac_b
 static inline unsigned long calc_load_n(unsigned long load, unsigned long exp,
 					unsigned long active, unsigned int n)
 {
-	return calc_load(load, fixed_power_int(exp, FSHIFT, n), active);
+	return calc_load(load, calc_load_fixed_power_int(exp, CALC_LOAD_FSHIFT, n), active);
 }
 
 /** Integer part of a fixed-point value (kernel LOAD_INT). */
-static inline unsigned long load_int(unsigned long x)
+static inline unsigned long calc_load_int(unsigned long x)
 {
-	return x >> FSHIFT;
+	return x >> CALC_LOAD_FSHIFT;
 }
 
 /**
  * Two truncated decimals of the fraction (kernel LOAD_FRAC).  /proc/loadavg
  * adds FIXED_1/200 before calling it to round; /proc/pressure does not.
  */
-static inline unsigned long load_frac(unsigned long x)
+static inline unsigned long calc_load_frac(unsigned long x)
 {
-	return load_int((x & (FIXED_1 - 1)) * 100);
+	return calc_load_int((x & (CALC_LOAD_FIXED_1 - 1)) * 100);
 }
 
-#define LOAD_INT(x)	load_int(x)
-#define LOAD_FRAC(x)	load_frac(x)
+/* The kernel's LOAD_INT and LOAD_FRAC, for code that reads like the kernel's. */
+#define CALC_LOAD_INT(x)	calc_load_int(x)
+#define CALC_LOAD_FRAC(x)	calc_load_frac(x)
 
 #ifdef __cplusplus
 }

@@ -416,7 +416,9 @@ struct machine {
 const char *mach_task_state_name(enum mach_task_state s);
 /** The state letter of stat field 3. */
 char mach_task_state_letter(enum mach_task_state s);
+/** The Speculation_Store_Bypass: text ("thread vulnerable", ...). */
 const char *mach_ssb_name(enum mach_spec_store_bypass v);
+/** The SpeculationIndirectBranch: text ("conditional enabled", ...). */
 const char *mach_sib_name(enum mach_spec_indirect_branch v);
 /** "SMT", "MC", "PKG", ... */
 const char *mach_sd_level_name(enum mach_sd_level l);
@@ -492,12 +494,6 @@ int mach_synth_parse(struct mach_synth_opts *o, const char *spec, char *err, siz
 
 /** Build a deterministic, self-consistent synthetic machine. */
 int mach_synth_build(const struct mach_synth_opts *o, struct machine **out, char *err, size_t errlen);
-
-/**
- * Build a machine from a --machine SPEC: "synth[:k=v,...]", "tree:DIR" or
- * "live".  On failure returns -errno with a message in @err naming the place.
- */
-int mach_from_spec(const char *spec, struct machine **out, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

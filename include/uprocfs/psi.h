@@ -7,7 +7,8 @@
  * others are cgroups, <cgroup>/<res>.pressure) with per-CPU task counts,
  * state masks and u32 stall clocks; task state changes walked from a task's
  * group up to the root; the 2 s averaging work folding the per-CPU clocks
- * into totals and avg10/avg60/avg300; and psi_show's text.
+ * into totals and avg10/avg60/avg300; and what psi_show prints, as a
+ * struct mach_pressure snapshot for the /proc/pressure renderer.
  *
  * Clock: an injectable function (virtual in tests, CLOCK_BOOTTIME when the
  * model is served).  A task change reads it once and hands the same `now` to
@@ -15,7 +16,8 @@
  * do (Peter Zijlstra, "sched/psi: Optimize psi_group_change() cpu_clock()
  * usage"; first done in 2021 by Shakeel Butt).  PSI_CLOCK_PER_GROUP restores
  * the older behaviour, one read inside each group's update, so a benchmark
- * can compare both in one process.  Every read is counted.
+ * can compare both in one process.  Every read is counted (the counters
+ * are for tests and benchmarks: src/psi/psi_testing.h, not installed).
  *
  * Not thread-safe: the caller serialises all calls on one engine (the
  * simulator's model lock plays the part of the kernel's rq locks and
@@ -28,7 +30,6 @@
 #include <stdint.h>
 
 #include "uprocfs/machine.h"
-#include "uprocfs/seq_file.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,23 +38,36 @@ extern "C" {
 /* ------------------------------------------------------------------ */
 /* Types of include/linux/psi_types.h                                   */
 
+/*
+ * Every name here carries the PSI_ / psi_ prefix: the kernel's own names
+ * (NR_RUNNING, TSK_RUNNING, EXP_10s, ...) are common enough to be defined by
+ * a program or another header already.  Each one mirrors the kernel name
+ * given in its comment.
+ */
+
 /** Per-CPU task counts of a group (6.1+ order; NR_ONCPU is gone). */
 enum psi_task_count {
-	NR_IOWAIT,
-	NR_MEMSTALL,
-	NR_RUNNING,
-	NR_MEMSTALL_RUNNING,	/* running tasks that are also in a memstall */
-	NR_PSI_TASK_COUNTS = 4,
+	PSI_NR_IOWAIT,			/* kernel NR_IOWAIT */
+	PSI_NR_MEMSTALL,		/* kernel NR_MEMSTALL */
+	PSI_NR_RUNNING,			/* kernel NR_RUNNING */
+	PSI_NR_MEMSTALL_RUNNING,	/* kernel NR_MEMSTALL_RUNNING: running
+					 * tasks that are also in a memstall */
+	PSI_NR_TASK_COUNTS = 4,		/* kernel NR_PSI_TASK_COUNTS */
 };
 
-/* Task flags: one per count, plus ONCPU which is a state bit, not a count. */
-#define TSK_IOWAIT		(1u << NR_IOWAIT)
-#define TSK_MEMSTALL		(1u << NR_MEMSTALL)
-#define TSK_RUNNING		(1u << NR_RUNNING)
-#define TSK_MEMSTALL_RUNNING	(1u << NR_MEMSTALL_RUNNING)
-#define TSK_ONCPU		(1u << NR_PSI_TASK_COUNTS)
-#define TSK_PSI_ALL		(TSK_IOWAIT | TSK_MEMSTALL | TSK_RUNNING | \
-				 TSK_MEMSTALL_RUNNING | TSK_ONCPU)
+/*
+ * Task flags (kernel TSK_IOWAIT, TSK_MEMSTALL, TSK_RUNNING,
+ * TSK_MEMSTALL_RUNNING, TSK_ONCPU): one per count, plus ONCPU which is a
+ * state bit, not a count.  PSI_TSK_ALL is every one of them.
+ */
+#define PSI_TSK_IOWAIT			(1u << PSI_NR_IOWAIT)
+#define PSI_TSK_MEMSTALL		(1u << PSI_NR_MEMSTALL)
+#define PSI_TSK_RUNNING			(1u << PSI_NR_RUNNING)
+#define PSI_TSK_MEMSTALL_RUNNING	(1u << PSI_NR_MEMSTALL_RUNNING)
+#define PSI_TSK_ONCPU			(1u << PSI_NR_TASK_COUNTS)
+#define PSI_TSK_ALL			(PSI_TSK_IOWAIT | PSI_TSK_MEMSTALL | \
+					 PSI_TSK_RUNNING | PSI_TSK_MEMSTALL_RUNNING | \
+					 PSI_TSK_ONCPU)
 
 /** Resources, in the order of the kernel and of enum mach_psi_res. */
 enum psi_res {
@@ -61,7 +75,7 @@ enum psi_res {
 	PSI_MEM,
 	PSI_CPU,
 	PSI_IRQ,	/* only with irq_accounting (CONFIG_IRQ_TIME_ACCOUNTING) */
-	NR_PSI_RESOURCES,
+	PSI_NR_RESOURCES,	/* kernel NR_PSI_RESOURCES */
 };
 
 /** Stall states; index = res * 2 + full, as psi_show computes it. */
@@ -74,19 +88,22 @@ enum psi_states {
 	PSI_CPU_FULL,
 	PSI_IRQ_FULL,	/* fed by psi_account_irqtime, never by task counts */
 	PSI_NONIDLE,	/* only a weight for the aggregation; never printed */
-	NR_PSI_STATES,
+	PSI_NR_STATES,	/* kernel NR_PSI_STATES */
 };
 
 /** state_mask bit: a task of this group is the one on this CPU. */
-#define PSI_ONCPU		(1u << NR_PSI_STATES)
+#define PSI_ONCPU		(1u << PSI_NR_STATES)
 
-/** Averaging windows of avg[][]: 10 s, 60 s, 300 s. */
-enum { PSI_AVG10, PSI_AVG60, PSI_AVG300, NR_PSI_AVGS };
+/** Averaging windows of avg[][]: 10 s, 60 s, 300 s (kernel NR_PSI_AVGS = 3). */
+enum { PSI_AVG10, PSI_AVG60, PSI_AVG300, PSI_NR_AVGS };
 
-/* Decay per PSI period of about 2 s: 1/exp(2s/10s) etc. as fixed point. */
-#define EXP_10s			1677
-#define EXP_60s			1981
-#define EXP_300s		2034
+/*
+ * kernel EXP_10s, EXP_60s, EXP_300s: the decay per PSI period of about 2 s,
+ * 1/exp(2s/10s) etc. in CALC_LOAD_FSHIFT fixed point.
+ */
+#define PSI_EXP_10s		1677
+#define PSI_EXP_60s		1981
+#define PSI_EXP_300s		2034
 
 /** Averaging period in jiffies: 2 s and one tick (2.004 s at HZ=250). */
 #define PSI_FREQ_HZ(hz)		(2 * (hz) + 1)
@@ -124,17 +141,6 @@ struct psi_config {
 	bool irq_accounting;		/* PSI_IRQ exists (off on the reference VM) */
 };
 
-/** Counters of what the engine did; clock reads are exact. */
-struct psi_stats {
-	uint64_t task_changes;		/* successful psi_task_change calls */
-	uint64_t task_switches;		/* successful psi_task_switch calls */
-	uint64_t group_changes;		/* per-group updates (psi_group_change) */
-	uint64_t change_clock_reads;	/* clock reads on the task-change paths */
-	uint64_t aggr_clock_reads;	/* reads by readers, the averaging work, group creation */
-	uint64_t avgs_works;		/* averaging work runs */
-	uint64_t underflows;		/* task count would have gone below 0 (kernel: "psi: task underflow!") */
-};
-
 /** CLOCK_BOOTTIME in nanoseconds: the clock of a served model. */
 uint64_t psi_clock_boottime(void *ctx, int cpu);
 
@@ -150,12 +156,6 @@ void psi_engine_destroy(struct psi_engine *eng);
 
 /** The root of the tree: what /proc/pressure/<res> prints. */
 struct psi_group *psi_system_group(struct psi_engine *eng);
-
-/** Switch where task changes read the clock; takes effect at the next change. */
-void psi_set_clock_mode(struct psi_engine *eng, enum psi_clock_mode mode);
-
-/** Copy the counters into *@out. */
-void psi_get_stats(const struct psi_engine *eng, struct psi_stats *out);
 
 /** Number of CPUs the engine was created with. */
 unsigned int psi_nr_cpus(const struct psi_engine *eng);
@@ -193,23 +193,6 @@ unsigned int psi_group_depth(const struct psi_group *group);
  */
 int psi_group_set_enabled(struct psi_group *group, bool enabled);
 
-/** The count @count of @group on @cpu (0 for bad arguments). */
-unsigned int psi_group_tasks(const struct psi_group *group, int cpu,
-			     enum psi_task_count count);
-
-/** The state mask (bits 1 << PSI_* and PSI_ONCPU) of @group on @cpu. */
-uint32_t psi_group_state_mask(const struct psi_group *group, int cpu);
-
-/**
- * The accumulated stall time of @state in ns as of the last aggregation
- * (a read or the averaging work); psi_show prints it / 1000.
- */
-uint64_t psi_group_total(const struct psi_group *group, enum psi_states state);
-
-/** avg[@state][@window] in FSHIFT fixed point as of the last aggregation. */
-unsigned long psi_group_avg(const struct psi_group *group, enum psi_states state,
-			    unsigned int window);
-
 /* ------------------------------------------------------------------ */
 /* Tasks                                                               */
 
@@ -221,7 +204,7 @@ unsigned long psi_group_avg(const struct psi_group *group, enum psi_states state
 struct psi_task {
 	struct psi_group *group;	/* its cgroup (a leaf or any group) */
 	int cpu;			/* task_cpu() */
-	unsigned int psi_flags;		/* TSK_* currently accounted */
+	unsigned int psi_flags;		/* PSI_TSK_* currently accounted */
 	bool in_memstall;		/* set by psi_memstall_enter/leave */
 	bool in_iowait;			/* set by the caller before an io sleep,
 					 * cleared once the task runs again */
@@ -231,7 +214,7 @@ struct psi_task {
 int psi_task_init(struct psi_task *task, struct psi_group *group, int cpu);
 
 /**
- * Clear then set TSK_* flags of @task and update its group and every
+ * Clear then set PSI_TSK_* flags of @task and update its group and every
  * ancestor on its CPU (psi_task_change): enqueue, dequeue, memstall.  In
  * PSI_CLOCK_ONCE mode the clock is read exactly once.  -EINVAL if the flags
  * are inconsistent with the task's (setting one it has, clearing one it has
@@ -241,25 +224,25 @@ int psi_task_change(struct psi_task *task, unsigned int clear, unsigned int set)
 
 /**
  * A context switch on one CPU from @prev to @next (psi_task_switch): set
- * TSK_ONCPU on @next's groups up to the first one that already has a task on
- * that CPU, clear it on @prev's below that common ancestor, and when @sleep
- * also retire @prev's TSK_RUNNING (and TSK_MEMSTALL_RUNNING; TSK_IOWAIT is
- * set if in_iowait) all the way up.  Either task may be NULL (the idle task),
- * not both; both must be on the same CPU; @prev must be on the CPU and
- * @next not.  One clock read in PSI_CLOCK_ONCE mode.
+ * PSI_TSK_ONCPU on @next's groups up to the first one that already has a
+ * task on that CPU, clear it on @prev's below that common ancestor, and when
+ * @sleep also retire @prev's PSI_TSK_RUNNING (and PSI_TSK_MEMSTALL_RUNNING;
+ * PSI_TSK_IOWAIT is set if in_iowait) all the way up.  Either task may be
+ * NULL (the idle task), not both; both must be on the same CPU; @prev must
+ * be on the CPU and @next not.  One clock read in PSI_CLOCK_ONCE mode.
  */
 int psi_task_switch(struct psi_task *prev, struct psi_task *next, bool sleep);
 
 /**
  * Wake a sleeping task onto its CPU's runqueue (psi_enqueue for a wakeup):
- * clear TSK_IOWAIT if in_iowait, set TSK_RUNNING (and TSK_MEMSTALL_RUNNING
- * when in a memstall).
+ * clear PSI_TSK_IOWAIT if in_iowait, set PSI_TSK_RUNNING (and
+ * PSI_TSK_MEMSTALL_RUNNING when in a memstall).
  */
 int psi_task_wakeup(struct psi_task *task);
 
 /**
  * The running @task starts a memory stall (psi_memstall_enter): sets
- * TSK_MEMSTALL | TSK_MEMSTALL_RUNNING.  Nested calls are no-ops (0).
+ * PSI_TSK_MEMSTALL | PSI_TSK_MEMSTALL_RUNNING.  Nested calls are no-ops (0).
  */
 int psi_memstall_enter(struct psi_task *task);
 
@@ -311,21 +294,16 @@ bool psi_next_avgs_work(const struct psi_engine *eng, uint64_t *due);
 int psi_group_refresh(struct psi_group *group);
 
 /* ------------------------------------------------------------------ */
-/* Output                                                              */
+/* Output: snapshots, printed by the /proc/pressure renderer            */
 
 /**
- * Render @group's pressure file for @res into @m exactly as psi_show does:
- * "some avg10=A.BB avg60=A.BB avg300=A.BB total=N\n" then "full ...", after
- * refreshing.  The system group's cpu full line is all zeros; irq has only
- * the full line.  Putters only, no printf.  -EOPNOTSUPP for PSI_IRQ without
- * irq_accounting or a disabled group, -EINVAL for a bad @res.
- */
-int psi_show(struct seq_file *m, struct psi_group *group, enum psi_res res);
-
-/**
- * Refresh @group and fill *@out with what psi_show would print for @res
- * (for the machine model's /proc/pressure renderer).  For PSI_IRQ without
- * irq_accounting, out->present is false.  -EINVAL for a bad @res.
+ * Refresh @group and fill *@out with what psi_show would print for @res;
+ * the text itself is pfs_print_pressure's (procfs.h), so the engine stays
+ * below the renderers.  The system group's cpu full line is all zeros; irq
+ * has only the full line.  When the file would not exist (PSI_IRQ without
+ * irq_accounting, a group with accounting disabled) out->present is false
+ * and nothing is refreshed, as no read would reach the kernel.  -EINVAL for
+ * a bad @res.
  */
 int psi_fill_pressure(struct psi_group *group, enum psi_res res,
 		      struct mach_pressure *out);
@@ -336,7 +314,6 @@ int psi_fill_pressure(struct psi_group *group, enum psi_res res,
  */
 int psi_fill_pressure_all(struct psi_group *group,
 			  struct mach_pressure out[MACH_NR_PSI_RES]);
-
 
 #ifdef __cplusplus
 }

@@ -47,15 +47,11 @@ struct seq_file {
 	loff_t index;       /* iterator position (record number) */
 	loff_t read_pos;    /* file offset matching the end of what was returned */
 	const struct seq_operations *op;
-	void *private;      /* caller data (single_open's data pointer) */
+	void *private;      /* caller data (seq_single_open's data pointer) */
 	/* userspace additions: */
-	int (*single_show)(struct seq_file *m, void *v); /* show of single_open */
-	unsigned int flags; /* SEQ_F_* */
-	unsigned long regenerations; /* how many times start() was called; for tests and benches */
+	int (*single_show)(struct seq_file *m, void *v); /* show of seq_single_open */
+	unsigned int flags; /* the engine's own; 0 for every file opened here */
 };
-
-/** The buffer belongs to the caller (seq_init_buffer): never grow or free it. */
-#define SEQ_F_FIXED_BUF 1u
 
 /** Conventional header element returned by start() for record 0. */
 #define SEQ_START_TOKEN ((void *)1)
@@ -64,8 +60,11 @@ struct seq_file {
 
 /** Error pointers, as the kernel's ERR_PTR/IS_ERR/PTR_ERR, for start()/next(). */
 #define SEQ_MAX_ERRNO 4095
+/** -errno @error as a pointer start() or next() can return (kernel ERR_PTR). */
 static inline void *SEQ_ERR_PTR(long error) { return (void *)error; }
+/** The -errno an error pointer carries (kernel PTR_ERR). */
 static inline long SEQ_PTR_ERR(const void *p) { return (long)p; }
+/** Whether @p is an error pointer rather than an element (kernel IS_ERR). */
 static inline int SEQ_IS_ERR(const void *p)
 {
 	return (uintptr_t)p >= (uintptr_t)-SEQ_MAX_ERRNO;
@@ -80,12 +79,18 @@ static inline int SEQ_IS_ERR(const void *p)
 /** Prepare @m for the iterator protocol @op; the buffer comes at the first read. */
 int seq_open(struct seq_file *m, const struct seq_operations *op, void *private);
 
-/** Prepare @m to call @show once per regeneration, with @data as m->private. */
-int single_open(struct seq_file *m, int (*show)(struct seq_file *, void *), void *data);
+/**
+ * Prepare @m to call @show once per regeneration, with @data as m->private
+ * (kernel single_open).
+ */
+int seq_single_open(struct seq_file *m, int (*show)(struct seq_file *, void *), void *data);
 
-/** As single_open, with a first buffer of exactly @size bytes (as /proc/stat). */
-int single_open_size(struct seq_file *m, int (*show)(struct seq_file *, void *),
-		     void *data, size_t size);
+/**
+ * As seq_single_open, with a first buffer of exactly @size bytes, as
+ * /proc/stat has (kernel single_open_size).
+ */
+int seq_single_open_size(struct seq_file *m, int (*show)(struct seq_file *, void *),
+			 void *data, size_t size);
 
 /** Free the buffer; @m may be opened again afterwards. */
 void seq_release(struct seq_file *m);
@@ -100,19 +105,6 @@ ssize_t seq_read(struct seq_file *m, char *dst, size_t size, loff_t *ppos);
 
 /** Move *@ppos as the kernel's seq_lseek: SEEK_SET and SEEK_CUR only, else -EINVAL. */
 loff_t seq_lseek(struct seq_file *m, loff_t offset, int whence, loff_t *ppos);
-
-/**
- * Point @m at a caller-owned buffer of @size bytes for direct show() calls
- * (tests, benchmarks).  The buffer is never grown or freed by the engine.
- */
-void seq_init_buffer(struct seq_file *m, char *buf, size_t size);
-
-/**
- * Render a single-show file completely into a fresh malloc'd buffer (*@out,
- * *@len), growing as the read protocol does.  Returns 0 or -errno.
- */
-int seq_render_single(int (*show)(struct seq_file *, void *), void *data,
-		      size_t first_size, char **out, size_t *len);
 
 /* ------------------------------------------------------------------ */
 /* Overflow                                                            */
@@ -174,6 +166,10 @@ SEQ_INLINE void seq_puts(struct seq_file *m, const char *s)
  */
 #define SEQ__DEC_MAX 20u
 
+/*
+ * The out-of-line path of the decimal putters, taken near the end of the
+ * buffer: the field's exact length decides between writing it and overflow.
+ */
 void seq__put_decimal_slow(struct seq_file *m, const char *delim, size_t dlen,
 			   unsigned long long num, unsigned int width, int negative);
 
@@ -287,11 +283,12 @@ void seq_pad(struct seq_file *m, char c);
 /* ------------------------------------------------------------------ */
 /* Escaping (lib/string_helpers.c string_escape_mem flags)             */
 
-#define ESCAPE_SPACE   0x01u /* \f \n \r \t \v as two-character escapes */
-#define ESCAPE_SPECIAL 0x02u /* \\ \a \e \" */
-#define ESCAPE_NULL    0x04u /* NUL as \0 */
-#define ESCAPE_OCTAL   0x08u /* \ooo */
-#define ESCAPE_HEX     0x20u /* \xhh */
+/* The kernel's ESCAPE_SPACE, ESCAPE_SPECIAL, ... with the SEQ_ prefix. */
+#define SEQ_ESCAPE_SPACE   0x01u /* \f \n \r \t \v as two-character escapes */
+#define SEQ_ESCAPE_SPECIAL 0x02u /* \\ \a \e \" */
+#define SEQ_ESCAPE_NULL    0x04u /* NUL as \0 */
+#define SEQ_ESCAPE_OCTAL   0x08u /* \ooo */
+#define SEQ_ESCAPE_HEX     0x20u /* \xhh */
 
 /**
  * Append @len bytes of @src, escaping those in @esc (all bytes if @esc is empty

@@ -13,7 +13,7 @@
  *
  * Hex: a 256-entry byte-pair table, filled from the low end.
  *
- * number-formatting.md in the project docs has the measurements behind both.
+ * docs/number-formatting.md has the measurements behind both.
  */
 #ifndef UPROCFS_SEQ_NUM_H
 #define UPROCFS_SEQ_NUM_H
@@ -57,6 +57,7 @@ SEQ_INLINE unsigned int seq_hex_len(uint64_t v)
 	return (67u - (unsigned int)__builtin_clzll(v | 1)) >> 2;
 }
 
+/* The pair of digits above bit 48 of y. */
 SEQ_INLINE char *seq__pair(char *p, uint64_t y)
 {
 	memcpy(p, seq_dec_pairs + 2 * (y >> SEQ__FP_SHIFT), 2);
@@ -73,6 +74,7 @@ SEQ_INLINE char *seq__lead(char *p, uint64_t y, int odd)
 	return seq__pair(p, y);
 }
 
+/* Lift the next pair of digits above bit 48 of *y and write it. */
 SEQ_INLINE char *seq__next_pair(char *p, uint64_t *y)
 {
 	*y = (*y & SEQ__FP_MASK) * 100;
@@ -123,6 +125,7 @@ SEQ_INLINE char *seq_dec_u32_lt1e8(char *p, uint32_t n)
  */
 #include <emmintrin.h>
 
+/* The 8 digits of @n (< 1e8) as 16-bit lanes, most significant first. */
 SEQ_INLINE __m128i seq__digits8_sse2(uint32_t n)
 {
 	const __m128i recip = _mm_setr_epi16(8389, 5243, (short)52429, (short)32768,

@@ -37,27 +37,10 @@ struct mach_sim_opts {
 	 * receiver of its group.  0: the ordinary workload.
 	 */
 	unsigned int messaging_groups;
-	/* Each PSI clock read also reads CLOCK_MONOTONIC, to cost what a real clock costs (benchmarks). */
-	bool psi_clock_real_cost;
 };
-
-/** Counters of the simulator's work. */
-struct mach_sim_stats {
-	uint64_t steps, switches, wakeups;
-	struct psi_stats psi;
-};
-
-/** A copy of the counters. */
-void mach_sim_get_stats(const struct mach_sim *s, struct mach_sim_stats *out);
 
 /** Defaults: the synthetic generator's (depth 2, load 0.5, io 0.05, mem 0.02). */
 void mach_sim_defaults(struct mach_sim_opts *o);
-
-/**
- * The simulator options a `--machine SPEC` implies: the synth keys depth,
- * load, io, mem and seed; defaults for tree: and live.  -EINVAL naming a bad key.
- */
-int mach_sim_opts_from_spec(const char *spec, struct mach_sim_opts *o, char *err, size_t errlen);
 
 /**
  * Start simulating @m from its current uptime: pick the workload tasks,
@@ -78,9 +61,6 @@ uint64_t mach_sim_now(const struct mach_sim *s);
 
 /** The PSI engine (its system group is /proc/pressure). */
 struct psi_engine *mach_sim_psi(struct mach_sim *s);
-
-/** Number of workload tasks the simulator moves. */
-unsigned int mach_sim_nr_tasks(const struct mach_sim *s);
 
 /** Free the simulator (not the machine). */
 void mach_sim_destroy(struct mach_sim *s);

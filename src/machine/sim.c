@@ -21,8 +21,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "machine/sim_testing.h"
 #include "uprocfs/calc_load.h"
 #include "uprocfs/sim.h"
+
+/* avenrun is computed with calc_load.h and stored in the model's units. */
+_Static_assert(CALC_LOAD_FSHIFT == MACH_FSHIFT, "calc_load.h and machine.h share one scale");
 
 #define SIM_HZ_DEFAULT 250
 #define SLICE_TICKS 3             /* round-robin after this many ticks (~sched_latency / nr) */
@@ -72,6 +76,7 @@ struct mach_sim {
 	double p_io, p_mem;       /* chance an off period is an io wait / a memory stall */
 	struct mach_pressure base[MACH_NR_PSI_RES]; /* the model's pressure before we started */
 	uint64_t steps, switches, wakeups;
+	bool clock_real_cost;     /* mach_sim_set_clock_real_cost (benchmarks) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -107,26 +112,6 @@ void mach_sim_defaults(struct mach_sim_opts *o)
 				     .seed = so.seed, .psi_clock_mode = PSI_CLOCK_ONCE };
 }
 
-int mach_sim_opts_from_spec(const char *spec, struct mach_sim_opts *o, char *err, size_t errlen)
-{
-	struct mach_synth_opts so;
-	int rc;
-
-	mach_sim_defaults(o);
-	if (!spec || strncmp(spec, "synth:", 6))
-		return 0;
-	mach_synth_defaults(&so);
-	rc = mach_synth_parse(&so, spec + 6, err, errlen);
-	if (rc)
-		return rc;
-	o->depth = so.depth;
-	o->load = so.load;
-	o->io = so.io;
-	o->mem = so.mem;
-	o->seed = so.seed;
-	return 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* model access                                                        */
 
@@ -150,7 +135,7 @@ static uint64_t sim_clock(void *ctx, int cpu)
 	const struct mach_sim *s = ctx;
 
 	(void)cpu;
-	if (s->o.psi_clock_real_cost) {
+	if (s->clock_real_cost) {
 		struct timespec ts;
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		__asm__ volatile("" : : "g"(&ts) : "memory");
@@ -410,10 +395,10 @@ static void step(struct mach_sim *s, uint64_t dt)
 			enum wstate st = s->tasks[i].state;
 			active += st == W_RUNNING || st == W_RUNNABLE || st == W_IOWAIT || st == W_MEMSTALL;
 		}
-		active *= FIXED_1;
-		m->avenrun[0] = calc_load(m->avenrun[0], EXP_1, active);
-		m->avenrun[1] = calc_load(m->avenrun[1], EXP_5, active);
-		m->avenrun[2] = calc_load(m->avenrun[2], EXP_15, active);
+		active *= CALC_LOAD_FIXED_1;
+		m->avenrun[0] = calc_load(m->avenrun[0], CALC_LOAD_EXP_1, active);
+		m->avenrun[1] = calc_load(m->avenrun[1], CALC_LOAD_EXP_5, active);
+		m->avenrun[2] = calc_load(m->avenrun[2], CALC_LOAD_EXP_15, active);
 		s->next_load_update += s->load_freq_ns;
 	}
 	while (psi_next_avgs_work(s->psi, &due) && due <= s->now)
@@ -479,6 +464,11 @@ void mach_sim_get_stats(const struct mach_sim *s, struct mach_sim_stats *out)
 	out->switches = s->switches;
 	out->wakeups = s->wakeups;
 	psi_get_stats(s->psi, &out->psi);
+}
+
+void mach_sim_set_clock_real_cost(struct mach_sim *s, bool on)
+{
+	s->clock_real_cost = on;
 }
 
 /* ------------------------------------------------------------------ */

@@ -51,7 +51,7 @@ static void show_vma_name(struct seq_file *m, const struct mach_vma *vma)
 		return;
 	case MACH_VMA_FILE:
 		seq_pad(m, ' ');
-		seq_escape_str(m, vma->name ? vma->name : "", ESCAPE_OCTAL, "\n");
+		seq_escape_str(m, vma->name ? vma->name : "", SEQ_ESCAPE_OCTAL, "\n");
 		if (vma->deleted)
 			seq_puts(m, " (deleted)");
 		return;

@@ -14,8 +14,8 @@
 static void show_name(struct seq_file *m, const struct mach_thread *t)
 {
 	seq_puts(m, "Name:\t");
-	/* Only newline and backslash are escaped (ESCAPE_SPACE|SPECIAL over "\n\\"). */
-	seq_escape_str(m, t->comm, ESCAPE_SPACE | ESCAPE_SPECIAL, "\n\\");
+	/* Only newline and backslash are escaped (SEQ_ESCAPE_SPACE|SPECIAL over "\n\\"). */
+	seq_escape_str(m, t->comm, SEQ_ESCAPE_SPACE | SEQ_ESCAPE_SPECIAL, "\n\\");
 }
 
 SEQ_INLINE void show_ids(struct seq_file *m, const char *label, const uint32_t id[4])

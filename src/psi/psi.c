@@ -148,12 +148,12 @@ psi_group_change(struct psi_engine *eng, struct psi_group *group, int cpu,
 	uint32_t state_mask;
 
 	/* ONCPU has no count: it is carried in the mask itself. */
-	if (unlikely(clear & TSK_ONCPU)) {
+	if (unlikely(clear & PSI_TSK_ONCPU)) {
 		state_mask = 0;
-		clear &= ~TSK_ONCPU;
-	} else if (unlikely(set & TSK_ONCPU)) {
+		clear &= ~PSI_TSK_ONCPU;
+	} else if (unlikely(set & PSI_TSK_ONCPU)) {
 		state_mask = PSI_ONCPU;
-		set &= ~TSK_ONCPU;
+		set &= ~PSI_TSK_ONCPU;
 	} else {
 		state_mask = groupc->state_mask & PSI_ONCPU;
 	}
@@ -163,15 +163,15 @@ psi_group_change(struct psi_engine *eng, struct psi_group *group, int cpu,
 	 * kernel's bit loops, so the state test below reads no store it just
 	 * made.  Same result, underflow included.
 	 */
-	iowait = psi_count(eng, groupc->tasks[NR_IOWAIT], NR_IOWAIT, clear, set);
-	memstall = psi_count(eng, groupc->tasks[NR_MEMSTALL], NR_MEMSTALL, clear, set);
-	running = psi_count(eng, groupc->tasks[NR_RUNNING], NR_RUNNING, clear, set);
-	memstall_running = psi_count(eng, groupc->tasks[NR_MEMSTALL_RUNNING],
-				     NR_MEMSTALL_RUNNING, clear, set);
-	groupc->tasks[NR_IOWAIT] = iowait;
-	groupc->tasks[NR_MEMSTALL] = memstall;
-	groupc->tasks[NR_RUNNING] = running;
-	groupc->tasks[NR_MEMSTALL_RUNNING] = memstall_running;
+	iowait = psi_count(eng, groupc->tasks[PSI_NR_IOWAIT], PSI_NR_IOWAIT, clear, set);
+	memstall = psi_count(eng, groupc->tasks[PSI_NR_MEMSTALL], PSI_NR_MEMSTALL, clear, set);
+	running = psi_count(eng, groupc->tasks[PSI_NR_RUNNING], PSI_NR_RUNNING, clear, set);
+	memstall_running = psi_count(eng, groupc->tasks[PSI_NR_MEMSTALL_RUNNING],
+				     PSI_NR_MEMSTALL_RUNNING, clear, set);
+	groupc->tasks[PSI_NR_IOWAIT] = iowait;
+	groupc->tasks[PSI_NR_MEMSTALL] = memstall;
+	groupc->tasks[PSI_NR_RUNNING] = running;
+	groupc->tasks[PSI_NR_MEMSTALL_RUNNING] = memstall_running;
 
 	if (unlikely(!group->enabled)) {
 		/*
@@ -274,16 +274,16 @@ int psi_task_change(struct psi_task *task, unsigned int clear, unsigned int set)
 	eng = task->group->eng;
 	cpu = task->cpu;
 	if (unlikely(cpu < 0 || (unsigned int)cpu >= eng->ncpus ||
-		     ((clear | set) & ~TSK_PSI_ALL) ||
+		     ((clear | set) & ~PSI_TSK_ALL) ||
 		     !psi_flags_ok(task->psi_flags, clear, set)))
 		return -EINVAL;
 	pc = &eng->cpus[cpu];
-	if (unlikely(set & TSK_ONCPU)) {
+	if (unlikely(set & PSI_TSK_ONCPU)) {
 		/* Only one task is on a CPU at a time. */
 		if (pc->curr && pc->curr != task)
 			return -EINVAL;
 		pc->curr = task;
-	} else if (unlikely(clear & TSK_ONCPU) && pc->curr == task) {
+	} else if (unlikely(clear & PSI_TSK_ONCPU) && pc->curr == task) {
 		pc->curr = NULL;
 	}
 
@@ -302,7 +302,7 @@ int psi_task_switch(struct psi_task *prev, struct psi_task *next, bool sleep)
 {
 	struct psi_task *any = prev ? prev : next;
 	struct psi_group *common = NULL;
-	unsigned int clear = TSK_ONCPU, set = 0;
+	unsigned int clear = PSI_TSK_ONCPU, set = 0;
 	struct psi_engine *eng;
 	struct psi_cpu *pc;
 	bool curr_in_memstall;
@@ -318,24 +318,24 @@ int psi_task_switch(struct psi_task *prev, struct psi_task *next, bool sleep)
 	pc = &eng->cpus[cpu];
 	/* Validate everything first so a refused switch changes nothing. */
 	if (next && (!next->group || next->group->eng != eng || next->cpu != cpu ||
-		     (next->psi_flags & TSK_ONCPU)))
+		     (next->psi_flags & PSI_TSK_ONCPU)))
 		return -EINVAL;
 	if (pc->curr != prev)
 		return -EINVAL;
 	if (prev) {
-		if (!prev->group || prev->group->eng != eng || !(prev->psi_flags & TSK_ONCPU))
+		if (!prev->group || prev->group->eng != eng || !(prev->psi_flags & PSI_TSK_ONCPU))
 			return -EINVAL;
 		/*
-		 * Going to sleep: psi_dequeue left TSK_RUNNING (and the
+		 * Going to sleep: psi_dequeue left PSI_TSK_RUNNING (and the
 		 * memstall/iowait transitions) to us so that the common
 		 * ancestors are walked once for both.
 		 */
 		if (sleep) {
-			clear |= TSK_RUNNING;
+			clear |= PSI_TSK_RUNNING;
 			if (prev->in_memstall)
-				clear |= TSK_MEMSTALL_RUNNING;
+				clear |= PSI_TSK_MEMSTALL_RUNNING;
 			if (prev->in_iowait)
-				set |= TSK_IOWAIT;
+				set |= PSI_TSK_IOWAIT;
 		}
 		if (!psi_flags_ok(prev->psi_flags, clear, set))
 			return -EINVAL;
@@ -347,7 +347,7 @@ int psi_task_switch(struct psi_task *prev, struct psi_task *next, bool sleep)
 	now = psi_change_begin(eng, pc, cpu);
 
 	if (next) {
-		next->psi_flags |= TSK_ONCPU;
+		next->psi_flags |= PSI_TSK_ONCPU;
 		/*
 		 * Set ONCPU on next's groups.  A group that already has it is
 		 * an ancestor of prev too: from there up nothing changes for
@@ -358,7 +358,7 @@ int psi_task_switch(struct psi_task *prev, struct psi_task *next, bool sleep)
 		for (common = next->group; common; common = common->parent)
 			if (common->pcpu[cpu].state_mask & PSI_ONCPU)
 				break;
-		psi_walk(eng, pc, next->group, common, cpu, 0, TSK_ONCPU, now, curr_in_memstall);
+		psi_walk(eng, pc, next->group, common, cpu, 0, PSI_TSK_ONCPU, now, curr_in_memstall);
 	}
 
 	if (prev) {
@@ -371,8 +371,8 @@ int psi_task_switch(struct psi_task *prev, struct psi_task *next, bool sleep)
 		 * differences between the two tasks (prev sleeping, one of
 		 * them in a memstall) still go all the way up.
 		 */
-		if (common && ((prev->psi_flags ^ (next ? next->psi_flags : 0)) & ~TSK_ONCPU))
-			psi_walk(eng, pc, common, NULL, cpu, clear & ~TSK_ONCPU, set, now,
+		if (common && ((prev->psi_flags ^ (next ? next->psi_flags : 0)) & ~PSI_TSK_ONCPU))
+			psi_walk(eng, pc, common, NULL, cpu, clear & ~PSI_TSK_ONCPU, set, now,
 				 curr_in_memstall);
 	}
 
@@ -383,14 +383,14 @@ int psi_task_switch(struct psi_task *prev, struct psi_task *next, bool sleep)
 
 int psi_task_wakeup(struct psi_task *task)
 {
-	unsigned int clear = 0, set = TSK_RUNNING;
+	unsigned int clear = 0, set = PSI_TSK_RUNNING;
 
 	if (!task)
 		return -EINVAL;
 	if (task->in_iowait)
-		clear |= TSK_IOWAIT;
+		clear |= PSI_TSK_IOWAIT;
 	if (task->in_memstall)
-		set |= TSK_MEMSTALL_RUNNING;
+		set |= PSI_TSK_MEMSTALL_RUNNING;
 	return psi_task_change(task, clear, set);
 }
 
@@ -403,10 +403,10 @@ int psi_memstall_enter(struct psi_task *task)
 	if (task->in_memstall)
 		return 0;	/* nested section: the outer one accounts */
 	/* Only a running task can enter reclaim or fault on a page. */
-	if (!(task->psi_flags & TSK_RUNNING))
+	if (!(task->psi_flags & PSI_TSK_RUNNING))
 		return -EINVAL;
 	task->in_memstall = true;
-	ret = psi_task_change(task, 0, TSK_MEMSTALL | TSK_MEMSTALL_RUNNING);
+	ret = psi_task_change(task, 0, PSI_TSK_MEMSTALL | PSI_TSK_MEMSTALL_RUNNING);
 	if (ret)
 		task->in_memstall = false;
 	return ret;
@@ -421,7 +421,7 @@ int psi_memstall_leave(struct psi_task *task)
 	if (!task->in_memstall)
 		return 0;
 	task->in_memstall = false;
-	ret = psi_task_change(task, TSK_MEMSTALL | TSK_MEMSTALL_RUNNING, 0);
+	ret = psi_task_change(task, PSI_TSK_MEMSTALL | PSI_TSK_MEMSTALL_RUNNING, 0);
 	if (ret)
 		task->in_memstall = true;
 	return ret;
@@ -455,7 +455,7 @@ int psi_task_migrate(struct psi_task *task, int cpu)
 	if (!task || !task->group || cpu < 0 || (unsigned int)cpu >= task->group->eng->ncpus)
 		return -EINVAL;
 	flags = task->psi_flags;
-	if (flags & TSK_ONCPU)
+	if (flags & PSI_TSK_ONCPU)
 		return -EBUSY;
 	if (flags) {
 		ret = psi_task_change(task, flags, 0);
@@ -579,7 +579,7 @@ int psi_group_destroy(struct psi_group *group)
 		return -EBUSY;
 	eng = group->eng;
 	for (unsigned int cpu = 0; cpu < eng->ncpus; cpu++)
-		for (int t = 0; t < NR_PSI_TASK_COUNTS; t++)
+		for (int t = 0; t < PSI_NR_TASK_COUNTS; t++)
 			if (group->pcpu[cpu].tasks[t])
 				return -EBUSY;
 	psi_group_unlink(eng, group);
@@ -633,7 +633,7 @@ unsigned int psi_group_tasks(const struct psi_group *group, int cpu,
 			     enum psi_task_count count)
 {
 	if (!group || cpu < 0 || (unsigned int)cpu >= group->eng->ncpus ||
-	    (unsigned int)count >= NR_PSI_TASK_COUNTS)
+	    (unsigned int)count >= PSI_NR_TASK_COUNTS)
 		return 0;
 	return group->pcpu[cpu].tasks[count];
 }
@@ -647,7 +647,7 @@ uint32_t psi_group_state_mask(const struct psi_group *group, int cpu)
 
 uint64_t psi_group_total(const struct psi_group *group, enum psi_states state)
 {
-	if (!group || (unsigned int)state >= NR_PSI_STATES - 1)
+	if (!group || (unsigned int)state >= PSI_NR_STATES - 1)
 		return 0;
 	return group->total[state];
 }
@@ -655,7 +655,7 @@ uint64_t psi_group_total(const struct psi_group *group, enum psi_states state)
 unsigned long psi_group_avg(const struct psi_group *group, enum psi_states state,
 			    unsigned int window)
 {
-	if (!group || (unsigned int)state >= NR_PSI_STATES - 1 || window >= NR_PSI_AVGS)
+	if (!group || (unsigned int)state >= PSI_NR_STATES - 1 || window >= PSI_NR_AVGS)
 		return 0;
 	return group->avg[state][window];
 }

@@ -53,7 +53,7 @@ static void get_recent_times(struct psi_group *group, int cpu, uint32_t *times,
 	state_mask = groupc->state_mask;
 	state_start = groupc->state_start;
 
-	for (int s = 0; s < NR_PSI_STATES; s++) {
+	for (int s = 0; s < PSI_NR_STATES; s++) {
 		uint32_t delta;
 
 		if (state_mask & (1u << s))
@@ -80,12 +80,12 @@ static void get_recent_times(struct psi_group *group, int cpu, uint32_t *times,
 static void collect_percpu_times(struct psi_group *group, uint32_t *pchanged_states)
 {
 	struct psi_engine *eng = group->eng;
-	uint64_t deltas[NR_PSI_STATES - 1] = { 0 };
+	uint64_t deltas[PSI_NR_STATES - 1] = { 0 };
 	unsigned long nonidle_total = 0;
 	uint32_t changed_states = 0;
 
 	for (unsigned int cpu = 0; cpu < eng->ncpus; cpu++) {
-		uint32_t times[NR_PSI_STATES];
+		uint32_t times[PSI_NR_STATES];
 		uint32_t cpu_changed_states;
 		uint32_t nonidle;
 
@@ -100,31 +100,31 @@ static void collect_percpu_times(struct psi_group *group, uint32_t *pchanged_sta
 			deltas[s] += (uint64_t)times[s] * nonidle;
 	}
 
-	for (int s = 0; s < NR_PSI_STATES - 1; s++)
+	for (int s = 0; s < PSI_NR_STATES - 1; s++)
 		group->total[s] += deltas[s] / (nonidle_total ? nonidle_total : 1);
 
 	if (pchanged_states)
 		*pchanged_states = changed_states;
 }
 
-static void calc_avgs(unsigned long avg[NR_PSI_AVGS], unsigned long missed_periods,
+static void calc_avgs(unsigned long avg[PSI_NR_AVGS], unsigned long missed_periods,
 		      uint64_t time, uint64_t period)
 {
 	unsigned long pct;
 
 	/* Periods nobody sampled were idle: decay them in one step each. */
 	if (missed_periods) {
-		avg[PSI_AVG10] = calc_load_n(avg[PSI_AVG10], EXP_10s, 0, (unsigned int)missed_periods);
-		avg[PSI_AVG60] = calc_load_n(avg[PSI_AVG60], EXP_60s, 0, (unsigned int)missed_periods);
-		avg[PSI_AVG300] = calc_load_n(avg[PSI_AVG300], EXP_300s, 0, (unsigned int)missed_periods);
+		avg[PSI_AVG10] = calc_load_n(avg[PSI_AVG10], PSI_EXP_10s, 0, (unsigned int)missed_periods);
+		avg[PSI_AVG60] = calc_load_n(avg[PSI_AVG60], PSI_EXP_60s, 0, (unsigned int)missed_periods);
+		avg[PSI_AVG300] = calc_load_n(avg[PSI_AVG300], PSI_EXP_300s, 0, (unsigned int)missed_periods);
 	}
 
 	/* An integer percentage: averages move in steps of whole percents. */
 	pct = (unsigned long)(time * 100 / period);
-	pct *= FIXED_1;
-	avg[PSI_AVG10] = calc_load(avg[PSI_AVG10], EXP_10s, pct);
-	avg[PSI_AVG60] = calc_load(avg[PSI_AVG60], EXP_60s, pct);
-	avg[PSI_AVG300] = calc_load(avg[PSI_AVG300], EXP_300s, pct);
+	pct *= CALC_LOAD_FIXED_1;
+	avg[PSI_AVG10] = calc_load(avg[PSI_AVG10], PSI_EXP_10s, pct);
+	avg[PSI_AVG60] = calc_load(avg[PSI_AVG60], PSI_EXP_60s, pct);
+	avg[PSI_AVG300] = calc_load(avg[PSI_AVG300], PSI_EXP_300s, pct);
 }
 
 static uint64_t update_averages(struct psi_group *group, uint64_t now)
@@ -145,7 +145,7 @@ static uint64_t update_averages(struct psi_group *group, uint64_t now)
 	period = now - (group->avg_last_update + missed_periods * eng->period);
 	group->avg_last_update = now;
 
-	for (int s = 0; s < NR_PSI_STATES - 1; s++) {
+	for (int s = 0; s < PSI_NR_STATES - 1; s++) {
 		uint32_t sample;
 
 		sample = (uint32_t)(group->total[s] - group->avg_total[s]);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * psi_internal.h - the PSI engine's private types, shared by psi.c (task
- * changes), psi_avgs.c (aggregation) and psi_show.c (output).
+ * changes), psi_avgs.c (aggregation) and psi_pressure.c (snapshots).
  *
  * Mirrors struct psi_group_cpu and struct psi_group of
  * include/linux/psi_types.h (Linux 6.18), without triggers (no PSI_POLL
@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "psi/psi_testing.h"
 #include "uprocfs/calc_load.h"
 #include "uprocfs/psi.h"
 
@@ -20,17 +21,17 @@
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 
 /* The aggregator wants re-arming: set in changed_states by get_recent_times. */
-#define PSI_STATE_RESCHEDULE	(1u << (NR_PSI_STATES + 1))
+#define PSI_STATE_RESCHEDULE	(1u << (PSI_NR_STATES + 1))
 
 /** One group's state on one CPU (struct psi_group_cpu). */
 struct psi_group_cpu {
 	/* Written on every task change of this CPU. */
-	unsigned int tasks[NR_PSI_TASK_COUNTS];
+	unsigned int tasks[PSI_NR_TASK_COUNTS];
 	uint32_t state_mask;
-	uint32_t times[NR_PSI_STATES];	/* ns; wraps, only deltas matter */
+	uint32_t times[PSI_NR_STATES];	/* ns; wraps, only deltas matter */
 	uint64_t state_start;
 	/* Written by the aggregator only. */
-	uint32_t times_prev[NR_PSI_STATES];
+	uint32_t times_prev[PSI_NR_STATES];
 };
 
 struct psi_group {
@@ -42,9 +43,9 @@ struct psi_group {
 	uint64_t avgs_due;		/* ... to run at this clock time */
 
 	/* Aggregation. */
-	uint64_t total[NR_PSI_STATES - 1];	/* ns, PSI_AVGS aggregator */
-	uint64_t avg_total[NR_PSI_STATES - 1];
-	unsigned long avg[NR_PSI_STATES - 1][NR_PSI_AVGS];
+	uint64_t total[PSI_NR_STATES - 1];	/* ns, PSI_AVGS aggregator */
+	uint64_t avg_total[PSI_NR_STATES - 1];
+	unsigned long avg[PSI_NR_STATES - 1][PSI_NR_AVGS];
 	uint64_t avg_last_update;
 	uint64_t avg_next_update;
 

@@ -51,29 +51,29 @@ static size_t escape_one(char *p, unsigned char c, unsigned int flags, int in_se
 		*p = (char)c;
 		return 1;
 	}
-	if ((flags & ESCAPE_SPACE) && (letter = escape_space_char(c))) {
+	if ((flags & SEQ_ESCAPE_SPACE) && (letter = escape_space_char(c))) {
 		p[0] = '\\';
 		p[1] = (char)letter;
 		return 2;
 	}
-	if ((flags & ESCAPE_SPECIAL) && (letter = escape_special_char(c))) {
+	if ((flags & SEQ_ESCAPE_SPECIAL) && (letter = escape_special_char(c))) {
 		p[0] = '\\';
 		p[1] = (char)letter;
 		return 2;
 	}
-	if ((flags & ESCAPE_NULL) && c == 0) {
+	if ((flags & SEQ_ESCAPE_NULL) && c == 0) {
 		p[0] = '\\';
 		p[1] = '0';
 		return 2;
 	}
-	if (flags & ESCAPE_OCTAL) {
+	if (flags & SEQ_ESCAPE_OCTAL) {
 		p[0] = '\\';
 		p[1] = (char)('0' + ((c >> 6) & 7));
 		p[2] = (char)('0' + ((c >> 3) & 7));
 		p[3] = (char)('0' + (c & 7));
 		return 4;
 	}
-	if (flags & ESCAPE_HEX) {
+	if (flags & SEQ_ESCAPE_HEX) {
 		p[0] = '\\';
 		p[1] = 'x';
 		memcpy(p + 2, seq_hex_pairs + 2 * c, 2);
@@ -186,5 +186,5 @@ void seq_escape_str(struct seq_file *m, const char *s, unsigned int flags, const
 
 void seq_escape(struct seq_file *m, const char *s, const char *esc)
 {
-	seq_escape_str(m, s, ESCAPE_OCTAL, esc);
+	seq_escape_str(m, s, SEQ_ESCAPE_OCTAL, esc);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "seq/seq_testing.h"
 #include "uprocfs/seq_file.h"
 
 static int seq_alloc_buf(struct seq_file *m, size_t size)
@@ -88,7 +89,7 @@ static const struct seq_operations single_ops = {
 	.show = single_show_trampoline,
 };
 
-int single_open(struct seq_file *m, int (*show)(struct seq_file *, void *), void *data)
+int seq_single_open(struct seq_file *m, int (*show)(struct seq_file *, void *), void *data)
 {
 	if (!m || !show)
 		return -EINVAL;
@@ -97,10 +98,10 @@ int single_open(struct seq_file *m, int (*show)(struct seq_file *, void *), void
 	return 0;
 }
 
-int single_open_size(struct seq_file *m, int (*show)(struct seq_file *, void *),
-		     void *data, size_t size)
+int seq_single_open_size(struct seq_file *m, int (*show)(struct seq_file *, void *),
+			 void *data, size_t size)
 {
-	int err = single_open(m, show, data);
+	int err = seq_single_open(m, show, data);
 
 	if (err)
 		return err;
@@ -123,17 +124,12 @@ void seq_init_buffer(struct seq_file *m, char *buf, size_t size)
 	m->flags = SEQ_F_FIXED_BUF;
 }
 
-static void *seq_call_start(struct seq_file *m)
-{
-	m->regenerations++;
-	return m->op->start(m, &m->index);
-}
-
 /*
  * Copy out of the seq buffer.  glibc 2.36's memcpy switches to rep movsb at
  * 2113 bytes, which runs ~30x slower on this CPU family when the destination
- * sits 1..31 bytes after the source modulo 4 KiB (number-formatting.md).
- * Large copies in that window go through fixed 32-byte chunks instead.
+ * sits 1..31 bytes after the source modulo 4 KiB (docs/number-formatting.md,
+ * section 3).  Large copies in that window go through fixed 32-byte chunks
+ * instead.
  */
 static void seq_copy_out(char *dst, const char *src, size_t n)
 {
@@ -174,7 +170,7 @@ static int seq_traverse(struct seq_file *m, loff_t offset)
 		if (error)
 			return error;
 	}
-	p = seq_call_start(m);
+	p = m->op->start(m, &m->index);
 	while (p) {
 		if (SEQ_IS_ERR(p)) {
 			error = (int)SEQ_PTR_ERR(p);
@@ -261,7 +257,7 @@ ssize_t seq_read(struct seq_file *m, char *dst, size_t size, loff_t *ppos)
 	}
 	/* Get one non-empty record into the buffer, growing it as needed. */
 	m->from = 0;
-	p = seq_call_start(m);
+	p = m->op->start(m, &m->index);
 	for (;;) {
 		if (!p || SEQ_IS_ERR(p)) {
 			err = p ? (int)SEQ_PTR_ERR(p) : 0;
@@ -287,7 +283,7 @@ ssize_t seq_read(struct seq_file *m, char *dst, size_t size, loff_t *ppos)
 		err = seq_grow_buf(m);
 		if (err)
 			goto done;
-		p = seq_call_start(m);
+		p = m->op->start(m, &m->index);
 	}
 	/* Fill: add whole records while the caller wants more. */
 	for (;;) {
@@ -359,7 +355,7 @@ int seq_render_single(int (*show)(struct seq_file *, void *), void *data,
 	struct seq_file m;
 	int err;
 
-	err = single_open_size(&m, show, data, first_size ? first_size : SEQ_FIRST_BUF_SIZE);
+	err = seq_single_open_size(&m, show, data, first_size ? first_size : SEQ_FIRST_BUF_SIZE);
 	if (err)
 		return err;
 	for (;;) {

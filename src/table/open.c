@@ -51,8 +51,8 @@ int pfs_open(struct seq_file *m, const struct pfs_node *n, struct pfs_ctx *ctx)
 	if (e->ops)
 		return seq_open(m, e->ops, ctx);
 	if (e->first_size)
-		return single_open_size(m, e->show, ctx, e->first_size(ctx));
-	return single_open(m, e->show, ctx);
+		return seq_single_open_size(m, e->show, ctx, e->first_size(ctx));
+	return seq_single_open(m, e->show, ctx);
 }
 
 int pfs_render(const struct pfs_node *n, const struct pfs_ctx *ctx_in, char **out, size_t *len)

@@ -11,19 +11,7 @@ set -u
 UPROCFS=$1
 STRESS=$2
 SPEC=synth:cpus=16,tasks=500,seed=7
-n=0
-failed=0
-
-ok() {	# ok COND-STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=1
-	fi
-}
-diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+. "$(dirname "$0")/../unit/tap.sh"
 
 if [ "$(id -u)" != 0 ] || [ ! -c /dev/fuse ]; then
 	echo "1..0 # SKIP needs root and /dev/fuse"

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "before.h"
+#include "spec.h"
 #include "tap.h"
 
 /* Render one file through the seq protocol with either set of callbacks. */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "spec.h"
 #include "tap.h"
 #include "tree_write.h"
 #include "uprocfs/load.h"

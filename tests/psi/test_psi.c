@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "psi/psi_testing.h"
+#include "seq/seq_testing.h"
 #include "tap.h"
 #include "uprocfs/calc_load.h"
 #include "procfs/render.h"
@@ -79,6 +81,23 @@ static struct psi_group *mk_group(struct psi_engine *eng, struct psi_group *pare
 }
 
 /*
+ * A pressure file's text as a reader gets it: the engine's snapshot printed
+ * by the /proc/pressure renderer.  -EOPNOTSUPP when the file does not exist.
+ */
+static int print_pressure(struct seq_file *m, struct psi_group *g, enum psi_res res)
+{
+	struct mach_pressure p;
+	int ret = psi_fill_pressure(g, res, &p);
+
+	if (ret)
+		return ret;
+	if (!p.present)
+		return -EOPNOTSUPP;
+	pfs_print_pressure(m, &p);
+	return 0;
+}
+
+/*
  * Render a pressure file into a NUL-terminated buffer; eight rotate so two
  * results can be compared in one expression.
  */
@@ -91,7 +110,7 @@ static const char *show(struct psi_group *g, enum psi_res res)
 	int ret;
 
 	seq_init_buffer(&m, buf, sizeof(bufs[0]) - 1);
-	ret = psi_show(&m, g, res);
+	ret = print_pressure(&m, g, res);
 	if (ret) {
 		snprintf(buf, sizeof(bufs[0]), "<error %d>", ret);
 		return buf;
@@ -340,7 +359,7 @@ static void test_calc_load(void)
 {
 	unsigned long l[3] = { 0, 0, 0 };
 	uint64_t r[3] = { 0, 0, 0 };
-	static const unsigned long exps[3] = { EXP_1, EXP_5, EXP_15 };
+	static const unsigned long exps[3] = { CALC_LOAD_EXP_1, CALC_LOAD_EXP_5, CALC_LOAD_EXP_15 };
 	static const unsigned long first[3][3] = {
 		{ 164, 34, 11 }, { 315, 68, 22 }, { 454, 101, 33 },
 	};
@@ -350,7 +369,7 @@ static void test_calc_load(void)
 	/* Hand-computed: first three LOAD_FREQ steps of one running task. */
 	for (int i = 0; i < 3; i++) {
 		for (int w = 0; w < 3; w++)
-			l[w] = calc_load(l[w], exps[w], FIXED_1);
+			l[w] = calc_load(l[w], exps[w], CALC_LOAD_FIXED_1);
 		ok(l[0] == first[i][0] && l[1] == first[i][1] && l[2] == first[i][2],
 		   "calc_load step %d of one running task: %lu %lu %lu", i + 1, l[0], l[1], l[2]);
 	}
@@ -359,47 +378,50 @@ static void test_calc_load(void)
 	/* One always-running task for an hour of LOAD_FREQ steps. */
 	for (int i = 0; i < 720; i++) {
 		for (int w = 0; w < 3; w++) {
-			l[w] = calc_load(l[w], exps[w], FIXED_1);
+			l[w] = calc_load(l[w], exps[w], CALC_LOAD_FIXED_1);
 			r[w] = ref_load(r[w], exps[w], 2048);
 			if (l[w] != r[w] && mismatches++ < 3)
 				diag("step %d w%d: %lu want %" PRIu64, i, w, l[w], r[w]);
 		}
-		if (step_to_one < 0 && l[0] == FIXED_1)
+		if (step_to_one < 0 && l[0] == CALC_LOAD_FIXED_1)
 			step_to_one = i + 1;
 	}
 	ok(!mismatches, "calc_load follows the independent sequence for 720 steps");
-	ok(l[0] == FIXED_1 && l[1] == FIXED_1, "1- and 5-minute loads reach exactly 1.00 (%lu %lu)",
+	ok(l[0] == CALC_LOAD_FIXED_1 && l[1] == CALC_LOAD_FIXED_1,
+	   "1- and 5-minute loads reach exactly 1.00 (%lu %lu)",
 	   l[0], l[1]);
-	diag("load1 reached FIXED_1 after %d steps; load15 is %lu after an hour", step_to_one, l[2]);
-	/* /proc/loadavg rounds with FIXED_1/200; pressure files do not. */
-	snprintf(text, sizeof(text), "%lu.%02lu", LOAD_INT(l[0] + FIXED_1 / 200),
-		 LOAD_FRAC(l[0] + FIXED_1 / 200));
+	diag("load1 reached CALC_LOAD_FIXED_1 after %d steps; load15 is %lu after an hour", step_to_one, l[2]);
+	/* /proc/loadavg rounds with CALC_LOAD_FIXED_1/200; pressure files do not. */
+	snprintf(text, sizeof(text), "%lu.%02lu", CALC_LOAD_INT(l[0] + CALC_LOAD_FIXED_1 / 200),
+		 CALC_LOAD_FRAC(l[0] + CALC_LOAD_FIXED_1 / 200));
 	is_str(text, "1.00", "loadavg prints 1.00");
-	ok(load_int(1400) == 0 && load_frac(1400) == 68, "LOAD_FRAC truncates: 1400 -> 0.68");
+	ok(calc_load_int(1400) == 0 && calc_load_frac(1400) == 68, "CALC_LOAD_FRAC truncates: 1400 -> 0.68");
 
-	/* fixed_power_int and calc_load_n against hand values and the reference. */
-	ok(fixed_power_int(1677, FSHIFT, 5) == 753 && fixed_power_int(1884, FSHIFT, 12) == 751 &&
-	   fixed_power_int(2034, FSHIFT, 30) == 1665, "fixed_power_int hand values");
+	/* calc_load_fixed_power_int and calc_load_n against hand values and the reference. */
+	ok(calc_load_fixed_power_int(1677, CALC_LOAD_FSHIFT, 5) == 753 &&
+	   calc_load_fixed_power_int(1884, CALC_LOAD_FSHIFT, 12) == 751 &&
+	   calc_load_fixed_power_int(2034, CALC_LOAD_FSHIFT, 30) == 1665,
+	   "calc_load_fixed_power_int hand values");
 	mismatches = 0;
 	for (unsigned int n = 0; n < 200; n++) {
 		for (int w = 0; w < 3; w++) {
-			unsigned long e = w == 0 ? EXP_10s : w == 1 ? EXP_60s : EXP_300s;
+			unsigned long e = w == 0 ? PSI_EXP_10s : w == 1 ? PSI_EXP_60s : PSI_EXP_300s;
 
-			if (fixed_power_int(e, FSHIFT, n) != ref_pow(e, n) ||
+			if (calc_load_fixed_power_int(e, CALC_LOAD_FSHIFT, n) != ref_pow(e, n) ||
 			    calc_load_n(150000, e, 0, n) != ref_load(150000, ref_pow(e, n), 0) ||
 			    calc_load_n(1000, e, 204800, n) != ref_load(1000, ref_pow(e, n), 204800))
 				mismatches++;
 		}
 	}
-	ok(!mismatches, "fixed_power_int/calc_load_n match the reference for n < 200");
+	ok(!mismatches, "calc_load_fixed_power_int/calc_load_n match the reference for n < 200");
 	/* NO_HZ catch-up is close to, not equal to, n single steps. */
 	{
 		unsigned long one = 2048;
 
 		for (int i = 0; i < 12; i++)
-			one = calc_load(one, EXP_1, 0);
+			one = calc_load(one, CALC_LOAD_EXP_1, 0);
 		diag("12 idle steps from 1.00: single %lu, calc_load_n %lu", one,
-		     calc_load_n(2048, EXP_1, 0, 12));
+		     calc_load_n(2048, CALC_LOAD_EXP_1, 0, 12));
 	}
 }
 
@@ -421,16 +443,16 @@ static void test_iowait_converges(void)
 	ref_init(&refs[1], 2, 0);
 	psi_task_init(&t, a, 0);
 	t.in_iowait = true;
-	ok(psi_task_change(&t, 0, TSK_IOWAIT) == 0, "iowait task enqueued at t=0");
+	ok(psi_task_change(&t, 0, PSI_TSK_IOWAIT) == 0, "iowait task enqueued at t=0");
 	ref_arm(&refs[0], 0);
 	ref_arm(&refs[1], 0);
 
 	ok(run_until(eng, &c, end, refs, masks, 2, "iowait"), "work ran exactly at the kernel's due times");
 	ok(same_as_ref(sys, &refs[0], "iowait/system") && same_as_ref(a, &refs[1], "iowait/A"),
 	   "totals and averages equal the reference after 300 s");
-	ok(psi_group_avg(a, PSI_IO_SOME, PSI_AVG10) == 100 * FIXED_1,
+	ok(psi_group_avg(a, PSI_IO_SOME, PSI_AVG10) == 100 * CALC_LOAD_FIXED_1,
 	   "io some avg10 converged to exactly 100.00");
-	ok(psi_group_avg(a, PSI_IO_FULL, PSI_AVG10) == 100 * FIXED_1,
+	ok(psi_group_avg(a, PSI_IO_FULL, PSI_AVG10) == 100 * CALC_LOAD_FIXED_1,
 	   "io full avg10 too: nothing else runs");
 
 	/* Reading folds up to now: total = elapsed µs exactly. */
@@ -480,7 +502,7 @@ static void test_cpu_some_weighted(void)
 	ret |= psi_task_wakeup(&t3);
 	ret |= psi_task_switch(NULL, &t3, false);
 	ok(ret == 0, "three tasks placed");
-	ok(psi_group_tasks(sys, 0, NR_RUNNING) == 2 && psi_group_tasks(sys, 1, NR_RUNNING) == 1 &&
+	ok(psi_group_tasks(sys, 0, PSI_NR_RUNNING) == 2 && psi_group_tasks(sys, 1, PSI_NR_RUNNING) == 1 &&
 	   (psi_group_state_mask(sys, 0) & PSI_ONCPU) && (psi_group_state_mask(sys, 1) & PSI_ONCPU),
 	   "system counts: CPU0 2 running + ONCPU, CPU1 1 running + ONCPU");
 
@@ -493,7 +515,7 @@ static void test_cpu_some_weighted(void)
 	is_str(show(b, PSI_CPU), ref_text(&refs[2], PSI_CPU, false), "B cpu text equals the reference");
 	ok(same_as_ref(sys, &refs[0], "cpu/system") && same_as_ref(a, &refs[1], "cpu/A") &&
 	   same_as_ref(b, &refs[2], "cpu/B"), "all totals and averages equal the reference");
-	ok(psi_group_avg(sys, PSI_CPU_SOME, PSI_AVG10) == 50 * FIXED_1,
+	ok(psi_group_avg(sys, PSI_CPU_SOME, PSI_AVG10) == 50 * CALC_LOAD_FIXED_1,
 	   "system cpu some avg10 = 50.00 (one of two non-idle CPUs contended)");
 	ok(psi_group_total(sys, PSI_CPU_SOME) == end / 2, "system cpu some total = half the elapsed time");
 	ok(strstr(show(sys, PSI_CPU), "\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n") != NULL,
@@ -599,14 +621,14 @@ static void test_decay(void)
 	ref_init(ref, 2, 0);
 	psi_task_init(&t, sys, 0);
 	t.in_iowait = true;
-	psi_task_change(&t, 0, TSK_IOWAIT);
+	psi_task_change(&t, 0, PSI_TSK_IOWAIT);
 	ref_arm(ref, 0);
 	ok(run_until(eng, &c, 30ull * 1000000000ull, ref, stall, 1, "load"), "30 s of io stall");
 
 	/* Stop half-way through a period (the task goes away). */
 	stop = c.now + 700000000ull;
 	run_until(eng, &c, stop, ref, stall, 1, "load");
-	psi_task_change(&t, TSK_IOWAIT, 0);
+	psi_task_change(&t, PSI_TSK_IOWAIT, 0);
 	last_avg10 = psi_group_avg(sys, PSI_IO_SOME, PSI_AVG10);
 
 	/* The work sees the partial period, then an empty one, and stops. */
@@ -772,7 +794,7 @@ static void test_nested(void)
 	   "tree shape");
 	psi_task_init(&t, a1x, 1);
 	t.in_iowait = true;
-	psi_task_change(&t, 0, TSK_IOWAIT);
+	psi_task_change(&t, 0, PSI_TSK_IOWAIT);
 	/* A running task in B on the other CPU must not mask A's stall. */
 	psi_task_init(&r, b, 0);
 	psi_task_wakeup(&r);
@@ -801,8 +823,8 @@ static void test_nested(void)
 	is_str(show(b, PSI_IO), zeros_text, "B (busy, not stalled) reads zeros");
 	ok(psi_group_destroy(a1) == -EBUSY && psi_group_destroy(a1x) == -EBUSY &&
 	   psi_group_destroy(sys) == -EINVAL, "groups with children or tasks cannot be destroyed");
-	ok(psi_task_move(&t, a2) == 0 && psi_group_tasks(a2, 1, NR_IOWAIT) == 1 &&
-	   psi_group_tasks(a1x, 1, NR_IOWAIT) == 0 && psi_group_tasks(a, 1, NR_IOWAIT) == 1,
+	ok(psi_task_move(&t, a2) == 0 && psi_group_tasks(a2, 1, PSI_NR_IOWAIT) == 1 &&
+	   psi_group_tasks(a1x, 1, PSI_NR_IOWAIT) == 0 && psi_group_tasks(a, 1, PSI_NR_IOWAIT) == 1,
 	   "moving the task carries its iowait count to the new leaf only");
 	ok(psi_group_destroy(a1x) == 0 && psi_group_destroy(a1) == 0, "emptied groups are destroyed");
 	psi_engine_destroy(eng);
@@ -811,11 +833,11 @@ static void test_nested(void)
 /* ------------------------------------------------------------------ */
 /* (h) the text, byte for byte, and through a mach_pressure snapshot    */
 
-/* single_open style: the group is the seq_file's private data. */
+/* seq_single_open style: the group is the seq_file's private data. */
 static int show_io_cb(struct seq_file *m, void *v)
 {
 	(void)v;
-	return psi_show(m, m->private, PSI_IO);
+	return print_pressure(m, m->private, PSI_IO);
 }
 
 static void test_text(void)
@@ -840,7 +862,7 @@ static void test_text(void)
 	/* One full period of io stall, read at its end: hand-computed. */
 	psi_task_init(&t, sys, 0);
 	t.in_iowait = true;
-	psi_task_change(&t, 0, TSK_IOWAIT);
+	psi_task_change(&t, 0, PSI_TSK_IOWAIT);
 	c.now = T_PERIOD;
 	is_bytes(show(sys, PSI_IO), strlen(show(sys, PSI_IO)), io_one_period, sizeof(io_one_period) - 1,
 		 "one period of stall prints 18.11 / 3.27 / 0.68, total=2004000");
@@ -862,7 +884,7 @@ static void test_text(void)
 
 	/* Overflow: a too-small fixed buffer overflows; the driver regrows. */
 	seq_init_buffer(&m, small, sizeof(small));
-	psi_show(&m, sys, PSI_IO);
+	print_pressure(&m, sys, PSI_IO);
 	ok(seq_has_overflowed(&m), "an 8-byte buffer overflows");
 	ok(seq_render_single(show_io_cb, sys, 16, &out, &len) == 0 &&
 	   len == sizeof(io_one_period) - 1 && !memcmp(out, io_one_period, len),
@@ -914,9 +936,9 @@ static void test_errors(void)
 	psi_task_init(&t, g, 0);
 	psi_task_init(&u, g, 0);
 	psi_get_stats(eng, &st);
-	ok(psi_task_change(&t, TSK_RUNNING, 0) == -EINVAL, "clearing a flag the task lacks");
+	ok(psi_task_change(&t, PSI_TSK_RUNNING, 0) == -EINVAL, "clearing a flag the task lacks");
 	ok(psi_task_change(&t, 0, 1u << 7) == -EINVAL, "unknown flag");
-	ok(psi_task_change(&t, 0, TSK_RUNNING) == 0 && psi_task_change(&t, 0, TSK_RUNNING) == -EINVAL,
+	ok(psi_task_change(&t, 0, PSI_TSK_RUNNING) == 0 && psi_task_change(&t, 0, PSI_TSK_RUNNING) == -EINVAL,
 	   "setting a flag twice");
 	ok(psi_task_switch(&t, NULL, true) == -EINVAL, "switching out a task that is not on the CPU");
 	ok(psi_task_switch(NULL, NULL, false) == -EINVAL, "switch with no task");
@@ -925,7 +947,7 @@ static void test_errors(void)
 	ok(psi_task_migrate(&t, 1) == -EBUSY, "a task on its CPU cannot migrate");
 	ok(psi_memstall_enter(&u) == -EINVAL, "only a running task enters a memstall");
 	ok(psi_account_irqtime(&t, 5) == -EOPNOTSUPP, "irq time without irq accounting");
-	ok(psi_group_tasks(sys, 0, NR_RUNNING) == 1 && psi_group_tasks(g, 0, NR_RUNNING) == 1,
+	ok(psi_group_tasks(sys, 0, PSI_NR_RUNNING) == 1 && psi_group_tasks(g, 0, PSI_NR_RUNNING) == 1,
 	   "refused changes left the counts alone");
 	ok(psi_group_set_enabled(sys, false) == -EINVAL, "the system group cannot be disabled");
 
@@ -961,7 +983,7 @@ static void test_errors(void)
 
 		psi_task_init(&w, s2, 0);
 		w.in_iowait = true;
-		psi_task_change(&w, 0, TSK_IOWAIT);
+		psi_task_change(&w, 0, PSI_TSK_IOWAIT);
 		c2.now = T_PERIOD;
 		psi_avgs_tick(e2);
 		c2.now = T_PERIOD + 3000000;	/* 3 ms: under one jiffy */

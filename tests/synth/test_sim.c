@@ -18,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "machine/sim_testing.h"
+#include "spec.h"
 #include "tap.h"
 #include "tree_write.h"
 #include "uprocfs/load.h"

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spec.h"
 #include "tap.h"
 #include "uprocfs/procfs.h"
 
@@ -302,7 +303,7 @@ static void check_mm(const struct mach_process *p)
 		       strchr(mm->environ, '=') && mm->env_end - mm->env_start == mm->environ_len,
 	      "pid %d: environ", pid);
 
-	/* counters (procfs-facts 2 Details, 3.2) */
+	/* counters (docs/procfs-facts.md section 2, Details, and 3.2) */
 	span = ((mm->end_code + 4095) & ~4095ull) - (mm->start_code & ~4095ull);
 	check(P_COUNTERS, mm->vm_size == total, "pid %d: VmSize %llu vs %llu", pid,
 	      (unsigned long long)mm->vm_size, (unsigned long long)total);

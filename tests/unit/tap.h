@@ -16,6 +16,12 @@
 void plan(int n);
 /** Skip the whole program: prints "1..0 # SKIP why" and exits 77. */
 void skip_all(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/**
+ * Report one test as skipped: "ok N # SKIP why", which TAP harnesses count
+ * as a skip, not a pass.  For a part of a program that cannot run here while
+ * the rest can (skip_all skips the whole program).
+ */
+void skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /** Report one test; returns @cond so callers can add diagnostics on failure. */
 int ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** Compare unsigned integers; on failure prints both. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "seq/seq_testing.h"
 #include "tap.h"
 #include "testutil.h"
 #include "uprocfs/seq_file.h"
@@ -27,18 +28,18 @@ static const char *render_escape(const char *s, size_t len, unsigned int flags, 
 static void test_escape(void)
 {
 	/* Live kernel: comm "a\nb\\c\td e\"f" shows in status as a\nb\\c<TAB>d e"f */
-	is_str(render_escape("a\nb\\c\td e\"f", 12, ESCAPE_SPACE | ESCAPE_SPECIAL, "\n\\"),
+	is_str(render_escape("a\nb\\c\td e\"f", 12, SEQ_ESCAPE_SPACE | SEQ_ESCAPE_SPECIAL, "\n\\"),
 	       "a\\nb\\\\c\td e\"f", "status Name: escapes only newline and backslash");
 	/* Live kernel: file "we ird\nna\\me" shows in maps as we ird\012na\me */
-	is_str(render_escape("/tmp/we ird\nna\\me", 17, ESCAPE_OCTAL, "\n"),
+	is_str(render_escape("/tmp/we ird\nna\\me", 17, SEQ_ESCAPE_OCTAL, "\n"),
 	       "/tmp/we ird\\012na\\me", "maps path escapes only newline, as octal");
-	is_str(render_escape("a b\tc\nd\\e", 9, ESCAPE_OCTAL, " \t\n\\"),
+	is_str(render_escape("a b\tc\nd\\e", 9, SEQ_ESCAPE_OCTAL, " \t\n\\"),
 	       "a\\040b\\011c\\012d\\134e", "mounts-style octal set");
-	is_str(render_escape("\a\x1b\"\\", 4, ESCAPE_SPECIAL, NULL), "\\a\\e\\\"\\\\",
+	is_str(render_escape("\a\x1b\"\\", 4, SEQ_ESCAPE_SPECIAL, NULL), "\\a\\e\\\"\\\\",
 	       "special class with every byte eligible");
-	is_str(render_escape("\f\n\r\t\v", 5, ESCAPE_SPACE, NULL), "\\f\\n\\r\\t\\v", "space class");
-	is_str(render_escape("\xff\x01", 2, ESCAPE_HEX, NULL), "\\xff\\x01", "hex class");
-	is_str(render_escape("ab", 2, ESCAPE_OCTAL, ""), "\\141\\142",
+	is_str(render_escape("\f\n\r\t\v", 5, SEQ_ESCAPE_SPACE, NULL), "\\f\\n\\r\\t\\v", "space class");
+	is_str(render_escape("\xff\x01", 2, SEQ_ESCAPE_HEX, NULL), "\\xff\\x01", "hex class");
+	is_str(render_escape("ab", 2, SEQ_ESCAPE_OCTAL, ""), "\\141\\142",
 	       "an empty set escapes every byte (the kernel's quirk)");
 	is_str(render_escape("x\ny", 3, 0, "\n"), "x\ny", "no classes: copied as is");
 
@@ -49,7 +50,7 @@ static void test_escape(void)
 
 	/* Overflow at every size: exact or flagged, never past the end. */
 	const char *src = "/usr/lib/x86_64-linux-gnu/we ird\nna\\me (deleted)";
-	const char *want = render_escape(src, strlen(src), ESCAPE_OCTAL, "\n");
+	const char *want = render_escape(src, strlen(src), SEQ_ESCAPE_OCTAL, "\n");
 	char wantcopy[128];
 	size_t wlen = strlen(want);
 	unsigned long bad = 0;
@@ -59,7 +60,7 @@ static void test_escape(void)
 		char buf[160];
 		memset(buf, 0x5a, sizeof(buf));
 		seq_init_buffer(&m, buf, size);
-		seq_escape_mem(&m, src, strlen(src), ESCAPE_OCTAL, "\n");
+		seq_escape_mem(&m, src, strlen(src), SEQ_ESCAPE_OCTAL, "\n");
 		if (!seq_has_overflowed(&m) && (m.count != wlen || memcmp(buf, wantcopy, wlen)))
 			bad++;
 		if (size > wlen && seq_has_overflowed(&m))

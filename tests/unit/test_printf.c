@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "seq/seq_testing.h"
 #include "tap.h"
 #include "testutil.h"
 #include "uprocfs/seq_file.h"

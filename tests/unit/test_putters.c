@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "seq/seq_testing.h"
 #include "tap.h"
 #include "testutil.h"
 #include "uprocfs/seq_file.h"

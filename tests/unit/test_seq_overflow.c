@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "seq/seq_testing.h"
 #include "tap.h"
 #include "uprocfs/seq_file.h"
 
@@ -47,7 +48,7 @@ static int show_maps_like(struct seq_file *m, void *v)
 		seq_putc(m, ' ');
 		if (i % 3) {
 			seq_pad(m, ' ');
-			seq_escape_mem(m, "/usr/lib/we ird\nna\\me", 21, ESCAPE_OCTAL, "\n");
+			seq_escape_mem(m, "/usr/lib/we ird\nna\\me", 21, SEQ_ESCAPE_OCTAL, "\n");
 		}
 		seq_putc(m, '\n');
 	}
@@ -59,7 +60,7 @@ static int show_status_like(struct seq_file *m, void *v)
 	uint64_t cpus[4] = { 0x3, 0, 0xf0f0, 1 };
 	(void)v;
 	seq_puts(m, "Name:\t");
-	seq_escape_str(m, "a\nb\\c\td e\"f", ESCAPE_SPACE | ESCAPE_SPECIAL, "\n\\");
+	seq_escape_str(m, "a\nb\\c\td e\"f", SEQ_ESCAPE_SPACE | SEQ_ESCAPE_SPECIAL, "\n\\");
 	seq_printf(m, "\nUmask:\t%#04o\n", 022);
 	seq_printf(m, "State:\t%s\n", "S (sleeping)");
 	seq_put_hex_ll(m, "CapBnd:\t", 0x1fffeffffffull, 16);
@@ -141,7 +142,7 @@ static void test_driver_any_first_size(const struct case_def *c)
 		size_t have = 0;
 		ssize_t n;
 
-		if (single_open_size(&m, c->show, NULL, first))
+		if (seq_single_open_size(&m, c->show, NULL, first))
 			abort();
 		while ((n = seq_read(&m, got + have, len + 16 - have, &pos)) > 0)
 			have += (size_t)n;

@@ -1,17 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * spec.c - `--machine SPEC`: choose how a model is built.
- *
- *   synth[:key=value,...]   the seeded synthetic generator
- *   tree:DIR                a /proc tree captured with `uprocfs capture`
- *   live                    this machine's /proc
+ * spec.c - `--machine SPEC`: choose how a model is built (spec.h).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "spec.h"
 #include "uprocfs/load.h"
-#include "uprocfs/machine.h"
 
 int mach_from_spec(const char *spec, struct machine **out, char *err, size_t errlen)
 {
@@ -42,4 +38,25 @@ int mach_from_spec(const char *spec, struct machine **out, char *err, size_t err
 	snprintf(err, errlen,
 		 "--machine \"%s\": expected synth[:key=value,...], tree:DIR or live", spec);
 	return -EINVAL;
+}
+
+int mach_sim_opts_from_spec(const char *spec, struct mach_sim_opts *o, char *err, size_t errlen)
+{
+	struct mach_synth_opts so;
+	int rc;
+
+	mach_sim_defaults(o);
+	if (!spec || strncmp(spec, "synth:", 6))
+		return 0;
+	/* The synth keys that shape the workload are the simulator's too. */
+	mach_synth_defaults(&so);
+	rc = mach_synth_parse(&so, spec + 6, err, errlen);
+	if (rc)
+		return rc;
+	o->depth = so.depth;
+	o->load = so.load;
+	o->io = so.io;
+	o->mem = so.mem;
+	o->seed = so.seed;
+	return 0;
 }
