@@ -1,9 +1,10 @@
 # uprocfs: two entry points for a fresh Debian 12 machine (as root).
 #   make demo   - install what is missing, build, run the main job
 #   make check  - install what is missing, build, run the test suite twice
-#                 (plain and ASan+UBSan); ends with "N passed, N failed"
+#                 (plain and ASan+UBSan) and each fuzz target for 10 s;
+#                 ends with "N passed, N failed"
 
-.PHONY: all deps build demo check bench clean
+.PHONY: all deps build demo check bench fuzz clean
 
 all: build
 
@@ -21,8 +22,16 @@ demo: build
 check: deps
 	@./tools/check.sh
 
+# Every libFuzzer target for FUZZ_SECONDS (default 60) each: make fuzz FUZZ_SECONDS=600
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@[ -f build-fuzz/build.ninja ] || CC=clang meson setup build-fuzz -Dfuzz=true \
+		-Db_sanitize=address,undefined -Db_lundef=false
+	meson configure build-fuzz -Dfuzz_seconds=$(FUZZ_SECONDS)
+	meson test -C build-fuzz --suite fuzz --print-errorlogs -v
+
 bench: build
 	./build/uprocfs bench
 
 clean:
-	rm -rf build build-asan build.setup.log build-asan.setup.log
+	rm -rf build build-asan build-fuzz build.setup.log build-asan.setup.log build-fuzz.setup.log

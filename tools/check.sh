@@ -1,36 +1,42 @@
 #!/bin/sh
-# The whole test suite: a normal build, then the same suite under ASan+UBSan.
-# Ends with the line "N passed, N failed" (test programs over both builds).
+# The whole test suite: a normal build, then the same suite under ASan+UBSan,
+# then every libFuzzer target for 10 s (a clang build with the sanitizers).
+# Ends with the line "N passed, N failed" (test programs over all builds).
 set -u
 
 cd "$(dirname "$0")/.."
 status=0
 
+# run_suite DIR [MESON-SETUP-ARGS...]; $SUITE, if set, limits the tests run;
+# $SETUP_CC, if set, is the compiler of a new build directory.
 run_suite() {
 	dir=$1
 	shift
 	rm -f "$dir/meson-logs/testlog.json" # a stale log must not count
 	if [ ! -f "$dir/build.ninja" ]; then
-		meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || {
+		${SETUP_CC:+env CC="$SETUP_CC"} meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || {
 			cat "$dir.setup.log"
 			echo "check: meson setup of $dir failed" >&2
 			return 1
 		}
 	fi
 	ninja -C "$dir" || return 1
-	meson test -C "$dir" --print-errorlogs --num-processes 2 || status=1
+	meson test -C "$dir" --print-errorlogs --num-processes 2 ${SUITE:+--suite "$SUITE"} || status=1
 }
 
 run_suite build || status=1
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	run_suite build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized \
 	|| status=1
+SETUP_CC=clang SUITE=fuzz
+run_suite build-fuzz -Dfuzz=true -Dfuzz_seconds=10 -Db_sanitize=address,undefined -Db_lundef=false || status=1
+SETUP_CC="" SUITE=""
 
 # Count the results of both runs from meson's logs (no interpreter needed).
 passed=0
 failed=0
 skipped=0
-for d in build build-asan; do
+for d in build build-asan build-fuzz; do
 	log="$d/meson-logs/testlog.json"
 	if [ ! -f "$log" ]; then
 		echo "check: no test log in $d: the build or the run failed"

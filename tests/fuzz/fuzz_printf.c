@@ -12,7 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "seq/seq_testing.h"
 #include "uprocfs/seq_file.h"
+
+/* Formats come from the input: that is the point. */
+#pragma GCC diagnostic ignored "-Wformat-security"
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
 
 struct input {
 	const uint8_t *p;

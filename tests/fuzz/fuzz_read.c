@@ -108,10 +108,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		} else if (op < 192) {
 			loff_t off = wlen ? (loff_t)((op - 128) * 131u % (wlen + 1)) : 0, p = off;
 
-			n = seq_read(&m, (char *)got, sizeof(got), &p);
-			if (n < 0 || memcmp(got, whole + off, (size_t)n) ||
-			    (size_t)n != (wlen - (size_t)off < sizeof(got) ? wlen - (size_t)off : (size_t)n)) {
-				fprintf(stderr, "pread at %lld gave %zd bytes that differ\n", (long long)off, n);
+			/* a pread, then reading on to the end: short reads are fine, wrong bytes are not */
+			do {
+				loff_t was = p;
+
+				n = seq_read(&m, (char *)got, sizeof(got), &p);
+				if (n < 0 || (size_t)p > wlen || memcmp(got, whole + was, (size_t)n)) {
+					fprintf(stderr, "read of %zu at %lld (after a pread at %lld) gave %zd bytes that differ\n",
+						sizeof(got), (long long)was, (long long)off, n);
+					abort();
+				}
+			} while (n > 0);
+			if ((size_t)p != wlen) {
+				fprintf(stderr, "reading on from a pread at %lld ended at %lld of %zu\n", (long long)off,
+					(long long)p, wlen);
 				abort();
 			}
 			pos = p;

@@ -10,8 +10,10 @@
 /* The table feeds both formatters deliberate corner cases gcc warns about. */
 #pragma GCC diagnostic ignored "-Wformat"
 #pragma GCC diagnostic ignored "-Wformat-extra-args"
+#ifndef __clang__
 #pragma GCC diagnostic ignored "-Wformat-overflow"
 #pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
 #pragma GCC diagnostic ignored "-Wformat-zero-length"
 
 #include <inttypes.h>
