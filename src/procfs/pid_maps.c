@@ -77,9 +77,9 @@ static void show_vma_name(struct seq_file *m, const struct mach_vma *vma)
 	}
 }
 
-static int maps_show(struct seq_file *m, void *v)
+/* The address, permission, offset, device and inode fields, through the space before the name. */
+static void show_vma_header_prefix(struct seq_file *m, const struct mach_vma *vma)
 {
-	const struct mach_vma *vma = v;
 	unsigned int f = vma->flags;
 
 	seq_setwidth(m, MAPS_NAME_COLUMN);
@@ -95,8 +95,18 @@ static int maps_show(struct seq_file *m, void *v)
 	seq_put_hex_ll(m, ":", vma->dev_minor, 2);
 	seq_put_decimal_ull(m, " ", vma->inode);
 	seq_putc(m, ' ');
+}
+
+void pfs_show_map_vma(struct seq_file *m, const struct mach_vma *vma)
+{
+	show_vma_header_prefix(m, vma);
 	show_vma_name(m, vma);
 	seq_putc(m, '\n');
+}
+
+static int show_map(struct seq_file *m, void *v)
+{
+	pfs_show_map_vma(m, v);
 	return 0;
 }
 
@@ -104,5 +114,5 @@ const struct seq_operations pfs_pid_maps_ops = {
 	.start = pfs_pid_maps_start,
 	.next = pfs_pid_maps_next,
 	.stop = pfs_seq_stop_nothing,
-	.show = maps_show,
+	.show = show_map,
 };

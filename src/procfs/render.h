@@ -13,6 +13,8 @@ int pfs_show_pid_status(struct seq_file *m, void *v);
 int pfs_show_pid_stat(struct seq_file *m, void *v);
 int pfs_show_pid_statm(struct seq_file *m, void *v);
 extern const struct seq_operations pfs_pid_maps_ops;
+/** One maps line (show_map_vma): the header fields, then the name; smaps repeats it. */
+void pfs_show_map_vma(struct seq_file *m, const struct mach_vma *vma);
 int pfs_show_pid_cmdline(struct seq_file *m, void *v);
 int pfs_show_pid_comm(struct seq_file *m, void *v);
 int pfs_show_pid_environ(struct seq_file *m, void *v);

@@ -22,7 +22,7 @@ static void show_cpu_times(struct seq_file *m, const uint64_t ns[MACH_NR_CPUTIME
 	seq_putc(m, '\n');
 }
 
-static void show_zero_irqs(struct seq_file *m, unsigned int n)
+static void show_irq_gap(struct seq_file *m, unsigned int n)
 {
 	while (n) {
 		unsigned int k = n < 16 ? n : 16;
@@ -38,11 +38,11 @@ static void show_all_irqs(struct seq_file *m, const struct machine *mach)
 	for (unsigned int i = 0; i < mach->nirqs && mach->irqs[i].irq < mach->nr_irqs; i++) {
 		const struct mach_irq *irq = &mach->irqs[i];
 
-		show_zero_irqs(m, irq->irq - next);
+		show_irq_gap(m, irq->irq - next);
 		seq_put_decimal_ull(m, " ", irq->total);
 		next = irq->irq + 1;
 	}
-	show_zero_irqs(m, mach->nr_irqs - next);
+	show_irq_gap(m, mach->nr_irqs - next);
 }
 
 void pfs_stat_totals(const struct machine *mach, uint64_t cpu_ns[MACH_NR_CPUTIME], uint64_t *intr,
