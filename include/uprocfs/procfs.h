@@ -26,6 +26,7 @@
 
 #include "uprocfs/load.h"
 #include "uprocfs/machine.h"
+#include "uprocfs/pfs_ctx.h"
 #include "uprocfs/seq_file.h"
 
 #ifdef __cplusplus
@@ -77,19 +78,6 @@ struct pfs_reader {
 	gid_t gid;
 	bool cap_sys_ptrace;       /* effective capabilities that override the checks */
 	bool cap_sys_admin;
-};
-
-/** What a renderer prints: passed as seq_file.private. */
-struct pfs_ctx {
-	const struct machine *mach;
-	const struct mach_process *proc;  /* task scopes */
-	const struct mach_thread *thread; /* the leader under /proc/<pid>, the thread under task/<tid> */
-	bool whole;                       /* /proc/<pid> (thread-group totals) rather than task/<tid> */
-	bool ptrace_ok;                   /* the reader may ptrace-read the task (stat's masked fields) */
-	bool read_denied;                 /* a PFS_ACC_AT_READ check failed: reads give EACCES */
-	unsigned int arg;                 /* the entry's arg (pressure resource, ...) */
-	uint32_t inst;                    /* the instance of a "*" leaf (an fd number, ...) */
-	pid_t caller_pid, caller_tid;     /* who reads: what self and thread-self point to (0: none) */
 };
 
 struct pfs_entry;

@@ -7,7 +7,9 @@
 #ifndef UPROCFS_PROCFS_RENDER_H
 #define UPROCFS_PROCFS_RENDER_H
 
-#include "uprocfs/procfs.h"
+#include "uprocfs/machine.h"
+#include "uprocfs/pfs_ctx.h"
+#include "uprocfs/seq_file.h"
 
 int pfs_show_pid_status(struct seq_file *m, void *v);
 int pfs_show_pid_stat(struct seq_file *m, void *v);

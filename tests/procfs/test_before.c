@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "before.h"
+#include "uprocfs/procfs.h"
 #include "spec.h"
 #include "tap.h"
 

@@ -43,6 +43,7 @@
 #include "uprocfs/mach_vocab.h"
 #include "uprocfs/machine.h"
 #include "uprocfs/pfs_fuse.h"
+#include "uprocfs/pfs_ctx.h"
 #include "uprocfs/procfs.h"
 #include "uprocfs/psi.h"
 #include "uprocfs/seq_file.h"
