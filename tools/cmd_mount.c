@@ -82,7 +82,7 @@ int cmd_mount(int argc, char **argv)
 	}
 	/* Callers are this namespace's processes: its procfs describes them. */
 	o.caller_proc_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	rc = served_source(&s, o.caller_proc_fd, &src);
+	rc = served_source(&s, o.caller_proc_fd, 0, &src);
 	if (rc) {
 		fprintf(stderr, "uprocfs mount: %s\n", strerror(-rc));
 		goto out;

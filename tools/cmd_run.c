@@ -284,7 +284,7 @@ int cmd_run(int argc, char **argv)
 		goto wait_child;
 	}
 	err[0] = '\0';
-	rc = served_source(&s, o.caller_proc_fd, &src);
+	rc = served_source(&s, o.caller_proc_fd, RUN_FIRST_PID, &src);
 	if (!rc)
 		rc = pfs_fuse_create(&fs, src, &o, err, sizeof(err));
 	if (!rc && pthread_create(&loop, NULL, loop_thread, fs))

@@ -55,10 +55,10 @@ int served_open(struct served *s, const char *spec, char *err, size_t errlen)
 	return 0;
 }
 
-int served_source(struct served *s, int reader_proc_fd, struct pfs_source **out)
+int served_source(struct served *s, int reader_proc_fd, pid_t mirror_from, struct pfs_source **out)
 {
 	struct pfs_model_opts o = { .advance = follow_boottime, .advance_ctx = s,
-				    .reader_proc_fd = reader_proc_fd };
+				    .reader_proc_fd = reader_proc_fd, .mirror_from = mirror_from };
 
 	if (s->live_proc_fd >= 0)
 		return pfs_live_source_new(s->live_proc_fd, out);

@@ -26,9 +26,10 @@ int served_open(struct served *s, const char *spec, char *err, size_t errlen);
 
 /**
  * The source that serves it; @reader_proc_fd (or -1) is a procfs of the
- * readers' pid namespace, from which each reader sees itself.
+ * readers' pid namespace, from which each reader sees itself, and every
+ * process from @mirror_from up if that is not 0 (`uprocfs run`).
  */
-int served_source(struct served *s, int reader_proc_fd, struct pfs_source **out);
+int served_source(struct served *s, int reader_proc_fd, pid_t mirror_from, struct pfs_source **out);
 
 /** Free it all. */
 void served_close(struct served *s);

@@ -397,6 +397,9 @@ struct machine {
 
 	uint64_t schedstat_timestamp; /* jiffies */
 
+	/* the login shell a command run on this machine starts from (its parent in the tree); 0: init */
+	pid_t login_pid;
+
 	/* what the FUSE tree serves besides the renderers' files */
 	pid_t pid_max;            /* /proc/sys/kernel/pid_max */
 	uint64_t pidns_inode;     /* /proc/<pid>/ns/pid -> "pid:[INODE]" */

@@ -72,6 +72,8 @@ struct pfs_source {
 	const struct pfs_source_ops *ops;
 	/* Names and attributes stay valid for long (a model's tasks do not come and go by themselves). */
 	bool stable;
+	/* Processes from this pid up come and go as real ones do: never cache them (0: none). */
+	pid_t volatile_from;
 };
 
 /** Options of a model source. */
@@ -87,6 +89,13 @@ struct pfs_model_opts {
 	 * pid directory is mirrored from it, so it sees itself.
 	 */
 	int reader_proc_fd;
+	/*
+	 * With reader_proc_fd: every process of that namespace from this pid up
+	 * is mirrored and listed among the model's (`uprocfs run`: the command
+	 * and all it starts), hung under the machine's login shell.  0: only
+	 * each reader's own process, shown to itself.
+	 */
+	pid_t mirror_from;
 };
 
 /** A source serving model @m (owned by the caller). 0 or -ENOMEM. */

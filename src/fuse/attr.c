@@ -89,13 +89,19 @@ double fs_entry_timeout(const struct pfs_fuse *fs, const struct pfs_node *n)
 	/* what a hiding mount shows depends on the reader */
 	if (fs_hiding(fs) && n->pid)
 		return 0;
+	/* real processes come and go */
+	if (fs->src->volatile_from && n->pid >= fs->src->volatile_from)
+		return 0;
 	return fs->cache_timeout;
 }
 
-static void reply_negative(struct pfs_fuse *fs, fuse_req_t req, int rc)
+static void reply_negative(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *n, int rc)
 {
-	/* a cached negative entry spares the next identical lookup, unless another reader may see it */
-	struct fuse_entry_param e = { .ino = 0, .entry_timeout = fs_hiding(fs) ? 0 : fs->cache_timeout };
+	/*
+	 * A cached negative entry spares the next identical lookup, unless
+	 * another reader may see it, or a real process may take that pid.
+	 */
+	struct fuse_entry_param e = { .ino = 0, .entry_timeout = n ? fs_entry_timeout(fs, n) : fs->cache_timeout };
 
 	if (rc && rc != -ENOENT)
 		fuse_reply_err(req, -rc);
@@ -113,13 +119,13 @@ void fs_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 
 	COUNT(fs, lookup);
 	if (node_from_ino(parent, &p) || pfs_child(&p, name, &c)) {
-		reply_negative(fs, req, 0);
+		reply_negative(fs, req, NULL, 0);
 		return;
 	}
 	memset(&e, 0, sizeof(e));
 	rc = fs_node_stat(fs, req, &c, &e.attr);
 	if (rc) {
-		reply_negative(fs, req, rc);
+		reply_negative(fs, req, &c, rc);
 		return;
 	}
 	e.ino = node_ino(&c);

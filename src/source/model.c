@@ -44,7 +44,11 @@ static struct model_source *of(struct pfs_source *s)
 /* Whether @pid is one of the readers' own processes, mirrored rather than modelled. */
 static bool mirrored(const struct model_source *ms, const struct pfs_reader *r, pid_t pid)
 {
-	return ms->o.reader_proc_fd >= 0 && r && r->pid > 0 && pid == r->pid;
+	if (ms->o.reader_proc_fd < 0)
+		return false;
+	if (ms->o.mirror_from)
+		return pid >= ms->o.mirror_from;
+	return r && r->pid > 0 && pid == r->pid;
 }
 
 static void model_advance(struct pfs_source *s)
@@ -138,26 +142,41 @@ static size_t model_list_ids(struct pfs_source *s, const struct pfs_reader *r, c
 		src_sort_ids(ids, n);
 	}
 	pthread_rwlock_unlock(&ms->lock);
-	if (!dir->pid && ms->o.reader_proc_fd >= 0 && r && r->pid > after)
+	if (dir->pid || ms->o.reader_proc_fd < 0)
+		return n;
+	if (ms->o.mirror_from) {
+		/* the model's pids all lie below the mirrored range: the real ones follow them */
+		pid_t from = after >= ms->o.mirror_from ? after : ms->o.mirror_from - 1;
+
+		if (n < max)
+			n += src_list_real_ids(ms->o.reader_proc_fd, dir, from, ids + n, max - n);
+	} else if (r && r->pid > after) {
 		n = src_merge_id(ids, n, max, r->pid); /* the reader, in its place among the model's */
+	}
 	return n;
 }
 
 /*
- * A mirrored reader, as the served machine would show it.  It was asleep in
- * read() while we read its files; the kernel would show it running, as it is
- * when it reads.  Its start time moves to the served clock: as old as it
- * really is, counted back from the served uptime.
+ * A mirrored process, as the served machine would show it.  A reader was
+ * asleep in read() while we read its files; the kernel would show it
+ * running, as it is when it reads.  Start times move to the served clock: as
+ * old as it really is, counted back from the served uptime.  A process whose
+ * parent is not mirrored (the run's command, child of the namespace's init)
+ * hangs under the machine's login shell.
  */
-static void adapt_reader(const struct machine *served, const struct pfs_reader *r, struct machine *own)
+static void adapt_mirrored(const struct model_source *ms, const struct pfs_reader *r, struct machine *own)
 {
+	const struct machine *served = ms->mach;
+
 	for (size_t p = 0; p < own->nprocs; p++) {
 		struct mach_process *proc = &own->procs[p];
 
+		if (ms->o.mirror_from && proc->ppid < ms->o.mirror_from)
+			proc->ppid = served->login_pid ? served->login_pid : 1;
 		for (unsigned int i = 0; i < proc->nthreads; i++) {
 			struct mach_thread *th = &proc->threads[i];
 
-			if (r->pid == proc->tgid && th->tid == r->tid) {
+			if (r && r->pid == proc->tgid && th->tid == r->tid) {
 				th->state = MACH_TASK_RUNNING;
 				th->wchan = false;
 			}
@@ -183,7 +202,7 @@ static int model_open(struct pfs_source *s, const struct pfs_reader *r, const st
 		if (rc)
 			return rc == -ESRCH ? -ENOENT : rc;
 		pthread_rwlock_rdlock(&ms->lock);
-		adapt_reader(ms->mach, r, v->own);
+		adapt_mirrored(ms, r, v->own);
 		pthread_rwlock_unlock(&ms->lock);
 		rc = pfs_bind(v->own, n, &v->ctx);
 		if (!rc)
@@ -257,6 +276,8 @@ int pfs_model_source_new(struct machine *m, const struct pfs_model_opts *o, stru
 		return -ENOMEM;
 	ms->base.ops = &model_ops;
 	ms->base.stable = true;
+	if (o && o->reader_proc_fd >= 0)
+		ms->base.volatile_from = o->mirror_from;
 	ms->mach = m;
 	if (o)
 		ms->o = *o;
