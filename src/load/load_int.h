@@ -81,7 +81,22 @@ struct ld_status {
 /* ------------------------------------------------------------------ */
 /* /proc/<pid>/stat                                                     */
 
-#define LD_STAT_FIELDS 52
+/* The fields of a stat line, numbered as proc(5) numbers them. */
+enum ld_stat_field {
+	LD_STAT_PID = 1, LD_STAT_COMM, LD_STAT_STATE, LD_STAT_PPID, LD_STAT_PGRP,
+	LD_STAT_SESSION, LD_STAT_TTY_NR, LD_STAT_TPGID, LD_STAT_FLAGS, LD_STAT_MINFLT,
+	LD_STAT_CMINFLT, LD_STAT_MAJFLT, LD_STAT_CMAJFLT, LD_STAT_UTIME, LD_STAT_STIME,
+	LD_STAT_CUTIME, LD_STAT_CSTIME, LD_STAT_PRIORITY, LD_STAT_NICE, LD_STAT_NUM_THREADS,
+	LD_STAT_ITREALVALUE, LD_STAT_STARTTIME, LD_STAT_VSIZE, LD_STAT_RSS, LD_STAT_RSSLIM,
+	LD_STAT_STARTCODE, LD_STAT_ENDCODE, LD_STAT_STARTSTACK, LD_STAT_KSTKESP,
+	LD_STAT_KSTKEIP, LD_STAT_SIGNAL, LD_STAT_BLOCKED, LD_STAT_SIGIGNORE, LD_STAT_SIGCATCH,
+	LD_STAT_WCHAN, LD_STAT_NSWAP, LD_STAT_CNSWAP, LD_STAT_EXIT_SIGNAL, LD_STAT_PROCESSOR,
+	LD_STAT_RT_PRIORITY, LD_STAT_POLICY, LD_STAT_DELAYACCT_BLKIO_TICKS, LD_STAT_GUEST_TIME,
+	LD_STAT_CGUEST_TIME, LD_STAT_START_DATA, LD_STAT_END_DATA, LD_STAT_START_BRK,
+	LD_STAT_ARG_START, LD_STAT_ARG_END, LD_STAT_ENV_START, LD_STAT_ENV_END,
+	LD_STAT_EXIT_CODE,
+	LD_STAT_FIELDS = LD_STAT_EXIT_CODE
+};
 
 /* Which part of the model a stat field describes. */
 enum ld_sf_scope {
@@ -110,7 +125,7 @@ struct ld_stat {
 	unsigned int line[LD_STAT_FIELDS + 1];
 };
 
-static inline int64_t ld_sf_s(const struct ld_stat *s, int n)
+static inline int64_t ld_sf_s(const struct ld_stat *s, enum ld_stat_field n)
 {
 	return (int64_t)s->f[n];
 }
@@ -118,9 +133,16 @@ static inline int64_t ld_sf_s(const struct ld_stat *s, int n)
 /* ------------------------------------------------------------------ */
 /* statm, maps, cmdline, comm                                           */
 
+/* The fields of a statm line, from 0. */
+enum ld_statm_field {
+	LD_STATM_SIZE, LD_STATM_RESIDENT, LD_STATM_SHARED, LD_STATM_TEXT, LD_STATM_LIB,
+	LD_STATM_DATA, LD_STATM_DT, LD_STATM_FIELDS
+};
+extern const char *const ld_statm_names[LD_STATM_FIELDS];
+
 struct ld_statm {
 	char *path;
-	uint64_t v[7]; /* size resident shared text lib data dt, pages */
+	uint64_t v[LD_STATM_FIELDS]; /* pages */
 };
 
 struct ld_maps {

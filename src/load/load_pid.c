@@ -373,7 +373,14 @@ static int status_cmp(const struct msg *ms, const struct ld_status *a, const str
 	return 0;
 }
 
-static bool sf_selected(int n, bool leader_pair)
+/* "field 35 (wchan)" into @buf (64 bytes), as messages name a stat field. */
+static const char *sf_what(enum ld_stat_field n, char buf[64])
+{
+	snprintf(buf, 64, "field %d (%s)", (int)n, ld_sf_defs[n].name);
+	return buf;
+}
+
+static bool sf_selected(enum ld_stat_field n, bool leader_pair)
 {
 	switch (ld_sf_defs[n].scope) {
 	case SF_PROC: case SF_MM:
@@ -381,7 +388,7 @@ static bool sf_selected(int n, bool leader_pair)
 	case SF_THREAD: case SF_ZERO:
 		return leader_pair;
 	case SF_SPECIAL:
-		return leader_pair && n != 52;
+		return leader_pair && n != LD_STAT_EXIT_CODE;
 	default:
 		return false;
 	}
@@ -394,18 +401,19 @@ static int stat_cmp(const struct msg *ms, const struct ld_stat *a, const struct 
 	char what[64];
 
 	if (leader_pair && strcmp(a->comm, b->comm))
-		return disagree_str(ms, a->path, 1, b->path, 1, "field 2 (comm)", a->comm, b->comm);
+		return disagree_str(ms, a->path, 1, b->path, 1, sf_what(LD_STAT_COMM, what),
+				    a->comm, b->comm);
 	if (leader_pair && a->state != b->state) {
 		char sa[2] = { mach_task_state_letter(a->state), 0 };
 		char sb[2] = { mach_task_state_letter(b->state), 0 };
 
-		return disagree(ms, a->path, a->line[3], b->path, b->line[3], "field 3 (state)", sa,
-				sb);
+		return disagree(ms, a->path, a->line[LD_STAT_STATE], b->path, b->line[LD_STAT_STATE],
+				sf_what(LD_STAT_STATE, what), sa, sb);
 	}
-	for (int n = 4; n <= LD_STAT_FIELDS; n++) {
+	for (enum ld_stat_field n = LD_STAT_PPID; n <= LD_STAT_FIELDS; n++) {
 		if (!sf_selected(n, leader_pair) || a->f[n] == b->f[n])
 			continue;
-		snprintf(what, sizeof(what), "field %d (%s)", n, ld_sf_defs[n].name);
+		sf_what(n, what);
 		if (ld_sf_defs[n].is_signed)
 			return disagree_s(ms, a->path, a->line[n], b->path, b->line[n], what,
 					  (int64_t)a->f[n], (int64_t)b->f[n]);
@@ -417,12 +425,10 @@ static int stat_cmp(const struct msg *ms, const struct ld_stat *a, const struct 
 
 static int statm_cmp(const struct msg *ms, const struct ld_statm *a, const struct ld_statm *b)
 {
-	static const char *const names[7] = { "size", "resident", "shared", "text", "lib", "data",
-					      "dt" };
-
-	for (int i = 0; i < 7; i++)
+	for (int i = 0; i < LD_STATM_FIELDS; i++)
 		if (a->v[i] != b->v[i])
-			return disagree_u(ms, a->path, 1, b->path, 1, names[i], a->v[i], b->v[i]);
+			return disagree_u(ms, a->path, 1, b->path, 1, ld_statm_names[i], a->v[i],
+					  b->v[i]);
 	return 0;
 }
 
@@ -543,27 +549,29 @@ static uint64_t rss_slack(const struct machine *m)
 static int status_vs_stat(const struct msg *ms, const struct ld_status *s, const struct ld_stat *t,
 			  uint64_t slack)
 {
-	static const struct { enum ld_st line; int field; } sig[] = {
-		{ ST_SIGPND, 31 }, { ST_SIGBLK, 32 }, { ST_SIGIGN, 33 }, { ST_SIGCGT, 34 },
+	static const struct { enum ld_st line; enum ld_stat_field field; } sig[] = {
+		{ ST_SIGPND, LD_STAT_SIGNAL }, { ST_SIGBLK, LD_STAT_BLOCKED },
+		{ ST_SIGIGN, LD_STAT_SIGIGNORE }, { ST_SIGCGT, LD_STAT_SIGCATCH },
 	};
+	const int64_t pgrp = ld_sf_s(t, LD_STAT_PGRP), sid = ld_sf_s(t, LD_STAT_SESSION);
 	char what[96];
 
 	if (strcmp(s->name, t->comm))
-		return disagree_str(ms, s->path, s->line[ST_NAME], t->path, t->line[2], "Name:",
+		return disagree_str(ms, s->path, s->line[ST_NAME], t->path, t->line[LD_STAT_COMM], "Name:",
 				    s->name, t->comm);
 	if (s->v[ST_STATE][0] != (uint64_t)t->state) {
 		char a[2] = { mach_task_state_letter((enum mach_task_state)s->v[ST_STATE][0]), 0 };
 		char b[2] = { mach_task_state_letter(t->state), 0 };
 
-		return disagree(ms, s->path, s->line[ST_STATE], t->path, t->line[3],
+		return disagree(ms, s->path, s->line[ST_STATE], t->path, t->line[LD_STAT_STATE],
 				"the State: letter", a, b);
 	}
-	if ((int64_t)s->v[ST_PPID][0] != ld_sf_s(t, 4))
-		return disagree_s(ms, s->path, s->line[ST_PPID], t->path, t->line[4], "PPid:",
-				  (int64_t)s->v[ST_PPID][0], ld_sf_s(t, 4));
-	if ((int64_t)s->v[ST_THREADS][0] != ld_sf_s(t, 20))
-		return disagree_s(ms, s->path, s->line[ST_THREADS], t->path, t->line[20],
-				  "Threads:", (int64_t)s->v[ST_THREADS][0], ld_sf_s(t, 20));
+	if ((int64_t)s->v[ST_PPID][0] != ld_sf_s(t, LD_STAT_PPID))
+		return disagree_s(ms, s->path, s->line[ST_PPID], t->path, t->line[LD_STAT_PPID], "PPid:",
+				  (int64_t)s->v[ST_PPID][0], ld_sf_s(t, LD_STAT_PPID));
+	if ((int64_t)s->v[ST_THREADS][0] != ld_sf_s(t, LD_STAT_NUM_THREADS))
+		return disagree_s(ms, s->path, s->line[ST_THREADS], t->path, t->line[LD_STAT_NUM_THREADS],
+				  "Threads:", (int64_t)s->v[ST_THREADS][0], ld_sf_s(t, LD_STAT_NUM_THREADS));
 	for (size_t k = 0; k < sizeof(sig) / sizeof(sig[0]); k++) {
 		/* stat prints the first 31 signals only, in decimal */
 		uint64_t want = s->v[sig[k].line][0] & 0x7fffffff;
@@ -574,33 +582,33 @@ static int status_vs_stat(const struct msg *ms, const struct ld_status *s, const
 					  t->line[sig[k].field], what, want, t->f[sig[k].field]);
 		}
 	}
-	if (s->present[ST_NSPGID] && ld_sf_s(t, 5) >= 0 && s->ns[2][0] != ld_sf_s(t, 5))
-		return disagree_s(ms, s->path, s->line[ST_NSPGID], t->path, t->line[5], "NSpgid:",
-				  s->ns[2][0], ld_sf_s(t, 5));
-	if (s->present[ST_NSSID] && ld_sf_s(t, 6) >= 0 && s->ns[3][0] != ld_sf_s(t, 6))
-		return disagree_s(ms, s->path, s->line[ST_NSSID], t->path, t->line[6], "NSsid:",
-				  s->ns[3][0], ld_sf_s(t, 6));
-	if (s->present[ST_KTHREAD] && s->v[ST_KTHREAD][0] != !!(t->f[9] & LD_PF_KTHREAD))
-		return disagree_u(ms, s->path, s->line[ST_KTHREAD], t->path, t->line[9],
+	if (s->present[ST_NSPGID] && pgrp >= 0 && s->ns[2][0] != pgrp)
+		return disagree_s(ms, s->path, s->line[ST_NSPGID], t->path, t->line[LD_STAT_PGRP],
+				  "NSpgid:", s->ns[2][0], pgrp);
+	if (s->present[ST_NSSID] && sid >= 0 && s->ns[3][0] != sid)
+		return disagree_s(ms, s->path, s->line[ST_NSSID], t->path, t->line[LD_STAT_SESSION],
+				  "NSsid:", s->ns[3][0], sid);
+	if (s->present[ST_KTHREAD] && s->v[ST_KTHREAD][0] != !!(t->f[LD_STAT_FLAGS] & LD_PF_KTHREAD))
+		return disagree_u(ms, s->path, s->line[ST_KTHREAD], t->path, t->line[LD_STAT_FLAGS],
 				  "Kthread: (PF_KTHREAD in flags)", s->v[ST_KTHREAD][0],
-				  !!(t->f[9] & LD_PF_KTHREAD));
+				  !!(t->f[LD_STAT_FLAGS] & LD_PF_KTHREAD));
 	if (s->present[ST_VMPEAK]) {
 		if (s->v[ST_VMSIZE][0] * 1024 / 1024 != s->v[ST_VMSIZE][0] ||
-		    t->f[23] != s->v[ST_VMSIZE][0] * 1024)
-			return disagree_u(ms, s->path, s->line[ST_VMSIZE], t->path, t->line[23],
+		    t->f[LD_STAT_VSIZE] != s->v[ST_VMSIZE][0] * 1024)
+			return disagree_u(ms, s->path, s->line[ST_VMSIZE], t->path, t->line[LD_STAT_VSIZE],
 					  "VmSize: in bytes (vsize)", s->v[ST_VMSIZE][0] * 1024,
-					  t->f[23]);
+					  t->f[LD_STAT_VSIZE]);
 		uint64_t pages = s->v[ST_VMRSS][0] / 4;
-		uint64_t diff = t->f[24] > pages ? t->f[24] - pages : pages - t->f[24];
+		uint64_t diff = t->f[LD_STAT_RSS] > pages ? t->f[LD_STAT_RSS] - pages : pages - t->f[LD_STAT_RSS];
 
 		if (diff > slack)
-			return disagree_u(ms, s->path, s->line[ST_VMRSS], t->path, t->line[24],
+			return disagree_u(ms, s->path, s->line[ST_VMRSS], t->path, t->line[LD_STAT_RSS],
 					  "VmRSS: in pages (rss, give or take the counter slack)",
-					  pages, t->f[24]);
-	} else if (t->f[23] || t->f[24]) {
+					  pages, t->f[LD_STAT_RSS]);
+	} else if (t->f[LD_STAT_VSIZE] || t->f[LD_STAT_RSS]) {
 		return say(ms, -EINVAL,
 			   "%s:%u: vsize/rss of a task without an mm (%s has no Vm lines)", t->path,
-			   t->line[23], s->path);
+			   t->line[LD_STAT_VSIZE], s->path);
 	}
 	return 0;
 }
@@ -608,36 +616,38 @@ static int status_vs_stat(const struct msg *ms, const struct ld_status *s, const
 static int statm_vs_status(const struct msg *ms, const struct ld_statm *m,
 			   const struct ld_status *s)
 {
-	static const char *const names[7] = { "size", "resident", "shared", "text", "lib", "data",
-					      "dt" };
-	static const enum ld_st from[7] = { ST_VMSIZE, ST_VMRSS, ST_RSSFILE, ST_NR, ST_NR,
-					    ST_VMDATA, ST_NR };
-	uint64_t want[7] = { 0 };
+	/* the status line each statm field is checked against (ST_NR: none) */
+	static const enum ld_st from[LD_STATM_FIELDS] = {
+		[LD_STATM_SIZE] = ST_VMSIZE, [LD_STATM_RESIDENT] = ST_VMRSS,
+		[LD_STATM_SHARED] = ST_RSSFILE, [LD_STATM_TEXT] = ST_NR, [LD_STATM_LIB] = ST_NR,
+		[LD_STATM_DATA] = ST_VMDATA, [LD_STATM_DT] = ST_NR,
+	};
+	uint64_t want[LD_STATM_FIELDS] = { 0 };
 
 	if (!s->present[ST_VMPEAK]) {
-		for (int i = 0; i < 7; i++)
+		for (int i = 0; i < LD_STATM_FIELDS; i++)
 			if (m->v[i])
 				return say(ms, -EINVAL,
 					   "%s:1: nonzero %s without an mm (%s has no Vm lines)",
-					   m->path, names[i], s->path);
+					   m->path, ld_statm_names[i], s->path);
 		return 0;
 	}
 	/* statm_vs_status runs after the status check, which bounds the Rss sums */
-	want[0] = s->v[ST_VMSIZE][0];
-	want[1] = s->v[ST_VMRSS][0];
-	want[2] = s->v[ST_RSSFILE][0] + s->v[ST_RSSSHMEM][0];
-	want[5] = s->v[ST_VMDATA][0] + s->v[ST_VMSTK][0];
-	if (want[5] < s->v[ST_VMDATA][0])
+	want[LD_STATM_SIZE] = s->v[ST_VMSIZE][0];
+	want[LD_STATM_RESIDENT] = s->v[ST_VMRSS][0];
+	want[LD_STATM_SHARED] = s->v[ST_RSSFILE][0] + s->v[ST_RSSSHMEM][0];
+	want[LD_STATM_DATA] = s->v[ST_VMDATA][0] + s->v[ST_VMSTK][0];
+	if (want[LD_STATM_DATA] < s->v[ST_VMDATA][0])
 		return say(ms, -EINVAL, "%s:%u: VmData: + VmStk: overflow", s->path,
 			   s->line[ST_VMDATA]);
-	for (int i = 0; i < 7; i++) {
+	for (int i = 0; i < LD_STATM_FIELDS; i++) {
 		char what[64];
 
 		if (from[i] == ST_NR)
 			continue;
 		if (m->v[i] <= UINT64_MAX / 4 && m->v[i] * 4 == want[i])
 			continue;
-		snprintf(what, sizeof(what), "statm %s in kB", names[i]);
+		snprintf(what, sizeof(what), "statm %s in kB", ld_statm_names[i]);
 		return disagree_u(ms, m->path, 1, s->path, s->line[from[i]], what,
 				  m->v[i] <= UINT64_MAX / 4 ? m->v[i] * 4 : UINT64_MAX, want[i]);
 	}
@@ -647,15 +657,18 @@ static int statm_vs_status(const struct msg *ms, const struct ld_statm *m,
 /* Fields a stat must print as 0: without an mm, or masked by ptrace permission. */
 static int stat_zeros(const struct msg *ms, const struct ld_stat *t, bool hidden, bool has_mm)
 {
-	for (int n = 26; n <= LD_STAT_FIELDS; n++) {
-		bool no_mm = !has_mm && (n <= 28 || (n >= 45 && n <= 51));
+	char what[64];
+
+	for (enum ld_stat_field n = LD_STAT_STARTCODE; n <= LD_STAT_FIELDS; n++) {
+		bool no_mm = !has_mm && (n <= LD_STAT_STARTSTACK ||
+					 (n >= LD_STAT_START_DATA && n <= LD_STAT_ENV_END));
 		/* startcode and endcode read 1 when masked; the other [PT] fields 0 */
-		bool masked = hidden && ld_sf_defs[n].ptrace && n != 26 && n != 27;
+		bool masked = hidden && ld_sf_defs[n].ptrace && n != LD_STAT_STARTCODE &&
+			      n != LD_STAT_ENDCODE;
 
 		if ((no_mm || masked) && t->f[n])
-			return say(ms, -EINVAL, "%s:%u: field %d (%s) must be 0 %s", t->path,
-				   t->line[n], n, ld_sf_defs[n].name,
-				   no_mm ? "for a task without an mm"
+			return say(ms, -EINVAL, "%s:%u: %s must be 0 %s", t->path, t->line[n],
+				   sf_what(n, what), no_mm ? "for a task without an mm"
 					 : "when startcode and endcode are 1 (no ptrace access)");
 	}
 	return 0;
@@ -713,32 +726,32 @@ static void thread_from_stat(struct mach_thread *t, const struct ld_stat *s, boo
 		memcpy(t->comm, s->comm, sizeof(t->comm));
 		t->state = s->state;
 		t->umask = -1;
-		t->sig_pending = s->f[31];
-		t->sig_blocked = s->f[32];
+		t->sig_pending = s->f[LD_STAT_SIGNAL];
+		t->sig_blocked = s->f[LD_STAT_BLOCKED];
 	}
 	/* the Kthread: line, when the profile has it, says the same */
-	t->kthread = !!(s->f[9] & LD_PF_KTHREAD);
-	t->pf_flags = (unsigned int)s->f[9];
-	t->priority = (int)ld_sf_s(s, 18);
-	t->nice = (int)ld_sf_s(s, 19);
-	t->start_time_ns = s->f[22] * MACH_NSEC_PER_TICK;
-	t->kstkesp = s->f[29];
-	t->kstkeip = s->f[30];
-	t->processor = (int)ld_sf_s(s, 39);
-	t->rt_priority = (unsigned int)s->f[40];
-	t->policy = (unsigned int)s->f[41];
-	t->delayacct_blkio_ticks = s->f[42];
+	t->kthread = !!(s->f[LD_STAT_FLAGS] & LD_PF_KTHREAD);
+	t->pf_flags = (unsigned int)s->f[LD_STAT_FLAGS];
+	t->priority = (int)ld_sf_s(s, LD_STAT_PRIORITY);
+	t->nice = (int)ld_sf_s(s, LD_STAT_NICE);
+	t->start_time_ns = s->f[LD_STAT_STARTTIME] * MACH_NSEC_PER_TICK;
+	t->kstkesp = s->f[LD_STAT_KSTKESP];
+	t->kstkeip = s->f[LD_STAT_KSTKEIP];
+	t->processor = (int)ld_sf_s(s, LD_STAT_PROCESSOR);
+	t->rt_priority = (unsigned int)s->f[LD_STAT_RT_PRIORITY];
+	t->policy = (unsigned int)s->f[LD_STAT_POLICY];
+	t->delayacct_blkio_ticks = s->f[LD_STAT_DELAYACCT_BLKIO_TICKS];
 }
 
 static void own_from_stat(struct mach_thread *t, const struct ld_stat *s)
 {
-	t->minflt = s->f[10];
-	t->majflt = s->f[12];
-	t->utime_ns = s->f[14] * MACH_NSEC_PER_TICK;
-	t->stime_ns = s->f[15] * MACH_NSEC_PER_TICK;
-	t->guest_time_ns = s->f[43] * MACH_NSEC_PER_TICK;
-	t->wchan = s->f[35];
-	t->exit_code = (int)ld_sf_s(s, 52);
+	t->minflt = s->f[LD_STAT_MINFLT];
+	t->majflt = s->f[LD_STAT_MAJFLT];
+	t->utime_ns = s->f[LD_STAT_UTIME] * MACH_NSEC_PER_TICK;
+	t->stime_ns = s->f[LD_STAT_STIME] * MACH_NSEC_PER_TICK;
+	t->guest_time_ns = s->f[LD_STAT_GUEST_TIME] * MACH_NSEC_PER_TICK;
+	t->wchan = s->f[LD_STAT_WCHAN];
+	t->exit_code = (int)ld_sf_s(s, LD_STAT_EXIT_CODE);
 }
 
 /*
@@ -750,7 +763,9 @@ static int aggregates(const struct msg *ms, struct mach_process *p, const struct
 {
 	const struct thr *lead = &th[0];
 	uint64_t sum[3] = { 0, 0, 0 };
-	static const int fld[3] = { 10, 12, 43 };
+	char what[64];
+	static const enum ld_stat_field fld[3] = { LD_STAT_MINFLT, LD_STAT_MAJFLT,
+						   LD_STAT_GUEST_TIME };
 	unsigned int n = p->nthreads;
 
 	for (unsigned int i = 0; i < n; i++) {
@@ -766,44 +781,48 @@ static int aggregates(const struct msg *ms, struct mach_process *p, const struct
 	for (int k = 0; k < 3; k++)
 		if (whole->f[fld[k]] < sum[k])
 			return say(ms, -EINVAL,
-				   "%s:%u: field %d (%s) %" PRIu64
+				   "%s:%u: %s %" PRIu64
 				   " is below the sum over its threads' task/*/stat, %" PRIu64,
-				   whole->path, whole->line[fld[k]], fld[k], ld_sf_defs[fld[k]].name,
+				   whole->path, whole->line[fld[k]], sf_what(fld[k], what),
 				   whole->f[fld[k]], sum[k]);
 	if (!lead->stat) {
 		/* no task/<tgid>/stat: the leader gets what the others leave */
-		p->threads[0].minflt = whole->f[10] - sum[0];
-		p->threads[0].majflt = whole->f[12] - sum[1];
-		p->threads[0].utime_ns = whole->f[14] * MACH_NSEC_PER_TICK;
-		p->threads[0].stime_ns = whole->f[15] * MACH_NSEC_PER_TICK;
-		p->threads[0].guest_time_ns = (whole->f[43] - sum[2]) * MACH_NSEC_PER_TICK;
-		p->threads[0].wchan = ld_sf_s(whole, 20) < 2 ? whole->f[35] : 0;
+		p->threads[0].minflt = whole->f[LD_STAT_MINFLT] - sum[0];
+		p->threads[0].majflt = whole->f[LD_STAT_MAJFLT] - sum[1];
+		p->threads[0].utime_ns = whole->f[LD_STAT_UTIME] * MACH_NSEC_PER_TICK;
+		p->threads[0].stime_ns = whole->f[LD_STAT_STIME] * MACH_NSEC_PER_TICK;
+		p->threads[0].guest_time_ns =
+			(whole->f[LD_STAT_GUEST_TIME] - sum[2]) * MACH_NSEC_PER_TICK;
+		p->threads[0].wchan =
+			ld_sf_s(whole, LD_STAT_NUM_THREADS) < 2 ? whole->f[LD_STAT_WCHAN] : 0;
 		/* the group's exit code stands in for the leader's own */
-		p->threads[0].exit_code = (int)ld_sf_s(whole, 52);
-		sum[0] = whole->f[10];
-		sum[1] = whole->f[12];
-		sum[2] = whole->f[43];
+		p->threads[0].exit_code = (int)ld_sf_s(whole, LD_STAT_EXIT_CODE);
+		sum[0] = whole->f[LD_STAT_MINFLT];
+		sum[1] = whole->f[LD_STAT_MAJFLT];
+		sum[2] = whole->f[LD_STAT_GUEST_TIME];
 	}
-	p->dead_minflt = whole->f[10] - sum[0];
-	p->dead_majflt = whole->f[12] - sum[1];
-	p->group_utime_ns = whole->f[14] * MACH_NSEC_PER_TICK;
-	p->group_stime_ns = whole->f[15] * MACH_NSEC_PER_TICK;
+	p->dead_minflt = whole->f[LD_STAT_MINFLT] - sum[0];
+	p->dead_majflt = whole->f[LD_STAT_MAJFLT] - sum[1];
+	p->group_utime_ns = whole->f[LD_STAT_UTIME] * MACH_NSEC_PER_TICK;
+	p->group_stime_ns = whole->f[LD_STAT_STIME] * MACH_NSEC_PER_TICK;
 
 	/*
 	 * Guest time is summed in nanoseconds and converted once; what the whole
 	 * file shows beyond its threads' ticks (sub-tick remainders, exited
 	 * threads' sig->gtime) is kept as dead_guest_time_ns.
 	 */
-	p->dead_guest_time_ns = (whole->f[43] - sum[2]) * MACH_NSEC_PER_TICK;
+	p->dead_guest_time_ns = (whole->f[LD_STAT_GUEST_TIME] - sum[2]) * MACH_NSEC_PER_TICK;
 
 	/* wchan: the whole file shows the leader's only for a single-threaded process */
 	if (lead->stat) {
-		uint64_t want = !hidden && ld_sf_s(whole, 20) < 2 ? lead->stat->f[35] : 0;
+		const struct ld_stat *ls = lead->stat;
+		uint64_t want = !hidden && ld_sf_s(whole, LD_STAT_NUM_THREADS) < 2
+					? ls->f[LD_STAT_WCHAN] : 0;
 
-		if (whole->f[35] != want)
-			return disagree_u(ms, whole->path, whole->line[35], lead->stat->path,
-					  lead->stat->line[35], "field 35 (wchan)", whole->f[35],
-					  lead->stat->f[35]);
+		if (whole->f[LD_STAT_WCHAN] != want)
+			return disagree_u(ms, whole->path, whole->line[LD_STAT_WCHAN], ls->path,
+					  ls->line[LD_STAT_WCHAN], sf_what(LD_STAT_WCHAN, what),
+					  whole->f[LD_STAT_WCHAN], ls->f[LD_STAT_WCHAN]);
 	}
 	return 0;
 }
@@ -916,7 +935,7 @@ int ld_assemble(const struct ld_state *st, struct ld_pid *lp, struct mach_proces
 			goto out;
 	}
 	if (ts)
-		hidden = ts->f[26] == 1 && ts->f[27] == 1;
+		hidden = ts->f[LD_STAT_STARTCODE] == 1 && ts->f[LD_STAT_ENDCODE] == 1;
 
 	/* 4. statm, maps and cmdline of every thread show the same mm */
 	for (size_t i = 0; i <= lp->ntasks; i++) {
@@ -944,7 +963,7 @@ int ld_assemble(const struct ld_state *st, struct ld_pid *lp, struct mach_proces
 	if (rs)
 		has_mm = rs->present[ST_VMPEAK];
 	else
-		has_mm = (ts && (ts->f[23] || ts->f[26])) || (rm && rm->v[0]) ||
+		has_mm = (ts && (ts->f[LD_STAT_VSIZE] || ts->f[LD_STAT_STARTCODE])) || (rm && rm->v[LD_STATM_SIZE]) ||
 			 (rmaps && rmaps->n) || (rcmd && rcmd->len);
 	if (rs && rm && (rc = statm_vs_status(&ms, rm, rs)))
 		goto out;
@@ -987,21 +1006,24 @@ int ld_assemble(const struct ld_state *st, struct ld_pid *lp, struct mach_proces
 			}
 		}
 		/* exit_signal: the leader's, and -1 for every other thread (copy_process) */
-		if (i && t->stat && ld_sf_s(t->stat, 38) != -1) {
-			rc = say(&ms, -EINVAL,
-				 "%s:%u: field 38 (exit_signal) of a non-leader thread is %" PRId64
-				 ", not -1", t->stat->path, t->stat->line[38], ld_sf_s(t->stat, 38));
+		if (i && t->stat && ld_sf_s(t->stat, LD_STAT_EXIT_SIGNAL) != -1) {
+			char what[64];
+
+			rc = say(&ms, -EINVAL, "%s:%u: %s of a non-leader thread is %" PRId64 ", not -1",
+				 t->stat->path, t->stat->line[LD_STAT_EXIT_SIGNAL],
+				 sf_what(LD_STAT_EXIT_SIGNAL, what),
+				 ld_sf_s(t->stat, LD_STAT_EXIT_SIGNAL));
 			goto out;
 		}
 	}
 
 	/* 6. the thread count */
 	if (lp->tasks_complete) {
-		uint64_t want = rs ? rs->v[ST_THREADS][0] : ts ? (uint64_t)ld_sf_s(ts, 20) : n;
+		uint64_t want = rs ? rs->v[ST_THREADS][0] : ts ? (uint64_t)ld_sf_s(ts, LD_STAT_NUM_THREADS) : n;
 
 		if (want != n) {
 			rc = say(&ms, -EINVAL, "%s:%u: %" PRIu64 " threads, but task/ holds %u",
-				 path_of(rs, ts), rs ? rs->line[ST_THREADS] : ts ? ts->line[20] : 1,
+				 path_of(rs, ts), rs ? rs->line[ST_THREADS] : ts ? ts->line[LD_STAT_NUM_THREADS] : 1,
 				 want, n);
 			goto out;
 		}
@@ -1015,7 +1037,8 @@ int ld_assemble(const struct ld_state *st, struct ld_pid *lp, struct mach_proces
 		goto out;
 	}
 	out->nthreads = n;
-	out->nr_threads = rs ? (unsigned int)rs->v[ST_THREADS][0] : ts ? (unsigned int)ld_sf_s(ts, 20) : n;
+	out->nr_threads = rs ? (unsigned int)rs->v[ST_THREADS][0]
+			 : ts ? (unsigned int)ld_sf_s(ts, LD_STAT_NUM_THREADS) : n;
 	for (unsigned int i = 0; i < n; i++) {
 		struct mach_thread *t = &out->threads[i];
 		struct ld_status *s = (struct ld_status *)th[i].status;
@@ -1034,22 +1057,22 @@ int ld_assemble(const struct ld_state *st, struct ld_pid *lp, struct mach_proces
 	if (ts) {
 		const struct ld_stat *w = lp->whole.stat ? lp->whole.stat : ts;
 
-		out->ppid = (pid_t)ld_sf_s(ts, 4);
-		out->pgrp = (pid_t)ld_sf_s(ts, 5);
-		out->session = (pid_t)ld_sf_s(ts, 6);
-		out->tty_nr = (int)ld_sf_s(ts, 7);
-		out->tpgid = (pid_t)ld_sf_s(ts, 8);
-		out->cminflt = ts->f[11];
-		out->cmajflt = ts->f[13];
-		out->cutime_ns = ts->f[16] * MACH_NSEC_PER_TICK;
-		out->cstime_ns = ts->f[17] * MACH_NSEC_PER_TICK;
-		out->rsslim = ts->f[25];
-		out->sig_ignored = ts->f[33];
-		out->sig_caught = ts->f[34];
-		out->cguest_time_ns = ts->f[44] * MACH_NSEC_PER_TICK;
-		out->exit_code = (int)ld_sf_s(w, 52);
+		out->ppid = (pid_t)ld_sf_s(ts, LD_STAT_PPID);
+		out->pgrp = (pid_t)ld_sf_s(ts, LD_STAT_PGRP);
+		out->session = (pid_t)ld_sf_s(ts, LD_STAT_SESSION);
+		out->tty_nr = (int)ld_sf_s(ts, LD_STAT_TTY_NR);
+		out->tpgid = (pid_t)ld_sf_s(ts, LD_STAT_TPGID);
+		out->cminflt = ts->f[LD_STAT_CMINFLT];
+		out->cmajflt = ts->f[LD_STAT_CMAJFLT];
+		out->cutime_ns = ts->f[LD_STAT_CUTIME] * MACH_NSEC_PER_TICK;
+		out->cstime_ns = ts->f[LD_STAT_CSTIME] * MACH_NSEC_PER_TICK;
+		out->rsslim = ts->f[LD_STAT_RSSLIM];
+		out->sig_ignored = ts->f[LD_STAT_SIGIGNORE];
+		out->sig_caught = ts->f[LD_STAT_SIGCATCH];
+		out->cguest_time_ns = ts->f[LD_STAT_CGUEST_TIME] * MACH_NSEC_PER_TICK;
+		out->exit_code = (int)ld_sf_s(w, LD_STAT_EXIT_CODE);
 		/* the leader's; a thread's own stat shows -1 */
-		out->exit_signal = th[0].tstat ? (int)ld_sf_s(th[0].tstat, 38) : 0;
+		out->exit_signal = th[0].tstat ? (int)ld_sf_s(th[0].tstat, LD_STAT_EXIT_SIGNAL) : 0;
 		out->stat_hidden = hidden;
 		if (lp->whole.stat) {
 			if ((rc = aggregates(&ms, out, th, lp->whole.stat, hidden)))
@@ -1102,20 +1125,20 @@ int ld_assemble(const struct ld_state *st, struct ld_pid *lp, struct mach_proces
 			mm->untag_mask = rs->present[ST_UNTAG] ? rs->v[ST_UNTAG][0] : UINT64_MAX;
 		}
 		if (rm)
-			mm->statm_text = rm->v[3];
+			mm->statm_text = rm->v[LD_STATM_TEXT];
 		if (ts)
-			mm->stat_rss = ts->f[24];
+			mm->stat_rss = ts->f[LD_STAT_RSS];
 		if (ts && !hidden) {
-			mm->start_code = ts->f[26];
-			mm->end_code = ts->f[27];
-			mm->start_stack = ts->f[28];
-			mm->start_data = ts->f[45];
-			mm->end_data = ts->f[46];
-			mm->start_brk = ts->f[47];
-			mm->arg_start = ts->f[48];
-			mm->arg_end = ts->f[49];
-			mm->env_start = ts->f[50];
-			mm->env_end = ts->f[51];
+			mm->start_code = ts->f[LD_STAT_STARTCODE];
+			mm->end_code = ts->f[LD_STAT_ENDCODE];
+			mm->start_stack = ts->f[LD_STAT_STARTSTACK];
+			mm->start_data = ts->f[LD_STAT_START_DATA];
+			mm->end_data = ts->f[LD_STAT_END_DATA];
+			mm->start_brk = ts->f[LD_STAT_START_BRK];
+			mm->arg_start = ts->f[LD_STAT_ARG_START];
+			mm->arg_end = ts->f[LD_STAT_ARG_END];
+			mm->env_start = ts->f[LD_STAT_ENV_START];
+			mm->env_end = ts->f[LD_STAT_ENV_END];
 		}
 		if (rmaps) {
 			mm->vmas = rmaps->vmas;
