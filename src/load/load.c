@@ -34,6 +34,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "../util/vec.h"
 #include "load_int.h"
 #include "uprocfs/load.h"
 
@@ -194,20 +195,13 @@ static int kind_of(const char *name)
 
 static struct ld_pid *state_pid(struct ld_state *st, pid_t tgid)
 {
-	struct ld_pid *lp, **n;
+	struct ld_pid *lp;
 
 	for (size_t i = 0; i < st->npids; i++)
 		if (st->pids[i]->tgid == tgid)
 			return st->pids[i];
-	if (st->npids == st->cap) {
-		size_t ncap = st->cap ? st->cap * 2 : 16;
-
-		n = realloc(st->pids, ncap * sizeof(*n));
-		if (!n)
-			return NULL;
-		st->pids = n;
-		st->cap = ncap;
-	}
+	if (VEC_RESERVE(st->pids, st->cap, st->npids + 1))
+		return NULL;
 	lp = calloc(1, sizeof(*lp));
 	if (!lp)
 		return NULL;
@@ -451,19 +445,10 @@ struct report {
 static int report_add(struct report *r, const char *path, enum mach_load_status status,
 		      const char *reason, const char *text, size_t len)
 {
-	struct mach_load_file *f;
+	struct mach_load_file *f = VEC_PUSH(r->files, r->n, r->cap);
 
-	if (r->n == r->cap) {
-		size_t ncap = r->cap ? r->cap * 2 : 256;
-		struct mach_load_file *n = realloc(r->files, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		r->files = n;
-		r->cap = ncap;
-	}
-	f = &r->files[r->n];
-	memset(f, 0, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
 	f->status = status;
 	f->path = strdup(path);
 	if (reason)
@@ -476,7 +461,6 @@ static int report_add(struct report *r, const char *path, enum mach_load_status 
 			f->len = len;
 		}
 	}
-	r->n++;
 	if (!f->path || (reason && !f->reason) || (status == MACH_LOAD_OK && !f->text))
 		return -ENOMEM;
 	return 0;
@@ -659,24 +643,18 @@ static int list_tasks(struct walk *w, pid_t pid, pid_t **tids, size_t *n)
 	}
 	while ((de = readdir(d))) {
 		const char *rest;
-		pid_t tid;
+		pid_t tid, *slot;
 
 		if (!parse_pid(de->d_name, &tid, &rest) || *rest)
 			continue;
-		if (*n == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			pid_t *nt = realloc(*tids, ncap * sizeof(*nt));
-
-			if (!nt) {
-				closedir(d);
-				free(*tids);
-				*tids = NULL;
-				return -ENOMEM;
-			}
-			*tids = nt;
-			cap = ncap;
+		slot = VEC_PUSH(*tids, *n, cap);
+		if (!slot) {
+			closedir(d);
+			free(*tids);
+			*tids = NULL;
+			return -ENOMEM;
 		}
-		(*tids)[(*n)++] = tid;
+		*slot = tid;
 	}
 	closedir(d);
 	if (*n)
@@ -974,22 +952,16 @@ static int list_pids(struct walk *w, const struct mach_load_opts *opts, pid_t **
 	rewinddir(d);
 	while ((de = readdir(d))) {
 		const char *rest;
-		pid_t pid;
+		pid_t pid, *slot;
 
 		if (!parse_pid(de->d_name, &pid, &rest) || *rest)
 			continue;
-		if (*n == cap) {
-			size_t ncap = cap ? cap * 2 : 256;
-			pid_t *np = realloc(*out, ncap * sizeof(*np));
-
-			if (!np) {
-				closedir(d);
-				return -ENOMEM;
-			}
-			*out = np;
-			cap = ncap;
+		slot = VEC_PUSH(*out, *n, cap);
+		if (!slot) {
+			closedir(d);
+			return -ENOMEM;
 		}
-		(*out)[(*n)++] = pid;
+		*slot = pid;
 	}
 	closedir(d);
 	if (*n)

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/vec.h"
 #include "load_int.h"
 
 const char *const ld_kind_names[LD_NR_KINDS] = {
@@ -74,21 +75,15 @@ void ld_pid_free(struct ld_pid *lp)
 
 struct ld_task *ld_pid_task(struct ld_pid *lp, pid_t tid)
 {
+	struct ld_task *t;
+
 	for (size_t i = 0; i < lp->ntasks; i++)
 		if (lp->tasks[i].tid == tid)
 			return &lp->tasks[i];
-	if (lp->ntasks == lp->cap) {
-		size_t ncap = lp->cap ? lp->cap * 2 : 4;
-		struct ld_task *n = realloc(lp->tasks, ncap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		lp->tasks = n;
-		lp->cap = ncap;
-	}
-	memset(&lp->tasks[lp->ntasks], 0, sizeof(lp->tasks[0]));
-	lp->tasks[lp->ntasks].tid = tid;
-	return &lp->tasks[lp->ntasks++];
+	t = VEC_PUSH(lp->tasks, lp->ntasks, lp->cap);
+	if (t)
+		t->tid = tid;
+	return t;
 }
 
 int ld_parse_pid_file(struct ld_task *t, enum ld_kind kind, pid_t tgid, const char *path,

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/vec.h"
 #include "load_int.h"
 
 /* Ticks whose nanoseconds plus a sub-tick remainder still fit a u64. */
@@ -86,7 +87,8 @@ struct intr {
 static int parse_intr(struct lex *lx, struct intr *in)
 {
 	struct mach_irq *irqs = NULL;
-	unsigned int nirqs = 0, cap = 0, nr = 0;
+	unsigned int nirqs = 0, nr = 0;
+	size_t cap = 0;
 	uint64_t total, sum = 0;
 	int rc;
 
@@ -108,18 +110,13 @@ static int parse_intr(struct lex *lx, struct intr *in)
 		}
 		sum += v;
 		if (v) {
-			if (nirqs == cap) {
-				unsigned int ncap = cap ? cap * 2 : 64;
-				struct mach_irq *n = realloc(irqs, ncap * sizeof(*n));
+			struct mach_irq *irq = VEC_PUSH(irqs, nirqs, cap);
 
-				if (!n) {
-					rc = -ENOMEM;
-					goto fail;
-				}
-				irqs = n;
-				cap = ncap;
+			if (!irq) {
+				rc = -ENOMEM;
+				goto fail;
 			}
-			irqs[nirqs++] = (struct mach_irq){ .irq = nr, .total = v, .per_cpu = NULL };
+			*irq = (struct mach_irq){ .irq = nr, .total = v, .per_cpu = NULL };
 		}
 		nr++;
 	}
@@ -201,7 +198,8 @@ int ld_parse_stat(struct lex *lx, struct machine *m)
 	uint64_t (*ns)[MACH_NR_CPUTIME] = NULL;
 	uint64_t agg[MACH_NR_CPUTIME], offline[MACH_NR_CPUTIME], v, softirq[MACH_NR_SOFTIRQS];
 	uint64_t ctxt, btime, processes, running, blocked, stotal, ssum = 0;
-	unsigned int n = 0, cap = 0, offline_id;
+	unsigned int n = 0, offline_id;
+	size_t cap = 0;
 	bool need_offline;
 	int rc;
 
@@ -212,17 +210,8 @@ int ld_parse_stat(struct lex *lx, struct machine *m)
 	if ((rc = parse_times(lx, agg)))
 		goto out;
 	while (lex_accept(lx, "cpu")) {
-		if (n == cap) {
-			unsigned int ncap = cap ? cap * 2 : 8;
-			struct cpu_line *nc = realloc(cl, ncap * sizeof(*nc));
-
-			if (!nc) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			cl = nc;
-			cap = ncap;
-		}
+		if ((rc = VEC_RESERVE(cl, cap, n + 1)))
+			goto out;
 		/* "cpu%d": no padding between the word and the number */
 		if (lx->p >= lx->end || *lx->p < '0' || *lx->p > '9') {
 			lex_ctx(lx, "cpu");
