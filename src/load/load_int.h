@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "lex.h"
+#include "uprocfs/load.h"
 #include "uprocfs/machine.h"
 
 /* Widest bitmaps accepted: far above NR_CPUS=8192 and MAX_NUMNODES=1024. */
@@ -261,6 +262,45 @@ void ld_commit_clear(struct ld_commit *cm);
 /** Raise a lower bound / lower an upper bound, remembering who did it. */
 void ld_bound_lo(struct ld_bound *b, unsigned int lo, const char *by);
 void ld_bound_hi(struct ld_bound *b, unsigned int hi, const char *by);
+
+/* ------------------------------------------------------------------ */
+/* The session (session.c)                                              */
+
+struct ld_state *ld_state_new(struct machine *m);
+void ld_state_free(struct ld_state *st);
+
+/* The global files, in the order a tree walk reads and reports them. */
+#define LD_NGLOBAL 10
+enum ld_gkind { G_STAT, G_MEMINFO, G_VMSTAT, G_LOADAVG, G_UPTIME, G_SCHEDSTAT, G_PRESSURE };
+struct ld_global_file {
+	const char *name;
+	enum ld_gkind kind;
+	enum mach_psi_res res;
+	bool required;
+};
+extern const struct ld_global_file ld_global_files[LD_NGLOBAL];
+
+/** Parse a global file into st->m; 0 or -EINVAL/-ENOMEM with "path:line: ..." in @err. */
+int ld_parse_global(struct ld_state *st, const struct ld_global_file *g, const char *path,
+		    const char *text, size_t len, char *err, size_t errlen);
+/** "42" at @s (no sign, no leading zero); the rest in *@rest. */
+bool ld_parse_pid(const char *s, pid_t *pid, const char **rest);
+/** Build one process from @lp into st->m; what ld_assemble returns. */
+int ld_add_process(struct ld_state *st, struct ld_pid *lp, char *err, size_t errlen);
+/** Widths of the CPU and node masks, the kernel profile. */
+int ld_finish_machine(struct ld_state *st, char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ */
+/* The report (report.c)                                                */
+
+struct ld_report {
+	size_t n, cap;
+	struct mach_load_file *files;
+};
+
+/** Append a file to @r (@text copied when OK); 0 or -ENOMEM. */
+int ld_report_add(struct ld_report *r, const char *path, enum mach_load_status status,
+		  const char *reason, const char *text, size_t len);
 
 /** The CPU with id @id in @m (created, online, if @create); NULL if absent or ENOMEM. */
 struct mach_cpu *ld_cpu(struct machine *m, unsigned int id, bool create);
