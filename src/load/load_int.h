@@ -25,9 +25,11 @@
 
 #define LD_PF_KTHREAD 0x00200000u /* task->flags: PF_KTHREAD */
 
-/* The per-pid files, in report order. */
-enum ld_kind { LD_STATUS, LD_STAT, LD_STATM, LD_MAPS, LD_CMDLINE, LD_COMM, LD_NR_KINDS };
-extern const char *const ld_kind_names[LD_NR_KINDS];
+/* The per-task kinds are the last ones of enum mach_ld_kind. */
+static inline bool ld_kind_per_pid(enum mach_ld_kind kind)
+{
+	return kind >= MACH_LD_PID_STATUS && kind < MACH_LD_NR_KINDS;
+}
 
 /* ------------------------------------------------------------------ */
 /* /proc/<pid>/status                                                   */
@@ -192,12 +194,11 @@ struct ld_decision {
 	char *by;
 };
 
-struct ld_state {
+struct mach_loader {
 	struct machine *m;
 	size_t npids, cap;
-	struct ld_pid **pids;     /* mach_load_text's records until mach_load_finish */
+	struct ld_pid **pids;     /* mach_loader_file's records until mach_loader_finish */
 	struct ld_decision dec[LD_NR_DEC];
-	unsigned int nstatus;     /* status files accepted */
 	struct ld_bound cpus, mems;
 	unsigned int prev_nr_cpu_ids, prev_max_numnodes;
 };
@@ -205,7 +206,6 @@ struct ld_state {
 /* What one process adds to the machine-wide state when it is accepted. */
 struct ld_commit {
 	struct ld_decision dec[LD_NR_DEC];   /* by: borrowed from the records */
-	unsigned int nstatus;
 	struct ld_bound cpus, mems;          /* by: owned (ld_commit_clear) */
 };
 
@@ -225,7 +225,8 @@ int ld_parse_vmstat(struct lex *lx, struct machine *m);
 int ld_parse_loadavg(struct lex *lx, struct machine *m);
 int ld_parse_uptime(struct lex *lx, struct machine *m);
 int ld_parse_pressure(struct lex *lx, struct machine *m, enum mach_psi_res res);
-int ld_parse_schedstat(struct lex *lx, struct machine *m, struct ld_state *st);
+/* schedstat also bounds nr_cpu_ids: by its CPUs and by the widths of its domain spans */
+int ld_parse_schedstat(struct lex *lx, struct machine *m, struct ld_bound *cpus);
 
 /* ------------------------------------------------------------------ */
 /* Records                                                              */
@@ -234,16 +235,19 @@ void ld_status_free(struct ld_status *s);
 void ld_maps_free(struct ld_maps *mp);
 void ld_bytes_free(struct ld_bytes *b);
 void ld_task_clear(struct ld_task *t);
+/** Empty records of process @tgid; NULL on ENOMEM. */
+struct ld_pid *ld_pid_new(pid_t tgid);
 void ld_pid_free(struct ld_pid *lp);
 /** The task/<tid> slot of @lp, created if needed; NULL on ENOMEM. */
 struct ld_task *ld_pid_task(struct ld_pid *lp, pid_t tid);
 
 /**
- * Parse one per-pid file of kind @kind into the slot @t (replacing what was
- * there).  @path names the file in messages.
+ * Parse one per-task file of kind @kind into @lp: /proc/<pid>/X when @tid
+ * is 0, task/<tid>/X otherwise, replacing what that slot held.  @path names
+ * the file in messages.
  */
-int ld_parse_pid_file(struct ld_task *t, enum ld_kind kind, pid_t tgid, const char *path,
-		      const char *text, size_t len, char *err, size_t errlen);
+int ld_pid_file(struct ld_pid *lp, enum mach_ld_kind kind, pid_t tid, const char *path,
+		const char *text, size_t len, char *err, size_t errlen);
 
 /*
  * Check a process's records against each other and build @out (zeroed by
@@ -251,11 +255,11 @@ int ld_parse_pid_file(struct ld_task *t, enum ld_kind kind, pid_t tgid, const ch
  * the kernel but the model cannot hold them; -ENOMEM.  Records are consumed
  * (their bitmaps, groups, vmas, cmdline move into @out).
  */
-int ld_assemble(const struct ld_state *st, struct ld_pid *lp, struct mach_process *out,
+int ld_assemble(const struct mach_loader *ld, struct ld_pid *lp, struct mach_process *out,
 		struct ld_commit *cm, char *err, size_t errlen);
 
-/** Merge @cm into @st; 0 or -ENOMEM. */
-int ld_commit(struct ld_state *st, const struct ld_commit *cm);
+/** Merge @cm into @ld; 0 or -ENOMEM. */
+int ld_commit(struct mach_loader *ld, const struct ld_commit *cm);
 /** Free what @cm owns. */
 void ld_commit_clear(struct ld_commit *cm);
 
@@ -266,29 +270,11 @@ void ld_bound_hi(struct ld_bound *b, unsigned int hi, const char *by);
 /* ------------------------------------------------------------------ */
 /* The session (session.c)                                              */
 
-struct ld_state *ld_state_new(struct machine *m);
-void ld_state_free(struct ld_state *st);
-
-/* The global files, in the order a tree walk reads and reports them. */
-#define LD_NGLOBAL 10
-enum ld_gkind { G_STAT, G_MEMINFO, G_VMSTAT, G_LOADAVG, G_UPTIME, G_SCHEDSTAT, G_PRESSURE };
-struct ld_global_file {
-	const char *name;
-	enum ld_gkind kind;
-	enum mach_psi_res res;
-	bool required;
-};
-extern const struct ld_global_file ld_global_files[LD_NGLOBAL];
-
-/** Parse a global file into st->m; 0 or -EINVAL/-ENOMEM with "path:line: ..." in @err. */
-int ld_parse_global(struct ld_state *st, const struct ld_global_file *g, const char *path,
-		    const char *text, size_t len, char *err, size_t errlen);
-/** "42" at @s (no sign, no leading zero); the rest in *@rest. */
-bool ld_parse_pid(const char *s, pid_t *pid, const char **rest);
-/** Build one process from @lp into st->m; what ld_assemble returns. */
-int ld_add_process(struct ld_state *st, struct ld_pid *lp, char *err, size_t errlen);
-/** Widths of the CPU and node masks, the kernel profile. */
-int ld_finish_machine(struct ld_state *st, char *err, size_t errlen);
+/**
+ * Build @lp's process into the machine (replacing one with its tgid): what
+ * ld_assemble returns, and -ENOMEM with a message.  @lp stays the caller's.
+ */
+int ld_add_process(struct mach_loader *ld, struct ld_pid *lp, char *err, size_t errlen);
 
 /* ------------------------------------------------------------------ */
 /* The report (report.c)                                                */

@@ -22,11 +22,6 @@
 #include "../util/vec.h"
 #include "load_int.h"
 
-const char *const ld_kind_names[LD_NR_KINDS] = {
-	[LD_STATUS] = "status", [LD_STAT] = "stat", [LD_STATM] = "statm",
-	[LD_MAPS] = "maps", [LD_CMDLINE] = "cmdline", [LD_COMM] = "comm",
-};
-
 /* ------------------------------------------------------------------ */
 /* Records                                                              */
 
@@ -73,6 +68,17 @@ void ld_pid_free(struct ld_pid *lp)
 	free(lp);
 }
 
+struct ld_pid *ld_pid_new(pid_t tgid)
+{
+	struct ld_pid *lp = calloc(1, sizeof(*lp));
+
+	if (lp) {
+		lp->tgid = tgid;
+		lp->whole.tid = tgid;
+	}
+	return lp;
+}
+
 struct ld_task *ld_pid_task(struct ld_pid *lp, pid_t tid)
 {
 	struct ld_task *t;
@@ -86,103 +92,76 @@ struct ld_task *ld_pid_task(struct ld_pid *lp, pid_t tid)
 	return t;
 }
 
-int ld_parse_pid_file(struct ld_task *t, enum ld_kind kind, pid_t tgid, const char *path,
-		      const char *text, size_t len, char *err, size_t errlen)
+#define REC_NEW(t, rec) (((t)->rec = calloc(1, sizeof(*(t)->rec))) ? &(t)->rec->path : NULL)
+#define REC_SWAP(a, b, rec)                         \
+	do {                                        \
+		__typeof__((a)->rec) rec_tmp__ = (a)->rec; \
+		(a)->rec = (b)->rec;                \
+		(b)->rec = rec_tmp__;               \
+	} while (0)
+
+/* An empty record of @kind in @t, named @path: 0 or -ENOMEM (what was made is @t's). */
+static int rec_new(struct ld_task *t, enum mach_ld_kind kind, const char *path)
 {
-	char *p = strdup(path);
-	struct lex lx;
-	int rc = -ENOMEM;
+	char **name = NULL;
 
-	if (!p)
-		return -ENOMEM;
-	lex_init(&lx, p, text, len, err, errlen);
 	switch (kind) {
-	case LD_STATUS: {
-		struct ld_status *r = calloc(1, sizeof(*r));
+	case MACH_LD_PID_STATUS: name = REC_NEW(t, status); break;
+	case MACH_LD_PID_STAT: name = REC_NEW(t, stat); break;
+	case MACH_LD_PID_STATM: name = REC_NEW(t, statm); break;
+	case MACH_LD_PID_MAPS: name = REC_NEW(t, maps); break;
+	case MACH_LD_PID_CMDLINE: name = REC_NEW(t, cmdline); break;
+	case MACH_LD_PID_COMM: name = REC_NEW(t, comm); break;
+	default: return -EINVAL;
+	}
+	if (!name || !(*name = strdup(path)))
+		return -ENOMEM;
+	return 0;
+}
 
-		if (!r)
-			break;
-		r->path = p;
-		rc = ld_parse_status(&lx, tgid, t->tid, r);
-		if (rc) {
-			ld_status_free(r);
-			return rc;
-		}
-		ld_status_free(t->status);
-		t->status = r;
-		return 0;
+static int rec_parse(struct ld_task *t, enum mach_ld_kind kind, pid_t tgid, struct lex *lx)
+{
+	switch (kind) {
+	case MACH_LD_PID_STATUS: return ld_parse_status(lx, tgid, t->tid, t->status);
+	case MACH_LD_PID_STAT: return ld_parse_pid_stat(lx, t->tid, t->stat);
+	case MACH_LD_PID_STATM: return ld_parse_statm(lx, t->statm);
+	case MACH_LD_PID_MAPS: return ld_parse_maps(lx, t->maps);
+	case MACH_LD_PID_CMDLINE: return ld_parse_cmdline(lx, t->cmdline);
+	default: return ld_parse_comm(lx, t->comm);
 	}
-	case LD_STAT: {
-		struct ld_stat *r = calloc(1, sizeof(*r));
+}
 
-		if (!r)
-			break;
-		r->path = p;
-		rc = ld_parse_pid_stat(&lx, t->tid, r);
-		if (rc) {
-			stat_free(r);
-			return rc;
-		}
-		stat_free(t->stat);
-		t->stat = r;
-		return 0;
+static void rec_swap(struct ld_task *a, struct ld_task *b, enum mach_ld_kind kind)
+{
+	switch (kind) {
+	case MACH_LD_PID_STATUS: REC_SWAP(a, b, status); break;
+	case MACH_LD_PID_STAT: REC_SWAP(a, b, stat); break;
+	case MACH_LD_PID_STATM: REC_SWAP(a, b, statm); break;
+	case MACH_LD_PID_MAPS: REC_SWAP(a, b, maps); break;
+	case MACH_LD_PID_CMDLINE: REC_SWAP(a, b, cmdline); break;
+	default: REC_SWAP(a, b, comm); break;
 	}
-	case LD_STATM: {
-		struct ld_statm *r = calloc(1, sizeof(*r));
+}
 
-		if (!r)
-			break;
-		r->path = p;
-		rc = ld_parse_statm(&lx, r);
-		if (rc) {
-			statm_free(r);
-			return rc;
-		}
-		statm_free(t->statm);
-		t->statm = r;
-		return 0;
-	}
-	case LD_MAPS: {
-		struct ld_maps *r = calloc(1, sizeof(*r));
+int ld_pid_file(struct ld_pid *lp, enum mach_ld_kind kind, pid_t tid, const char *path,
+		const char *text, size_t len, char *err, size_t errlen)
+{
+	struct ld_task *t = tid ? ld_pid_task(lp, tid) : &lp->whole;
+	struct ld_task fresh = { .tid = t ? t->tid : 0 };
+	struct lex lx;
+	int rc;
 
-		if (!r)
-			break;
-		r->path = p;
-		rc = ld_parse_maps(&lx, r);
-		if (rc) {
-			ld_maps_free(r);
-			return rc;
-		}
-		ld_maps_free(t->maps);
-		t->maps = r;
-		return 0;
+	if (!t)
+		return -ENOMEM;
+	/* parsed aside, so that a file that does not parse leaves the slot as it was */
+	rc = rec_new(&fresh, kind, path);
+	if (!rc) {
+		lex_init(&lx, path, text, len, err, errlen);
+		rc = rec_parse(&fresh, kind, lp->tgid, &lx);
 	}
-	case LD_CMDLINE:
-	case LD_COMM: {
-		struct ld_bytes *r = calloc(1, sizeof(*r));
-
-		if (!r)
-			break;
-		r->path = p;
-		rc = kind == LD_CMDLINE ? ld_parse_cmdline(&lx, r) : ld_parse_comm(&lx, r);
-		if (rc) {
-			ld_bytes_free(r);
-			return rc;
-		}
-		if (kind == LD_CMDLINE) {
-			ld_bytes_free(t->cmdline);
-			t->cmdline = r;
-		} else {
-			ld_bytes_free(t->comm);
-			t->comm = r;
-		}
-		return 0;
-	}
-	default:
-		rc = -EINVAL;
-		break;
-	}
-	free(p);
+	if (!rc)
+		rec_swap(t, &fresh, kind);
+	ld_task_clear(&fresh);
 	return rc;
 }
 
@@ -216,20 +195,19 @@ void ld_commit_clear(struct ld_commit *cm)
 	memset(cm, 0, sizeof(*cm));
 }
 
-int ld_commit(struct ld_state *st, const struct ld_commit *cm)
+int ld_commit(struct mach_loader *ld, const struct ld_commit *cm)
 {
 	for (int f = 0; f < LD_NR_DEC; f++)
-		if (st->dec[f].val < 0 && cm->dec[f].val >= 0) {
-			st->dec[f].val = cm->dec[f].val;
-			st->dec[f].by = cm->dec[f].by ? strdup(cm->dec[f].by) : NULL;
-			if (cm->dec[f].by && !st->dec[f].by)
+		if (ld->dec[f].val < 0 && cm->dec[f].val >= 0) {
+			ld->dec[f].val = cm->dec[f].val;
+			ld->dec[f].by = cm->dec[f].by ? strdup(cm->dec[f].by) : NULL;
+			if (cm->dec[f].by && !ld->dec[f].by)
 				return -ENOMEM;
 		}
-	st->nstatus += cm->nstatus;
-	ld_bound_lo(&st->cpus, cm->cpus.lo, cm->cpus.lo_by);
-	ld_bound_hi(&st->cpus, cm->cpus.hi, cm->cpus.hi_by);
-	ld_bound_lo(&st->mems, cm->mems.lo, cm->mems.lo_by);
-	ld_bound_hi(&st->mems, cm->mems.hi, cm->mems.hi_by);
+	ld_bound_lo(&ld->cpus, cm->cpus.lo, cm->cpus.lo_by);
+	ld_bound_hi(&ld->cpus, cm->cpus.hi, cm->cpus.hi_by);
+	ld_bound_lo(&ld->mems, cm->mems.lo, cm->mems.lo_by);
+	ld_bound_hi(&ld->mems, cm->mems.hi, cm->mems.hi_by);
 	return 0;
 }
 
@@ -487,7 +465,7 @@ static const enum ld_st dec_line[LD_NR_DEC] = {
 };
 
 /* The first status that shows, or could show, an optional line decides the profile. */
-static int decide(const struct msg *ms, const struct ld_state *st, struct ld_commit *cm,
+static int decide(const struct msg *ms, const struct mach_loader *ld, struct ld_commit *cm,
 		  const struct ld_status *s)
 {
 	for (int f = 0; f < LD_NR_DEC; f++) {
@@ -500,7 +478,7 @@ static int decide(const struct msg *ms, const struct ld_state *st, struct ld_com
 			continue;
 		if ((ld_st_defs[line].flags & STF_MM) && !s->present[ST_VMPEAK])
 			continue;
-		d = st->dec[f].val >= 0 ? &st->dec[f] : cm->dec[f].val >= 0 ? &cm->dec[f] : NULL;
+		d = ld->dec[f].val >= 0 ? &ld->dec[f] : cm->dec[f].val >= 0 ? &cm->dec[f] : NULL;
 		if (!d) {
 			cm->dec[f].val = val;
 			cm->dec[f].by = s->path;
@@ -822,7 +800,7 @@ static int aggregates(const struct msg *ms, struct mach_process *p, const struct
 	return 0;
 }
 
-int ld_assemble(const struct ld_state *st, struct ld_pid *lp, struct mach_process *out,
+int ld_assemble(const struct mach_loader *ld, struct ld_pid *lp, struct mach_process *out,
 		struct ld_commit *cm, char *err, size_t errlen)
 {
 	const struct msg ms = { err, errlen };
@@ -834,7 +812,7 @@ int ld_assemble(const struct ld_state *st, struct ld_pid *lp, struct mach_proces
 	const struct ld_statm *rm = NULL;
 	struct ld_maps *rmaps = NULL;
 	struct ld_bytes *rcmd = NULL;
-	const uint64_t slack = rss_slack(st->m);
+	const uint64_t slack = rss_slack(ld->m);
 	unsigned int n = 1;
 	bool hidden = false, has_mm;
 	int rc = 0;
@@ -907,7 +885,7 @@ int ld_assemble(const struct ld_state *st, struct ld_pid *lp, struct mach_proces
 			if ((rc = status_cmp(&ms, rs, s, STF_PROC)))
 				goto out;
 		}
-		if ((rc = decide(&ms, st, cm, s)))
+		if ((rc = decide(&ms, ld, cm, s)))
 			goto out;
 		ld_bound_lo(&cm->cpus, s->cpus_lo, s->path);
 		ld_bound_hi(&cm->cpus, s->cpus_hi, s->path);
@@ -915,7 +893,6 @@ int ld_assemble(const struct ld_state *st, struct ld_pid *lp, struct mach_proces
 			ld_bound_lo(&cm->mems, s->mems_lo, s->path);
 			ld_bound_hi(&cm->mems, s->mems_hi, s->path);
 		}
-		cm->nstatus++;
 	}
 
 	/* 3. every stat: one process, one mm */

@@ -68,7 +68,7 @@ static int cpu_line(struct lex *lx, struct sched_cpu *c)
 	return lex_eol(lx);
 }
 
-static int domain_line(struct lex *lx, struct sched_cpu *c, struct ld_state *st)
+static int domain_line(struct lex *lx, struct sched_cpu *c, struct ld_bound *cpus)
 {
 	struct mach_sched_domain *d;
 	const char *sp;
@@ -101,8 +101,8 @@ static int domain_line(struct lex *lx, struct sched_cpu *c, struct ld_state *st)
 	lex_ctx(lx, "domain name");
 	if ((rc = lex_bitmap(lx, &d->span, LD_MAX_CPU_BITS, &lo, &hi)))
 		return rc;
-	ld_bound_lo(&st->cpus, lo, lx->path);
-	ld_bound_hi(&st->cpus, hi, lx->path);
+	ld_bound_lo(cpus, lo, lx->path);
+	ld_bound_hi(cpus, hi, lx->path);
 	lex_ctx(lx, "domain span");
 	for (int t = 0; t < MACH_NR_IDLE_TYPES; t++)
 		for (int k = 0; k < MACH_NR_LB_STATS; k++)
@@ -114,7 +114,7 @@ static int domain_line(struct lex *lx, struct sched_cpu *c, struct ld_state *st)
 	return lex_eol(lx);
 }
 
-int ld_parse_schedstat(struct lex *lx, struct machine *m, struct ld_state *st)
+int ld_parse_schedstat(struct lex *lx, struct machine *m, struct ld_bound *bound)
 {
 	struct sched_cpu *cpus = NULL;
 	unsigned int n = 0;
@@ -156,7 +156,7 @@ int ld_parse_schedstat(struct lex *lx, struct machine *m, struct ld_state *st)
 				goto out;
 			}
 		} else if (n && lex_accept(lx, "domain")) {
-			if ((rc = domain_line(lx, &cpus[n - 1], st)))
+			if ((rc = domain_line(lx, &cpus[n - 1], bound)))
 				goto out;
 		} else {
 			rc = lex_expected(lx, n ? "\"cpu\" or \"domain\"" : "\"cpu\"");
@@ -174,7 +174,7 @@ int ld_parse_schedstat(struct lex *lx, struct machine *m, struct ld_state *st)
 		c->sched = cpus[i].s;
 		cpus[i].s.domains = NULL;
 		cpus[i].s.ndomains = 0;
-		ld_bound_lo(&st->cpus, cpus[i].id + 1, lx->path);
+		ld_bound_lo(bound, cpus[i].id + 1, lx->path);
 	}
 	m->schedstat_timestamp = ts;
 	m->profile.has_schedstat = true;

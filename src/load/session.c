@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * session.c - the loader's state between the first file and the finish.
+ * session.c - a loading session (load.h): what the files of one load have
+ * said so far, and the finish that turns it into processes.
  *
- * mach_load_text parses one file's text for tests and the FUSE mirror.  The
- * global files go straight into the machine; per-pid files are kept as
- * records, keyed by the machine, until mach_load_finish builds (or replaces)
- * their processes from the files of that session, so a session should hold
- * every file of a process it touches.  Every session must end with
- * mach_load_finish before the machine is freed, and one machine takes one
- * session at a time.  Files that agree with the kernel but that the model
- * cannot hold (a zombie leader with live threads) are skipped by the tree
- * walk with the reason, and are -ENOTSUP from mach_load_finish.
+ * Machine-wide files parse straight into the machine.  Per-task files are
+ * kept as records, one struct ld_pid per process, until mach_loader_finish
+ * checks each process's records against each other and builds it
+ * (load_pid.c): a file on its own cannot say whether the process changed
+ * between two reads.  What the accepted processes said about the kernel
+ * (which optional status lines it prints, how wide its CPU and node masks
+ * are) is gathered across processes and set once at the end.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,219 +21,146 @@
 #include "uprocfs/load.h"
 
 /* ------------------------------------------------------------------ */
-/* State                                                                */
+/* The session                                                          */
 
-struct ld_state *ld_state_new(struct machine *m)
+static void session_start(struct mach_loader *ld)
 {
-	struct ld_state *st = calloc(1, sizeof(*st));
+	struct machine *m = ld->m;
 
-	if (!st)
-		return NULL;
-	st->m = m;
 	for (int f = 0; f < LD_NR_DEC; f++)
-		st->dec[f].val = -1;
-	st->prev_nr_cpu_ids = m->nprocs ? m->nr_cpu_ids : 0;
-	st->prev_max_numnodes = m->nprocs ? m->max_numnodes : 0;
-	return st;
+		ld->dec[f].val = -1;
+	/* processes already in the model were built for these widths: they stay the floor */
+	ld->prev_nr_cpu_ids = m->nprocs ? m->nr_cpu_ids : 0;
+	ld->prev_max_numnodes = m->nprocs ? m->max_numnodes : 0;
 }
 
-void ld_state_free(struct ld_state *st)
+static void session_end(struct mach_loader *ld)
 {
-	if (!st)
+	struct machine *m = ld->m;
+
+	for (size_t i = 0; i < ld->npids; i++)
+		ld_pid_free(ld->pids[i]);
+	free(ld->pids);
+	for (int f = 0; f < LD_NR_DEC; f++)
+		free(ld->dec[f].by);
+	free(ld->cpus.lo_by);
+	free(ld->cpus.hi_by);
+	free(ld->mems.lo_by);
+	free(ld->mems.hi_by);
+	memset(ld, 0, sizeof(*ld));
+	ld->m = m;
+}
+
+struct mach_loader *mach_loader_new(struct machine *m)
+{
+	struct mach_loader *ld = m ? calloc(1, sizeof(*ld)) : NULL;
+
+	if (ld) {
+		ld->m = m;
+		session_start(ld);
+	}
+	return ld;
+}
+
+void mach_loader_free(struct mach_loader *ld)
+{
+	if (!ld)
 		return;
-	for (size_t i = 0; i < st->npids; i++)
-		ld_pid_free(st->pids[i]);
-	free(st->pids);
-	for (int f = 0; f < LD_NR_DEC; f++)
-		free(st->dec[f].by);
-	free(st->cpus.lo_by);
-	free(st->cpus.hi_by);
-	free(st->mems.lo_by);
-	free(st->mems.hi_by);
-	free(st);
+	session_end(ld);
+	free(ld);
 }
 
-/* mach_load_text keeps its state here until mach_load_finish. */
-static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct ld_state **registry;
-static size_t nregistry;
-
-static struct ld_state *registry_get(struct machine *m, bool create, bool remove)
+/* The records of process @tgid, created if needed; NULL on ENOMEM. */
+static struct ld_pid *session_pid(struct mach_loader *ld, pid_t tgid)
 {
-	struct ld_state *st = NULL;
+	struct ld_pid *lp;
 
-	pthread_mutex_lock(&registry_lock);
-	for (size_t i = 0; i < nregistry; i++)
-		if (registry[i]->m == m) {
-			st = registry[i];
-			if (remove)
-				registry[i] = registry[--nregistry];
-			goto out;
-		}
-	if (create) {
-		struct ld_state **n = realloc(registry, (nregistry + 1) * sizeof(*n));
-
-		if (!n)
-			goto out;
-		registry = n;
-		st = ld_state_new(m);
-		if (st)
-			registry[nregistry++] = st;
-	}
-out:
-	if (remove && !nregistry) {
-		free(registry);
-		registry = NULL;
-	}
-	pthread_mutex_unlock(&registry_lock);
-	return st;
+	for (size_t i = 0; i < ld->npids; i++)
+		if (ld->pids[i]->tgid == tgid)
+			return ld->pids[i];
+	if (VEC_RESERVE(ld->pids, ld->cap, ld->npids + 1))
+		return NULL;
+	lp = ld_pid_new(tgid);
+	if (lp)
+		ld->pids[ld->npids++] = lp;
+	return lp;
 }
 
 /* ------------------------------------------------------------------ */
-/* Paths                                                                */
+/* Files                                                                */
 
-const struct ld_global_file ld_global_files[LD_NGLOBAL] = {
-	{ "stat", G_STAT, 0, true },
-	{ "meminfo", G_MEMINFO, 0, true },
-	{ "vmstat", G_VMSTAT, 0, true },
-	{ "loadavg", G_LOADAVG, 0, true },
-	{ "uptime", G_UPTIME, 0, true },
-	{ "schedstat", G_SCHEDSTAT, 0, false },
-	{ "pressure/cpu", G_PRESSURE, MACH_PSI_CPU, false },
-	{ "pressure/io", G_PRESSURE, MACH_PSI_IO, false },
-	{ "pressure/irq", G_PRESSURE, MACH_PSI_IRQ, false },
-	{ "pressure/memory", G_PRESSURE, MACH_PSI_MEM, false },
-};
-int ld_parse_global(struct ld_state *st, const struct ld_global_file *g, const char *path,
-		    const char *text, size_t len, char *err, size_t errlen)
+static int load_global(struct mach_loader *ld, enum mach_ld_kind kind, const char *path,
+		       const char *text, size_t len, char *err, size_t errlen)
 {
-	struct machine *m = st->m;
+	struct machine *m = ld->m;
 	struct lex lx;
 	int rc;
 
 	lex_init(&lx, path, text, len, err, errlen);
-	switch (g->kind) {
-	case G_STAT:
+	switch (kind) {
+	case MACH_LD_STAT:
 		rc = ld_parse_stat(&lx, m);
 		if (!rc && m->ncpus)
-			ld_bound_lo(&st->cpus, m->cpus[m->ncpus - 1].id + 1, path);
+			ld_bound_lo(&ld->cpus, m->cpus[m->ncpus - 1].id + 1, path);
 		return rc;
-	case G_MEMINFO:
+	case MACH_LD_MEMINFO:
 		return ld_parse_meminfo(&lx, m);
-	case G_VMSTAT:
+	case MACH_LD_VMSTAT:
 		return ld_parse_vmstat(&lx, m);
-	case G_LOADAVG:
+	case MACH_LD_LOADAVG:
 		return ld_parse_loadavg(&lx, m);
-	case G_UPTIME:
+	case MACH_LD_UPTIME:
 		return ld_parse_uptime(&lx, m);
-	case G_SCHEDSTAT:
-		return ld_parse_schedstat(&lx, m, st);
-	case G_PRESSURE:
-		return ld_parse_pressure(&lx, m, g->res);
+	case MACH_LD_SCHEDSTAT:
+		return ld_parse_schedstat(&lx, m, &ld->cpus);
+	case MACH_LD_PRESSURE_IO:
+		return ld_parse_pressure(&lx, m, MACH_PSI_IO);
+	case MACH_LD_PRESSURE_MEMORY:
+		return ld_parse_pressure(&lx, m, MACH_PSI_MEM);
+	case MACH_LD_PRESSURE_CPU:
+		return ld_parse_pressure(&lx, m, MACH_PSI_CPU);
+	case MACH_LD_PRESSURE_IRQ:
+		return ld_parse_pressure(&lx, m, MACH_PSI_IRQ);
+	default:
+		return lex_fail(&lx, "file kind %d is not a machine-wide file", (int)kind);
 	}
-	return -EINVAL;
 }
 
-/* "42" at @s (no sign, no leading zero); the rest in *@rest. */
-bool ld_parse_pid(const char *s, pid_t *pid, const char **rest)
-{
-	long v = 0;
-
-	if (*s < '1' || *s > '9')
-		return false;
-	while (*s >= '0' && *s <= '9') {
-		v = v * 10 + (*s++ - '0');
-		if (v > INT32_MAX)
-			return false;
-	}
-	*pid = (pid_t)v;
-	*rest = s;
-	return true;
-}
-
-static int kind_of(const char *name)
-{
-	for (int k = 0; k < LD_NR_KINDS; k++)
-		if (!strcmp(name, ld_kind_names[k]))
-			return k;
-	return -1;
-}
-
-/* ------------------------------------------------------------------ */
-/* mach_load_text                                                       */
-
-static struct ld_pid *state_pid(struct ld_state *st, pid_t tgid)
+int mach_loader_file(struct mach_loader *ld, enum mach_ld_kind kind, pid_t pid, pid_t tid,
+		     const char *path, const char *text, size_t len, char *err, size_t errlen)
 {
 	struct ld_pid *lp;
+	int rc;
 
-	for (size_t i = 0; i < st->npids; i++)
-		if (st->pids[i]->tgid == tgid)
-			return st->pids[i];
-	if (VEC_RESERVE(st->pids, st->cap, st->npids + 1))
-		return NULL;
-	lp = calloc(1, sizeof(*lp));
-	if (!lp)
-		return NULL;
-	lp->tgid = tgid;
-	lp->whole.tid = tgid;
-	st->pids[st->npids++] = lp;
-	return lp;
-}
-
-int mach_load_text(struct machine *m, const char *path, const char *text, size_t len,
-		   char *err, size_t errlen)
-{
-	struct ld_state *st;
-	struct ld_task *t;
-	struct ld_pid *lp;
-	const char *rest;
-	bool in_task = false;
-	pid_t pid, tid;
-	int kind;
-
-	if (!m || !path || (!text && len)) {
-		snprintf(err, errlen, "mach_load_text: missing machine, path or text");
+	if (!ld || !path || (!text && len)) {
+		snprintf(err, errlen, "mach_loader_file: missing loader, path or text");
 		return -EINVAL;
 	}
 	if (!text)
 		text = "";
-	st = registry_get(m, true, false);
-	if (!st) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -ENOMEM;
+	if ((unsigned int)kind >= MACH_LD_NR_KINDS) {
+		snprintf(err, errlen, "%s: unknown file kind %d", path, (int)kind);
+		return -EINVAL;
 	}
-	for (size_t i = 0; i < LD_NGLOBAL; i++)
-		if (!strcmp(path, ld_global_files[i].name))
-			return ld_parse_global(st, &ld_global_files[i], path, text, len, err, errlen);
-	if (!ld_parse_pid(path, &pid, &rest) || *rest != '/')
-		goto unknown;
-	tid = pid;
-	if (!strncmp(rest, "/task/", 6)) {
-		if (!ld_parse_pid(rest + 6, &tid, &rest) || *rest != '/')
-			goto unknown;
-		in_task = true;
-	}
-	kind = kind_of(rest + 1);
-	if (kind < 0)
-		goto unknown;
-	lp = state_pid(st, pid);
-	if (!lp)
-		goto nomem;
-	if (in_task) {
-		t = ld_pid_task(lp, tid);
-		if (!t)
-			goto nomem;
+	if (!ld_kind_per_pid(kind)) {
+		if (pid || tid) {
+			snprintf(err, errlen, "%s: a machine-wide file given for pid %d, tid %d",
+				 path, (int)pid, (int)tid);
+			return -EINVAL;
+		}
+		rc = load_global(ld, kind, path, text, len, err, errlen);
 	} else {
-		t = &lp->whole;
+		if (pid <= 0 || tid < 0) {
+			snprintf(err, errlen, "%s: pid %d, tid %d do not name a task", path,
+				 (int)pid, (int)tid);
+			return -EINVAL;
+		}
+		lp = session_pid(ld, pid);
+		rc = lp ? ld_pid_file(lp, kind, tid, path, text, len, err, errlen) : -ENOMEM;
 	}
-	return ld_parse_pid_file(t, (enum ld_kind)kind, pid, path, text, len, err, errlen);
-unknown:
-	snprintf(err, errlen, "%s: not a file the loader knows (stat, meminfo, 42/status, "
-		 "42/task/43/maps, ...)", path);
-	return -EINVAL;
-nomem:
-	snprintf(err, errlen, "%s: out of memory", path);
-	return -ENOMEM;
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory", path);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -298,7 +223,7 @@ static int bound_conflict(const char *what, const struct ld_bound *b, unsigned i
 }
 
 /* Widths of the CPU and node masks, the kernel profile. */
-int ld_finish_machine(struct ld_state *st, char *err, size_t errlen)
+static int finish_machine(struct mach_loader *ld, char *err, size_t errlen)
 {
 	static const size_t dec_flag[LD_NR_DEC] = {
 		[DEC_UMASK] = offsetof(struct mach_profile, status_umask),
@@ -315,27 +240,27 @@ int ld_finish_machine(struct ld_state *st, char *err, size_t errlen)
 		[DEC_MEMS] = offsetof(struct mach_profile, status_mems_allowed),
 		[DEC_X86] = offsetof(struct mach_profile, status_x86_features),
 	};
-	struct machine *m = st->m;
+	struct machine *m = ld->m;
 	unsigned int ncpu, nnode, lo;
 
 	/* nr_cpu_ids: the highest CPU + 1, raised as far as a mask's width demands */
-	lo = st->cpus.lo > st->prev_nr_cpu_ids ? st->cpus.lo : st->prev_nr_cpu_ids;
+	lo = ld->cpus.lo > ld->prev_nr_cpu_ids ? ld->cpus.lo : ld->prev_nr_cpu_ids;
 	if (m->ncpus && m->cpus[m->ncpus - 1].id + 1 > lo)
 		lo = m->cpus[m->ncpus - 1].id + 1;
-	if (st->cpus.hi && lo > st->cpus.hi)
-		return bound_conflict("nr_cpu_ids", &st->cpus, lo, err, errlen);
+	if (ld->cpus.hi && lo > ld->cpus.hi)
+		return bound_conflict("nr_cpu_ids", &ld->cpus, lo, err, errlen);
 	ncpu = lo ? lo : m->nr_cpu_ids ? m->nr_cpu_ids : 1;
 
 	/* MAX_NUMNODES is a power of two; take one if the widths allow */
-	lo = st->mems.lo > st->prev_max_numnodes ? st->mems.lo : st->prev_max_numnodes;
-	if (st->mems.hi && lo > st->mems.hi)
-		return bound_conflict("MAX_NUMNODES", &st->mems, lo, err, errlen);
-	if (st->mems.lo) {
+	lo = ld->mems.lo > ld->prev_max_numnodes ? ld->mems.lo : ld->prev_max_numnodes;
+	if (ld->mems.hi && lo > ld->mems.hi)
+		return bound_conflict("MAX_NUMNODES", &ld->mems, lo, err, errlen);
+	if (ld->mems.lo) {
 		unsigned int p2 = 1;
 
 		while (p2 < lo)
 			p2 <<= 1;
-		nnode = !st->mems.hi || p2 <= st->mems.hi ? p2 : st->mems.hi;
+		nnode = !ld->mems.hi || p2 <= ld->mems.hi ? p2 : ld->mems.hi;
 	} else {
 		nnode = m->max_numnodes ? m->max_numnodes : MACH_MAX_NUMNODES_DEFAULT;
 	}
@@ -359,8 +284,8 @@ int ld_finish_machine(struct ld_state *st, char *err, size_t errlen)
 		bool *flag = (bool *)((char *)&m->profile + dec_flag[f]);
 
 		/* Umask is only ever decided present: absence is the task's, not the kernel's */
-		if (st->dec[f].val >= 0)
-			*flag = st->dec[f].val;
+		if (ld->dec[f].val >= 0)
+			*flag = ld->dec[f].val;
 	}
 	return 0;
 nomem:
@@ -368,19 +293,18 @@ nomem:
 	return -ENOMEM;
 }
 
-/* Build one process from @lp into st->m. */
-int ld_add_process(struct ld_state *st, struct ld_pid *lp, char *err, size_t errlen)
+int ld_add_process(struct mach_loader *ld, struct ld_pid *lp, char *err, size_t errlen)
 {
 	struct mach_process p;
 	struct ld_commit cm;
 	int rc;
 
 	memset(&p, 0, sizeof(p));
-	rc = ld_assemble(st, lp, &p, &cm, err, errlen);
+	rc = ld_assemble(ld, lp, &p, &cm, err, errlen);
 	if (!rc)
-		rc = ld_commit(st, &cm);
+		rc = ld_commit(ld, &cm);
 	if (!rc)
-		rc = put_process(st->m, &p);
+		rc = put_process(ld->m, &p);
 	if (rc) {
 		if (rc == -ENOMEM)
 			snprintf(err, errlen, "%d: out of memory", lp->tgid);
@@ -390,17 +314,19 @@ int ld_add_process(struct ld_state *st, struct ld_pid *lp, char *err, size_t err
 	return rc;
 }
 
-int mach_load_finish(struct machine *m, char *err, size_t errlen)
+int mach_loader_finish(struct mach_loader *ld, char *err, size_t errlen)
 {
-	struct ld_state *st = registry_get(m, false, true);
 	int rc = 0;
 
-	if (!st)
-		return 0;
-	for (size_t i = 0; i < st->npids && !rc; i++)
-		rc = ld_add_process(st, st->pids[i], err, errlen);
+	if (!ld) {
+		snprintf(err, errlen, "mach_loader_finish: no loader");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < ld->npids && !rc; i++)
+		rc = ld_add_process(ld, ld->pids[i], err, errlen);
 	if (!rc)
-		rc = ld_finish_machine(st, err, errlen);
-	ld_state_free(st);
+		rc = finish_machine(ld, err, errlen);
+	session_end(ld);
+	session_start(ld);
 	return rc;
 }

@@ -11,6 +11,9 @@
  * disagree the pid is read again, up to LD_TRIES times.  A disagreement that
  * survives an identical re-read is a real one.  In a captured tree, files do
  * not change and any disagreement is an error.
+ *
+ * Which file a relative path names is decided here too, for the walk and
+ * for mach_load_text, until the file table layer classifies paths.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -30,6 +33,98 @@
 #define LD_TRIES 5
 #define ARENA_FIRST (1u << 20)
 #define ARENA_MAX ((size_t)1 << 30)
+
+/* ------------------------------------------------------------------ */
+/* Names                                                                */
+
+/*
+ * The files the walk reads, in report order, by the names they have in a
+ * /proc tree: the machine-wide ones at its top, the per-task ones under
+ * <pid>/ and <pid>/task/<tid>/.  This table and path_kind() are what the
+ * file table layer's path parser will replace; nothing else in the loader
+ * knows a file by its name.
+ */
+static const struct tree_file {
+	const char *name;
+	enum mach_ld_kind kind;
+	bool required; /* machine-wide: the tree must have it; per task: no process without it */
+} tree_files[] = {
+	{ "stat", MACH_LD_STAT, true },
+	{ "meminfo", MACH_LD_MEMINFO, true },
+	{ "vmstat", MACH_LD_VMSTAT, true },
+	{ "loadavg", MACH_LD_LOADAVG, true },
+	{ "uptime", MACH_LD_UPTIME, true },
+	{ "schedstat", MACH_LD_SCHEDSTAT, false },
+	{ "pressure/cpu", MACH_LD_PRESSURE_CPU, false },
+	{ "pressure/io", MACH_LD_PRESSURE_IO, false },
+	{ "pressure/irq", MACH_LD_PRESSURE_IRQ, false },
+	{ "pressure/memory", MACH_LD_PRESSURE_MEMORY, false },
+	{ "status", MACH_LD_PID_STATUS, true },
+	{ "stat", MACH_LD_PID_STAT, true },
+	{ "statm", MACH_LD_PID_STATM, false },
+	{ "maps", MACH_LD_PID_MAPS, false },
+	{ "cmdline", MACH_LD_PID_CMDLINE, false },
+	{ "comm", MACH_LD_PID_COMM, false },
+};
+#define NTREE_FILES (sizeof(tree_files) / sizeof(tree_files[0]))
+
+/* "42" at @s (no sign, no leading zero); the rest in *@rest. */
+static bool parse_pid(const char *s, pid_t *pid, const char **rest)
+{
+	long v = 0;
+
+	if (*s < '1' || *s > '9')
+		return false;
+	while (*s >= '0' && *s <= '9') {
+		v = v * 10 + (*s++ - '0');
+		if (v > INT32_MAX)
+			return false;
+	}
+	*pid = (pid_t)v;
+	*rest = s;
+	return true;
+}
+
+/* Which file @path names ("meminfo", "42/status", "42/task/43/maps"); false if none. */
+static bool path_kind(const char *path, enum mach_ld_kind *kind, pid_t *pid, pid_t *tid)
+{
+	const char *name = path;
+	bool per_pid = false;
+
+	*pid = *tid = 0;
+	if (parse_pid(path, pid, &name)) {
+		if (*name++ != '/')
+			return false;
+		if (!strncmp(name, "task/", 5) && (!parse_pid(name + 5, tid, &name) || *name++ != '/'))
+			return false;
+		per_pid = true;
+	}
+	for (size_t i = 0; i < NTREE_FILES; i++)
+		if (ld_kind_per_pid(tree_files[i].kind) == per_pid &&
+		    !strcmp(name, tree_files[i].name)) {
+			*kind = tree_files[i].kind;
+			return true;
+		}
+	return false;
+}
+
+int mach_load_text(struct mach_loader *ld, const char *path, const char *text, size_t len,
+		   char *err, size_t errlen)
+{
+	enum mach_ld_kind kind;
+	pid_t pid, tid;
+
+	if (!ld || !path || (!text && len)) {
+		snprintf(err, errlen, "mach_load_text: missing loader, path or text");
+		return -EINVAL;
+	}
+	if (!path_kind(path, &kind, &pid, &tid)) {
+		snprintf(err, errlen, "%s: not a file the loader knows (stat, meminfo, 42/status, "
+			 "42/task/43/maps, ...)", path);
+		return -EINVAL;
+	}
+	return mach_loader_file(ld, kind, pid, tid, path, text, len, err, errlen);
+}
 
 /* ------------------------------------------------------------------ */
 /* Reading                                                              */
@@ -90,7 +185,7 @@ static int read_file(struct arena *a, int dirfd, const char *rel, size_t *off, s
 }
 
 struct walk {
-	struct ld_state *st;
+	struct mach_loader *ld;
 	const char *dir;
 	int dirfd;
 	bool live, no_tasks;
@@ -118,15 +213,15 @@ static int sys_error(struct walk *w, const char *rel, int rc)
 
 static int load_globals(struct walk *w)
 {
-	struct machine *m = w->st->m;
-
-	m->profile.has_schedstat = false;
-	for (size_t i = 0; i < LD_NGLOBAL; i++) {
-		const struct ld_global_file *g = &ld_global_files[i];
+	w->ld->m->profile.has_schedstat = false;
+	for (size_t i = 0; i < NTREE_FILES; i++) {
+		const struct tree_file *g = &tree_files[i];
 		char path[4200];
 		size_t off, len;
 		int rc;
 
+		if (ld_kind_per_pid(g->kind))
+			continue;
 		w->arena.used = 0;
 		rc = read_file(&w->arena, w->dirfd, g->name, &off, &len);
 		while (rc == -ENOBUFS) {
@@ -145,7 +240,8 @@ static int load_globals(struct walk *w)
 		if (rc)
 			return sys_error(w, g->name, rc);
 		display_path(w, g->name, path, sizeof(path));
-		rc = ld_parse_global(w->st, g, path, w->arena.buf + off, len, w->err, w->errlen);
+		rc = mach_loader_file(w->ld, g->kind, 0, 0, path, w->arena.buf + off, len, w->err,
+				      w->errlen);
 		if (rc)
 			return rc;
 		if ((rc = ld_report_add(&w->rep, g->name, MACH_LOAD_OK, NULL, w->arena.buf + off,
@@ -159,7 +255,7 @@ static int load_globals(struct walk *w)
 struct slot {
 	char rel[64];
 	pid_t tid;          /* 0: /proc/<pid>/X, else task/<tid>/X */
-	enum ld_kind kind;
+	const struct tree_file *f;
 	size_t off, len;
 	int rc;
 };
@@ -197,7 +293,7 @@ static int list_tasks(struct walk *w, pid_t pid, pid_t **tids, size_t *n)
 		const char *rest;
 		pid_t tid, *slot;
 
-		if (!ld_parse_pid(de->d_name, &tid, &rest) || *rest)
+		if (!parse_pid(de->d_name, &tid, &rest) || *rest)
 			continue;
 		slot = VEC_PUSH(*tids, *n, cap);
 		if (!slot) {
@@ -239,7 +335,7 @@ static int slot_order(const void *a, const void *b)
 		return x->tid ? 1 : -1;
 	if (x->tid != y->tid)
 		return x->tid < y->tid ? -1 : 1;
-	return (int)x->kind - (int)y->kind;
+	return x->f < y->f ? -1 : x->f > y->f;
 }
 
 static int report_pid(struct walk *w, struct slot *s, size_t n, const char *reason)
@@ -271,12 +367,33 @@ static int report_pid(struct walk *w, struct slot *s, size_t n, const char *reas
 	return rc;
 }
 
+/* The number of per-task files, and so of a task's slots. */
+static size_t task_files(void)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < NTREE_FILES; i++)
+		n += ld_kind_per_pid(tree_files[i].kind);
+	return n;
+}
+
+/* Slot @x reads @f of @pid: from task/<tid>/ when @tid is not 0, else from <pid>/. */
+static void set_slot(struct slot *x, const struct tree_file *f, pid_t pid, pid_t tid)
+{
+	x->tid = tid;
+	x->f = f;
+	if (tid)
+		snprintf(x->rel, sizeof(x->rel), "%d/task/%d/%s", (int)pid, (int)tid, f->name);
+	else
+		snprintf(x->rel, sizeof(x->rel), "%d/%s", (int)pid, f->name);
+}
+
 /* Build the slots of one attempt: other threads first, then the leader's two copies. */
 static struct slot *make_slots(pid_t pid, const pid_t *tids, size_t ntids, size_t *n)
 {
-	struct slot *s = calloc((ntids + 1) * LD_NR_KINDS, sizeof(*s));
-	size_t k = 0;
+	struct slot *s = calloc((ntids + 1) * task_files(), sizeof(*s));
 	bool leader_task = false;
+	size_t k = 0;
 
 	if (!s)
 		return NULL;
@@ -285,26 +402,17 @@ static struct slot *make_slots(pid_t pid, const pid_t *tids, size_t ntids, size_
 			leader_task = true;
 			continue;
 		}
-		for (int kind = 0; kind < LD_NR_KINDS; kind++, k++) {
-			s[k].tid = tids[i];
-			s[k].kind = (enum ld_kind)kind;
-			snprintf(s[k].rel, sizeof(s[k].rel), "%d/task/%d/%s", (int)pid, (int)tids[i],
-				 ld_kind_names[kind]);
-		}
+		for (size_t f = 0; f < NTREE_FILES; f++)
+			if (ld_kind_per_pid(tree_files[f].kind))
+				set_slot(&s[k++], &tree_files[f], pid, tids[i]);
 	}
 	/* The leader's task/ copy right before /proc/<pid>/X: the two must agree. */
-	for (int kind = 0; kind < LD_NR_KINDS; kind++) {
-		if (leader_task) {
-			s[k].tid = pid;
-			s[k].kind = (enum ld_kind)kind;
-			snprintf(s[k].rel, sizeof(s[k].rel), "%d/task/%d/%s", (int)pid, (int)pid,
-				 ld_kind_names[kind]);
-			k++;
-		}
-		s[k].tid = 0;
-		s[k].kind = (enum ld_kind)kind;
-		snprintf(s[k].rel, sizeof(s[k].rel), "%d/%s", (int)pid, ld_kind_names[kind]);
-		k++;
+	for (size_t f = 0; f < NTREE_FILES; f++) {
+		if (!ld_kind_per_pid(tree_files[f].kind))
+			continue;
+		if (leader_task)
+			set_slot(&s[k++], &tree_files[f], pid, pid);
+		set_slot(&s[k++], &tree_files[f], pid, 0);
 	}
 	*n = k;
 	return s;
@@ -314,34 +422,26 @@ static struct slot *make_slots(pid_t pid, const pid_t *tids, size_t ntids, size_
 static int try_pid(struct walk *w, pid_t pid, const struct slot *s, size_t n, const pid_t *tids,
 		   size_t ntids, bool listed)
 {
-	struct ld_pid *lp = calloc(1, sizeof(*lp));
+	struct ld_pid *lp = ld_pid_new(pid);
 	int rc = 0;
 
 	if (!lp)
 		return -ENOMEM;
-	lp->tgid = pid;
-	lp->whole.tid = pid;
 	lp->tasks_complete = listed;
 	for (size_t i = 0; i < ntids && !rc; i++)
 		if (!ld_pid_task(lp, tids[i]))
 			rc = -ENOMEM;
 	for (size_t i = 0; i < n && !rc; i++) {
-		struct ld_task *t;
 		char path[4200];
 
 		if (s[i].rc)
 			continue;
-		t = s[i].tid ? ld_pid_task(lp, s[i].tid) : &lp->whole;
-		if (!t) {
-			rc = -ENOMEM;
-			break;
-		}
 		display_path(w, s[i].rel, path, sizeof(path));
-		rc = ld_parse_pid_file(t, s[i].kind, pid, path, w->arena.buf + s[i].off, s[i].len,
-				       w->err, w->errlen);
+		rc = ld_pid_file(lp, s[i].f->kind, s[i].tid, path, w->arena.buf + s[i].off,
+				 s[i].len, w->err, w->errlen);
 	}
 	if (!rc)
-		rc = ld_add_process(w->st, lp, w->err, w->errlen);
+		rc = ld_add_process(w->ld, lp, w->err, w->errlen);
 	ld_pid_free(lp);
 	return rc;
 }
@@ -410,8 +510,7 @@ static int load_pid(struct walk *w, pid_t pid)
 		}
 		for (size_t i = 0; i < n && !rc && !skip; i++) {
 			bool leader = s[i].tid == 0 || s[i].tid == pid;
-			bool needed = s[i].tid == 0 &&
-				      (s[i].kind == LD_STATUS || s[i].kind == LD_STAT);
+			bool needed = s[i].tid == 0 && s[i].f->required;
 
 			if (gone(s[i].rc) && w->live) {
 				if (leader)
@@ -506,7 +605,7 @@ static int list_pids(struct walk *w, const struct mach_load_opts *opts, pid_t **
 		const char *rest;
 		pid_t pid, *slot;
 
-		if (!ld_parse_pid(de->d_name, &pid, &rest) || *rest)
+		if (!parse_pid(de->d_name, &pid, &rest) || *rest)
 			continue;
 		slot = VEC_PUSH(*out, *n, cap);
 		if (!slot) {
@@ -541,8 +640,8 @@ int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct ma
 	w.dirfd = -1;
 	w.no_tasks = opts && opts->no_tasks;
 	m = mach_new();
-	w.st = m ? ld_state_new(m) : NULL;
-	if (!w.st) {
+	w.ld = m ? mach_loader_new(m) : NULL;
+	if (!w.ld) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -567,7 +666,7 @@ int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct ma
 		rc = load_pid(&w, pids[i]);
 	if (rc)
 		goto out;
-	rc = ld_finish_machine(w.st, err, errlen);
+	rc = mach_loader_finish(w.ld, err, errlen);
 out:
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "%s: out of memory", dir);
@@ -575,7 +674,7 @@ out:
 		close(w.dirfd);
 	free(pids);
 	free(w.arena.buf);
-	ld_state_free(w.st);
+	mach_loader_free(w.ld);
 	if (rc || !report) {
 		struct mach_load_report r = { w.rep.n, w.rep.files };
 

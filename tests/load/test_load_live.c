@@ -692,15 +692,15 @@ static int load_pid_set(const struct text *set, size_t nset, size_t mutated, con
 			size_t mlen, char *err)
 {
 	struct machine *m = mach_new();
+	struct mach_loader *ld = mach_loader_new(m);
 	int rc = 0;
 
 	for (size_t i = 0; i < nset && !rc; i++)
-		rc = mach_load_text(m, set[i].path, i == mutated ? mtext : set[i].buf,
+		rc = mach_load_text(ld, set[i].path, i == mutated ? mtext : set[i].buf,
 				    i == mutated ? mlen : set[i].len, err, ERRLEN);
 	if (!rc)
-		rc = mach_load_finish(m, err, ERRLEN);
-	else
-		mach_load_finish(m, (char[ERRLEN]){ 0 }, ERRLEN);
+		rc = mach_loader_finish(ld, err, ERRLEN);
+	mach_loader_free(ld);
 	mach_free(m);
 	return rc;
 }
@@ -764,9 +764,11 @@ void test_mutations(void)
 	/* unmutated: everything loads */
 	for (size_t i = 0; i < nglob; i++) {
 		struct machine *m = mach_new();
+		struct mach_loader *ld = mach_loader_new(m);
 
-		clean += mach_load_text(m, glob[i].path, glob[i].buf, glob[i].len, err, ERRLEN) != 0;
-		clean += mach_load_finish(m, err, ERRLEN) != 0;
+		clean += mach_load_text(ld, glob[i].path, glob[i].buf, glob[i].len, err, ERRLEN) != 0;
+		clean += mach_loader_finish(ld, err, ERRLEN) != 0;
+		mach_loader_free(ld);
 		mach_free(m);
 	}
 	for (int s = 0; s < 3; s++)
@@ -777,6 +779,7 @@ void test_mutations(void)
 	for (unsigned int r = 0; r < rounds; r++) {
 		for (size_t i = 0; i < nglob; i++) {
 			struct machine *m = mach_new();
+			struct mach_loader *ld = mach_loader_new(m);
 			size_t len;
 			char *t = mutate(&rng, glob[i].buf, glob[i].len, &len);
 			int rc;
@@ -784,11 +787,10 @@ void test_mutations(void)
 			if (!t)
 				continue;
 			err[0] = '\0';
-			rc = mach_load_text(m, glob[i].path, t, len, err, ERRLEN);
+			rc = mach_load_text(ld, glob[i].path, t, len, err, ERRLEN);
 			if (!rc)
-				rc = mach_load_finish(m, err, ERRLEN);
-			else
-				mach_load_finish(m, (char[ERRLEN]){ 0 }, ERRLEN);
+				rc = mach_loader_finish(ld, err, ERRLEN);
+			mach_loader_free(ld);
 			snprintf(pfx, sizeof(pfx), "%s:", glob[i].path);
 			loads++;
 			okays += !rc;
