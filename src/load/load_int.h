@@ -4,7 +4,7 @@
  *
  * Global files (stat, meminfo, ...) parse straight into the machine.  The
  * per-pid files parse into records (one per file, typed values only), which
- * load_pid.c checks against each other and turns into one struct
+ * pid_assemble.c checks against each other and turns into one struct
  * mach_process: a process is built only from files that agree.
  */
 #ifndef UPROCFS_LOAD_INT_H
@@ -248,6 +248,57 @@ struct ld_task *ld_pid_task(struct ld_pid *lp, pid_t tid);
  */
 int ld_pid_file(struct ld_pid *lp, enum mach_ld_kind kind, pid_t tid, const char *path,
 		const char *text, size_t len, char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ */
+/* Comparisons between records (pid_compare.c)                          */
+
+/* Where a message goes; every check returns its error code. */
+struct ld_msg {
+	char *err;
+	size_t errlen;
+};
+
+/** Write the message into @ms; @rc. */
+int ld_say(const struct ld_msg *ms, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/** -EINVAL with "A:LA: WHAT is VA, but B:LB says VB". */
+int ld_disagree(const struct ld_msg *ms, const char *a, unsigned int la, const char *b,
+		unsigned int lb, const char *what, const char *va, const char *vb);
+int ld_disagree_u(const struct ld_msg *ms, const char *a, unsigned int la, const char *b,
+		  unsigned int lb, const char *what, uint64_t va, uint64_t vb);
+int ld_disagree_s(const struct ld_msg *ms, const char *a, unsigned int la, const char *b,
+		  unsigned int lb, const char *what, int64_t va, int64_t vb);
+/** The values quoted and escaped. */
+int ld_disagree_str(const struct ld_msg *ms, const char *a, unsigned int la, const char *b,
+		    unsigned int lb, const char *what, const char *va, const char *vb);
+/** "field 35 (wchan)" into @buf, as messages name a stat field; @buf. */
+const char *ld_sf_what(enum ld_stat_field n, char buf[64]);
+
+/** Every status line @mask selects (STF_*, 0: all) is equal in @a and @b. */
+int ld_status_cmp(const struct ld_msg *ms, const struct ld_status *a, const struct ld_status *b,
+		  unsigned int mask);
+/** The PROC and MM fields agree; all but exit_code for the leader's two files (@leader_pair). */
+int ld_stat_cmp(const struct ld_msg *ms, const struct ld_stat *a, const struct ld_stat *b,
+		bool leader_pair);
+int ld_statm_cmp(const struct ld_msg *ms, const struct ld_statm *a, const struct ld_statm *b);
+int ld_maps_cmp(const struct ld_msg *ms, const struct ld_maps *a, const struct ld_maps *b);
+/** Byte for byte; @what ("names", "command lines") for the message. */
+int ld_bytes_cmp(const struct ld_msg *ms, const struct ld_bytes *a, const struct ld_bytes *b,
+		 const char *what);
+
+/** How far stat's rss may stray from VmRSS, in pages; UINT64_MAX when the CPUs are unknown. */
+uint64_t ld_rss_slack(const struct machine *m);
+/** A thread's status and one of its stat files agree (rss within @slack pages). */
+int ld_status_vs_stat(const struct ld_msg *ms, const struct ld_status *s, const struct ld_stat *t,
+		      uint64_t slack);
+/** statm agrees with the Vm lines of @s. */
+int ld_statm_vs_status(const struct ld_msg *ms, const struct ld_statm *m,
+		       const struct ld_status *s);
+/** The fields a stat prints as 0 without an mm (!@has_mm) or without ptrace access (@hidden). */
+int ld_stat_zeros(const struct ld_msg *ms, const struct ld_stat *t, bool hidden, bool has_mm);
+
+/* ------------------------------------------------------------------ */
+/* Assembly (pid_assemble.c)                                            */
 
 /*
  * Check a process's records against each other and build @out (zeroed by

@@ -8,7 +8,7 @@
  * from the first '(' to the last ')' of the file, since no later field can
  * contain one.  Signed fields may be negative.  What a field means for the
  * model (the task's own value, the thread group's, the mm's) is in the table
- * below; load_pid.c does the rest.
+ * below; pid_assemble.c does the rest.
  */
 #include <errno.h>
 #include <string.h>

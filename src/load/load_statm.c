@@ -5,8 +5,8 @@
  *
  * "size resident shared text lib data dt\n", all in pages; lib and dt are
  * always 0 since 2.6.  A task without an mm prints seven zeros.  Only text
- * has a home of its own in the model (mm->statm_text); load_pid.c checks the
- * others against the status Vm lines.
+ * has a home of its own in the model (mm->statm_text); pid_compare.c checks
+ * the others against the status Vm lines.
  */
 #include "load_int.h"
 

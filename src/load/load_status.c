@@ -8,7 +8,7 @@
  * under a config option, or only for a task with an mm or an fs_struct, may
  * be absent; every other line is required, and an unknown, repeated or
  * misplaced line is an error.  Which optional lines a file showed is kept in
- * the record; load_pid.c turns that into the kernel profile.
+ * the record; pid_assemble.c turns that into the kernel profile.
  */
 #include <errno.h>
 #include <stdlib.h>

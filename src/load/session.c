@@ -6,8 +6,8 @@
  * Machine-wide files parse straight into the machine.  Per-task files are
  * kept as records, one struct ld_pid per process, until mach_loader_finish
  * checks each process's records against each other and builds it
- * (load_pid.c): a file on its own cannot say whether the process changed
- * between two reads.  What the accepted processes said about the kernel
+ * (pid_assemble.c): a file on its own cannot say whether the process
+ * changed between two reads.  What the accepted processes said about the kernel
  * (which optional status lines it prints, how wide its CPU and node masks
  * are) is gathered across processes and set once at the end.
  */

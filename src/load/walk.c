@@ -7,10 +7,10 @@
  * directories.  On the live /proc a process can change between two reads,
  * so all of a pid's files are read back to back into one buffer allocated up
  * front (reading does not allocate, so even /proc/self keeps still), parsed
- * into records, and checked against each other (load_pid.c); when they
- * disagree the pid is read again, up to LD_TRIES times.  A disagreement that
- * survives an identical re-read is a real one.  In a captured tree, files do
- * not change and any disagreement is an error.
+ * into records, and checked against each other (pid_assemble.c); when
+ * they disagree the pid is read again, up to LD_TRIES times.  A
+ * disagreement that survives an identical re-read is a real one.  In a
+ * captured tree, files do not change and any disagreement is an error.
  *
  * Which file a relative path names is decided here too, for the walk and
  * for mach_load_text, until the file table layer classifies paths.
