@@ -23,12 +23,36 @@
 /* One thread and the records that describe it. */
 struct thr {
 	pid_t tid;
-	struct ld_task *task;        /* task/<tid> slot, or NULL */
 	const struct ld_status *status;
 	const struct ld_stat *stat;  /* its own values (task/<tid>/stat), or NULL */
 	const struct ld_stat *tstat; /* thread-level fields: own, else the whole file's */
 	const struct ld_bytes *comm;
 };
+
+/* One process being assembled: its records, and what the checks found out. */
+struct asm_ctx {
+	struct ld_msg ms;
+	const struct mach_loader *ld;
+	struct ld_pid *lp;
+	struct ld_commit *cm;
+	struct ld_task *lt;            /* task/<tgid>/: the leader's second set of files, or NULL */
+	struct thr *th;                /* the leader, then the other threads by tid */
+	unsigned int n;
+	/* the first record of each kind speaks for the process once all agree */
+	const struct ld_status *rs;
+	const struct ld_stat *ts;
+	const struct ld_statm *rm;
+	struct ld_maps *rmaps;
+	struct ld_bytes *rcmd;
+	bool hidden;                   /* stat masked: the reader may not ptrace the task */
+	bool has_mm;
+};
+
+/* The whole files (@i 0), then each task/<tid>/ slot. */
+static struct ld_task *task_at(struct ld_pid *lp, size_t i)
+{
+	return i ? &lp->tasks[i - 1] : &lp->whole;
+}
 
 static int tid_cmp(const void *a, const void *b)
 {
@@ -233,26 +257,15 @@ static int aggregates(const struct ld_msg *ms, struct mach_process *p, const str
 	return 0;
 }
 
-int ld_assemble(const struct mach_loader *ld, struct ld_pid *lp, struct mach_process *out,
-		struct ld_commit *cm, char *err, size_t errlen)
+/* The threads, leader first, each with the records that describe it. */
+static int collect_threads(struct asm_ctx *a)
 {
-	const struct ld_msg ms = { err, errlen };
+	struct ld_pid *lp = a->lp;
 	const pid_t tgid = lp->tgid;
 	struct ld_task *lt = NULL;
-	struct thr *th = NULL;
-	const struct ld_status *rs = NULL;
-	const struct ld_stat *ts = NULL;
-	const struct ld_statm *rm = NULL;
-	struct ld_maps *rmaps = NULL;
-	struct ld_bytes *rcmd = NULL;
-	const uint64_t slack = ld_rss_slack(ld->m);
+	struct thr *th;
 	unsigned int n = 1;
-	bool hidden = false, has_mm;
-	int rc = 0;
 
-	memset(cm, 0, sizeof(*cm));
-	for (int f = 0; f < LD_NR_DEC; f++)
-		cm->dec[f].val = -1;
 	lp->whole.tid = tgid;
 	if (lp->ntasks)
 		qsort(lp->tasks, lp->ntasks, sizeof(lp->tasks[0]), tid_cmp);
@@ -266,60 +279,69 @@ int ld_assemble(const struct mach_loader *ld, struct ld_pid *lp, struct mach_pro
 	if (!th)
 		return -ENOMEM;
 	th[0].tid = tgid;
-	th[0].task = lt;
 	th[0].status = lp->whole.status ? lp->whole.status : lt ? lt->status : NULL;
 	th[0].stat = lt ? lt->stat : NULL;
 	th[0].tstat = th[0].stat ? th[0].stat : lp->whole.stat;
 	th[0].comm = lp->whole.comm ? lp->whole.comm : lt ? lt->comm : NULL;
 	for (size_t i = 0, k = 1; i < lp->ntasks; i++) {
-		struct ld_task *t = &lp->tasks[i];
+		const struct ld_task *t = &lp->tasks[i];
 
 		if (t->tid == tgid)
 			continue;
 		th[k].tid = t->tid;
-		th[k].task = t;
 		th[k].status = t->status;
 		th[k].stat = t->stat;
 		th[k].tstat = t->stat;
 		th[k].comm = t->comm;
 		k++;
 	}
+	a->lt = lt;
+	a->th = th;
+	a->n = n;
+	return 0;
+}
 
-	/* 1. the leader's two sets of files describe one task */
-	if (lt) {
-		if (lp->whole.status && lt->status &&
-		    (rc = ld_status_cmp(&ms, lp->whole.status, lt->status, 0)))
-			goto out;
-		if (lp->whole.stat && lt->stat &&
-		    (rc = ld_stat_cmp(&ms, lp->whole.stat, lt->stat, true)))
-			goto out;
-		if (lp->whole.comm && lt->comm &&
-		    (rc = ld_bytes_cmp(&ms, lp->whole.comm, lt->comm, "names")))
-			goto out;
-	}
+/* The leader's two sets of files, /proc/<pid>/X and task/<pid>/X, describe one task. */
+static int check_leader(struct asm_ctx *a)
+{
+	const struct ld_task *w = &a->lp->whole, *lt = a->lt;
+	int rc = 0;
 
-	/* 2. every status: one process, one mm, one kernel profile */
-	for (size_t i = 0; i <= lp->ntasks; i++) {
-		const struct ld_status *s = i ? lp->tasks[i - 1].status : lp->whole.status;
+	if (!lt)
+		return 0;
+	if (w->status && lt->status)
+		rc = ld_status_cmp(&a->ms, w->status, lt->status, 0);
+	if (!rc && w->stat && lt->stat)
+		rc = ld_stat_cmp(&a->ms, w->stat, lt->stat, true);
+	if (!rc && w->comm && lt->comm)
+		rc = ld_bytes_cmp(&a->ms, w->comm, lt->comm, "names");
+	return rc;
+}
+
+/* Every status: one process, one mm, one kernel profile. */
+static int check_statuses(struct asm_ctx *a)
+{
+	struct ld_commit *cm = a->cm;
+	int rc;
+
+	for (size_t i = 0; i <= a->lp->ntasks; i++) {
+		const struct ld_status *s = task_at(a->lp, i)->status, *rs = a->rs;
 
 		if (!s)
 			continue;
 		if (!rs) {
-			rs = s;
-		} else {
-			if (s->present[ST_VMPEAK] != rs->present[ST_VMPEAK]) {
-				rc = ld_say(&ms, -ENOTSUP,
-					    "%s:1: %s the Vm lines of an mm but %s %s (a zombie leader "
-					    "with live threads?); machine.h has one mm per process",
-					    rs->path, rs->present[ST_VMPEAK] ? "has" : "lacks", s->path,
-					    s->present[ST_VMPEAK] ? "has them" : "does not");
-				goto out;
-			}
-			if ((rc = ld_status_cmp(&ms, rs, s, STF_PROC)))
-				goto out;
+			a->rs = s;
+		} else if (s->present[ST_VMPEAK] != rs->present[ST_VMPEAK]) {
+			return ld_say(&a->ms, -ENOTSUP,
+				      "%s:1: %s the Vm lines of an mm but %s %s (a zombie leader "
+				      "with live threads?); machine.h has one mm per process",
+				      rs->path, rs->present[ST_VMPEAK] ? "has" : "lacks", s->path,
+				      s->present[ST_VMPEAK] ? "has them" : "does not");
+		} else if ((rc = ld_status_cmp(&a->ms, rs, s, STF_PROC))) {
+			return rc;
 		}
-		if ((rc = decide(&ms, ld, cm, s)))
-			goto out;
+		if ((rc = decide(&a->ms, a->ld, cm, s)))
+			return rc;
 		ld_bound_lo(&cm->cpus, s->cpus_lo, s->path);
 		ld_bound_hi(&cm->cpus, s->cpus_hi, s->path);
 		if (s->present[ST_MEMS]) {
@@ -327,238 +349,317 @@ int ld_assemble(const struct mach_loader *ld, struct ld_pid *lp, struct mach_pro
 			ld_bound_hi(&cm->mems, s->mems_hi, s->path);
 		}
 	}
+	return 0;
+}
 
-	/* 3. every stat: one process, one mm */
-	for (size_t i = 0; i <= lp->ntasks; i++) {
-		const struct ld_stat *s = i ? lp->tasks[i - 1].stat : lp->whole.stat;
+/* Every stat: one process, one mm. */
+static int check_stats(struct asm_ctx *a)
+{
+	int rc;
+
+	for (size_t i = 0; i <= a->lp->ntasks; i++) {
+		const struct ld_stat *s = task_at(a->lp, i)->stat;
 
 		if (!s)
 			continue;
-		if (!ts)
-			ts = s;
-		else if ((rc = ld_stat_cmp(&ms, ts, s, false)))
-			goto out;
+		if (!a->ts)
+			a->ts = s;
+		else if ((rc = ld_stat_cmp(&a->ms, a->ts, s, false)))
+			return rc;
 	}
-	if (ts)
-		hidden = ts->f[LD_STAT_STARTCODE] == 1 && ts->f[LD_STAT_ENDCODE] == 1;
+	/* startcode and endcode both 1: what do_task_stat prints without ptrace access */
+	a->hidden = a->ts && a->ts->f[LD_STAT_STARTCODE] == 1 && a->ts->f[LD_STAT_ENDCODE] == 1;
+	return 0;
+}
 
-	/* 4. statm, maps and cmdline of every thread show the same mm */
-	for (size_t i = 0; i <= lp->ntasks; i++) {
-		struct ld_task *t = i ? &lp->tasks[i - 1] : &lp->whole;
+/* statm, maps and cmdline of every thread show the same mm. */
+static int check_mm_files(struct asm_ctx *a)
+{
+	int rc;
 
-		if (t->statm) {
-			if (!rm)
-				rm = t->statm;
-			else if ((rc = ld_statm_cmp(&ms, rm, t->statm)))
-				goto out;
-		}
-		if (t->maps) {
-			if (!rmaps)
-				rmaps = t->maps;
-			else if ((rc = ld_maps_cmp(&ms, rmaps, t->maps)))
-				goto out;
-		}
-		if (t->cmdline) {
-			if (!rcmd)
-				rcmd = t->cmdline;
-			else if ((rc = ld_bytes_cmp(&ms, rcmd, t->cmdline, "command lines")))
-				goto out;
-		}
+	for (size_t i = 0; i <= a->lp->ntasks; i++) {
+		struct ld_task *t = task_at(a->lp, i);
+
+		if (t->statm && !a->rm)
+			a->rm = t->statm;
+		else if (t->statm && (rc = ld_statm_cmp(&a->ms, a->rm, t->statm)))
+			return rc;
+		if (t->maps && !a->rmaps)
+			a->rmaps = t->maps;
+		else if (t->maps && (rc = ld_maps_cmp(&a->ms, a->rmaps, t->maps)))
+			return rc;
+		if (t->cmdline && !a->rcmd)
+			a->rcmd = t->cmdline;
+		else if (t->cmdline &&
+			 (rc = ld_bytes_cmp(&a->ms, a->rcmd, t->cmdline, "command lines")))
+			return rc;
 	}
+	return 0;
+}
+
+/* Whether the process has an mm, and that every file agrees on it. */
+static int check_mm(struct asm_ctx *a)
+{
+	const struct ld_status *rs = a->rs;
+	const struct ld_stat *ts = a->ts;
+	int rc;
+
 	if (rs)
-		has_mm = rs->present[ST_VMPEAK];
+		a->has_mm = rs->present[ST_VMPEAK];
 	else
-		has_mm = (ts && (ts->f[LD_STAT_VSIZE] || ts->f[LD_STAT_STARTCODE])) || (rm && rm->v[LD_STATM_SIZE]) ||
-			 (rmaps && rmaps->n) || (rcmd && rcmd->len);
-	if (rs && rm && (rc = ld_statm_vs_status(&ms, rm, rs)))
-		goto out;
-	if (!has_mm && rmaps && rmaps->n) {
-		rc = ld_say(&ms, -EINVAL, "%s:1: mappings of a task without an mm (%s)", rmaps->path,
-			    path_of(rs, ts));
-		goto out;
-	}
-	if (!has_mm && rcmd && rcmd->len) {
-		rc = ld_say(&ms, -EINVAL, "%s:1: a command line of a task without an mm (%s)",
-			    rcmd->path, path_of(rs, ts));
-		goto out;
-	}
-	for (size_t i = 0; i <= lp->ntasks; i++) {
-		const struct ld_stat *s = i ? lp->tasks[i - 1].stat : lp->whole.stat;
+		a->has_mm = (ts && (ts->f[LD_STAT_VSIZE] || ts->f[LD_STAT_STARTCODE])) ||
+			    (a->rm && a->rm->v[LD_STATM_SIZE]) || (a->rmaps && a->rmaps->n) ||
+			    (a->rcmd && a->rcmd->len);
+	if (rs && a->rm && (rc = ld_statm_vs_status(&a->ms, a->rm, rs)))
+		return rc;
+	if (!a->has_mm && a->rmaps && a->rmaps->n)
+		return ld_say(&a->ms, -EINVAL, "%s:1: mappings of a task without an mm (%s)",
+			      a->rmaps->path, path_of(rs, ts));
+	if (!a->has_mm && a->rcmd && a->rcmd->len)
+		return ld_say(&a->ms, -EINVAL, "%s:1: a command line of a task without an mm (%s)",
+			      a->rcmd->path, path_of(rs, ts));
+	for (size_t i = 0; i <= a->lp->ntasks; i++) {
+		const struct ld_stat *s = task_at(a->lp, i)->stat;
 
-		if (s && (rc = ld_stat_zeros(&ms, s, hidden, has_mm)))
-			goto out;
+		if (s && (rc = ld_stat_zeros(&a->ms, s, a->hidden, a->has_mm)))
+			return rc;
 	}
+	return 0;
+}
 
-	/* 5. each thread: status, stat and comm agree */
-	for (unsigned int i = 0; i < n; i++) {
-		const struct thr *t = &th[i];
-		const struct ld_stat *both[2] = { t->stat, i ? NULL : lp->whole.stat };
+/* Each thread: its status, stat and comm agree. */
+static int check_threads(struct asm_ctx *a)
+{
+	const uint64_t slack = ld_rss_slack(a->ld->m);
+	char what[64];
+	int rc;
+
+	for (unsigned int i = 0; i < a->n; i++) {
+		const struct thr *t = &a->th[i];
+		const struct ld_stat *both[2] = { t->stat, i ? NULL : a->lp->whole.stat };
+		const char *name = t->status ? t->status->name : t->tstat ? t->tstat->comm : NULL;
+		const char *from = t->status ? t->status->path : t->tstat ? t->tstat->path : NULL;
 
 		for (int k = 0; k < 2; k++)
 			if (t->status && both[k] &&
-			    (rc = ld_status_vs_stat(&ms, t->status, both[k], slack)))
-				goto out;
-		if (t->comm) {
-			const char *name = t->status ? t->status->name
-					 : t->tstat ? t->tstat->comm : NULL;
-			const char *from = t->status ? t->status->path
-					 : t->tstat ? t->tstat->path : NULL;
-
-			if (name && strcmp(name, t->comm->buf)) {
-				rc = ld_disagree_str(&ms, t->comm->path, 1, from, 1, "the name", t->comm->buf,
-						     name);
-				goto out;
-			}
-		}
+			    (rc = ld_status_vs_stat(&a->ms, t->status, both[k], slack)))
+				return rc;
+		if (t->comm && name && strcmp(name, t->comm->buf))
+			return ld_disagree_str(&a->ms, t->comm->path, 1, from, 1, "the name",
+					       t->comm->buf, name);
 		/* exit_signal: the leader's, and -1 for every other thread (copy_process) */
-		if (i && t->stat && ld_sf_s(t->stat, LD_STAT_EXIT_SIGNAL) != -1) {
-			char what[64];
-
-			rc = ld_say(&ms, -EINVAL, "%s:%u: %s of a non-leader thread is %" PRId64 ", not -1",
-				    t->stat->path, t->stat->line[LD_STAT_EXIT_SIGNAL],
-				    ld_sf_what(LD_STAT_EXIT_SIGNAL, what),
-				    ld_sf_s(t->stat, LD_STAT_EXIT_SIGNAL));
-			goto out;
-		}
+		if (i && t->stat && ld_sf_s(t->stat, LD_STAT_EXIT_SIGNAL) != -1)
+			return ld_say(&a->ms, -EINVAL, "%s:%u: %s of a non-leader thread is %" PRId64
+				      ", not -1", t->stat->path, t->stat->line[LD_STAT_EXIT_SIGNAL],
+				      ld_sf_what(LD_STAT_EXIT_SIGNAL, what),
+				      ld_sf_s(t->stat, LD_STAT_EXIT_SIGNAL));
 	}
+	return 0;
+}
 
-	/* 6. the thread count */
-	if (lp->tasks_complete) {
-		uint64_t want = rs ? rs->v[ST_THREADS][0] : ts ? (uint64_t)ld_sf_s(ts, LD_STAT_NUM_THREADS) : n;
+/* The number of threads the process says it has, or that task/ holds. */
+static unsigned int nr_threads(const struct asm_ctx *a)
+{
+	if (a->rs)
+		return (unsigned int)a->rs->v[ST_THREADS][0];
+	if (a->ts)
+		return (unsigned int)ld_sf_s(a->ts, LD_STAT_NUM_THREADS);
+	return a->n;
+}
 
-		if (want != n) {
-			rc = ld_say(&ms, -EINVAL, "%s:%u: %" PRIu64 " threads, but task/ holds %u",
-				    path_of(rs, ts), rs ? rs->line[ST_THREADS] : ts ? ts->line[LD_STAT_NUM_THREADS] : 1,
-				    want, n);
-			goto out;
-		}
-	}
+/* When task/ was listed, the thread count matches it. */
+static int check_thread_count(const struct asm_ctx *a)
+{
+	const struct ld_status *rs = a->rs;
+	const struct ld_stat *ts = a->ts;
+	uint64_t want;
 
-	/* 7. build the process */
-	out->tgid = tgid;
-	out->threads = calloc(n, sizeof(*out->threads));
-	if (!out->threads) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	out->nthreads = n;
-	out->nr_threads = rs ? (unsigned int)rs->v[ST_THREADS][0]
-			 : ts ? (unsigned int)ld_sf_s(ts, LD_STAT_NUM_THREADS) : n;
-	for (unsigned int i = 0; i < n; i++) {
+	if (!a->lp->tasks_complete)
+		return 0;
+	want = rs ? rs->v[ST_THREADS][0] : ts ? (uint64_t)ld_sf_s(ts, LD_STAT_NUM_THREADS) : a->n;
+	if (want == a->n)
+		return 0;
+	return ld_say(&a->ms, -EINVAL, "%s:%u: %" PRIu64 " threads, but task/ holds %u",
+		      path_of(rs, ts),
+		      rs ? rs->line[ST_THREADS] : ts ? ts->line[LD_STAT_NUM_THREADS] : 1, want, a->n);
+}
+
+static int build_threads(const struct asm_ctx *a, struct mach_process *out)
+{
+	out->tgid = a->lp->tgid;
+	out->threads = calloc(a->n, sizeof(*out->threads));
+	if (!out->threads)
+		return -ENOMEM;
+	out->nthreads = a->n;
+	out->nr_threads = nr_threads(a);
+	for (unsigned int i = 0; i < a->n; i++) {
+		const struct thr *th = &a->th[i];
 		struct mach_thread *t = &out->threads[i];
-		struct ld_status *s = (struct ld_status *)th[i].status;
+		/* the status's groups and bitmaps move into the thread */
+		struct ld_status *s = (struct ld_status *)th->status;
 
-		t->tid = th[i].tid;
+		t->tid = th->tid;
 		t->umask = -1;
-		if (th[i].tstat)
-			thread_from_stat(t, th[i].tstat, s != NULL);
+		if (th->tstat)
+			thread_from_stat(t, th->tstat, s != NULL);
 		if (s)
 			thread_from_status(t, s);
-		if (!s && !th[i].tstat && th[i].comm)
-			memcpy(t->comm, th[i].comm->buf, th[i].comm->len + 1);
-		if (th[i].stat)
-			own_from_stat(t, th[i].stat);
+		if (!s && !th->tstat && th->comm)
+			memcpy(t->comm, th->comm->buf, th->comm->len + 1);
+		if (th->stat)
+			own_from_stat(t, th->stat);
 	}
-	if (ts) {
-		const struct ld_stat *w = lp->whole.stat ? lp->whole.stat : ts;
+	return 0;
+}
 
-		out->ppid = (pid_t)ld_sf_s(ts, LD_STAT_PPID);
-		out->pgrp = (pid_t)ld_sf_s(ts, LD_STAT_PGRP);
-		out->session = (pid_t)ld_sf_s(ts, LD_STAT_SESSION);
-		out->tty_nr = (int)ld_sf_s(ts, LD_STAT_TTY_NR);
-		out->tpgid = (pid_t)ld_sf_s(ts, LD_STAT_TPGID);
-		out->cminflt = ts->f[LD_STAT_CMINFLT];
-		out->cmajflt = ts->f[LD_STAT_CMAJFLT];
-		out->cutime_ns = ts->f[LD_STAT_CUTIME] * MACH_NSEC_PER_TICK;
-		out->cstime_ns = ts->f[LD_STAT_CSTIME] * MACH_NSEC_PER_TICK;
-		out->rsslim = ts->f[LD_STAT_RSSLIM];
-		out->sig_ignored = ts->f[LD_STAT_SIGIGNORE];
-		out->sig_caught = ts->f[LD_STAT_SIGCATCH];
-		out->cguest_time_ns = ts->f[LD_STAT_CGUEST_TIME] * MACH_NSEC_PER_TICK;
-		out->exit_code = (int)ld_sf_s(w, LD_STAT_EXIT_CODE);
-		/* the leader's; a thread's own stat shows -1 */
-		out->exit_signal = th[0].tstat ? (int)ld_sf_s(th[0].tstat, LD_STAT_EXIT_SIGNAL) : 0;
-		out->stat_hidden = hidden;
-		if (lp->whole.stat) {
-			if ((rc = aggregates(&ms, out, th, lp->whole.stat, hidden)))
-				goto out;
-		} else {
-			for (unsigned int i = 0; i < n; i++) {
-				out->group_utime_ns += out->threads[i].utime_ns;
-				out->group_stime_ns += out->threads[i].stime_ns;
-			}
-		}
-	}
-	if (rs) {
-		out->ppid = (pid_t)rs->v[ST_PPID][0];
-		out->ngid = (pid_t)rs->v[ST_NGID][0];
-		out->fdsize = (unsigned int)rs->v[ST_FDSIZE][0];
-		out->sigq_queued = rs->v[ST_SIGQ][0];
-		out->sigq_limit = rs->v[ST_SIGQ][1];
-		out->sig_shared_pending = rs->v[ST_SHDPND][0];
-		out->sig_ignored = rs->v[ST_SIGIGN][0];
-		out->sig_caught = rs->v[ST_SIGCGT][0];
-	}
-	if (has_mm) {
-		struct mach_mm *mm = calloc(1, sizeof(*mm));
+/* The process-wide values of stat, and the sums over its threads. */
+static int build_from_stat(const struct asm_ctx *a, struct mach_process *out)
+{
+	const struct ld_stat *ts = a->ts, *whole = a->lp->whole.stat;
 
-		if (!mm) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		out->mm = mm;
-		if (rs) {
-			mm->vm_peak = rs->v[ST_VMPEAK][0];
-			mm->vm_size = rs->v[ST_VMSIZE][0];
-			mm->vm_lck = rs->v[ST_VMLCK][0];
-			mm->vm_pin = rs->v[ST_VMPIN][0];
-			mm->vm_hwm = rs->v[ST_VMHWM][0];
-			mm->vm_rss = rs->v[ST_VMRSS][0];
-			mm->rss_anon = rs->v[ST_RSSANON][0];
-			mm->rss_file = rs->v[ST_RSSFILE][0];
-			mm->rss_shmem = rs->v[ST_RSSSHMEM][0];
-			mm->vm_data = rs->v[ST_VMDATA][0];
-			mm->vm_stk = rs->v[ST_VMSTK][0];
-			mm->vm_exe = rs->v[ST_VMEXE][0];
-			mm->vm_lib = rs->v[ST_VMLIB][0];
-			mm->vm_pte = rs->v[ST_VMPTE][0];
-			mm->vm_swap = rs->v[ST_VMSWAP][0];
-			mm->hugetlb_pages = rs->v[ST_HUGETLB][0];
-			mm->core_dumping = rs->v[ST_COREDUMP][0];
-			mm->thp_enabled = rs->v[ST_THP][0];
-			/* untag_mask is all ones on x86 unless LAM is enabled */
-			mm->untag_mask = rs->present[ST_UNTAG] ? rs->v[ST_UNTAG][0] : UINT64_MAX;
-		}
-		if (rm)
-			mm->statm_text = rm->v[LD_STATM_TEXT];
-		if (ts)
-			mm->stat_rss = ts->f[LD_STAT_RSS];
-		if (ts && !hidden) {
-			mm->start_code = ts->f[LD_STAT_STARTCODE];
-			mm->end_code = ts->f[LD_STAT_ENDCODE];
-			mm->start_stack = ts->f[LD_STAT_STARTSTACK];
-			mm->start_data = ts->f[LD_STAT_START_DATA];
-			mm->end_data = ts->f[LD_STAT_END_DATA];
-			mm->start_brk = ts->f[LD_STAT_START_BRK];
-			mm->arg_start = ts->f[LD_STAT_ARG_START];
-			mm->arg_end = ts->f[LD_STAT_ARG_END];
-			mm->env_start = ts->f[LD_STAT_ENV_START];
-			mm->env_end = ts->f[LD_STAT_ENV_END];
-		}
-		if (rmaps) {
-			mm->vmas = rmaps->vmas;
-			mm->nvmas = rmaps->n;
-			rmaps->vmas = NULL;
-			rmaps->n = 0;
-		}
-		if (rcmd) {
-			mm->cmdline = rcmd->buf;
-			mm->cmdline_len = rcmd->len;
-			rcmd->buf = NULL;
-			rcmd->len = 0;
-		}
+	out->ppid = (pid_t)ld_sf_s(ts, LD_STAT_PPID);
+	out->pgrp = (pid_t)ld_sf_s(ts, LD_STAT_PGRP);
+	out->session = (pid_t)ld_sf_s(ts, LD_STAT_SESSION);
+	out->tty_nr = (int)ld_sf_s(ts, LD_STAT_TTY_NR);
+	out->tpgid = (pid_t)ld_sf_s(ts, LD_STAT_TPGID);
+	out->cminflt = ts->f[LD_STAT_CMINFLT];
+	out->cmajflt = ts->f[LD_STAT_CMAJFLT];
+	out->cutime_ns = ts->f[LD_STAT_CUTIME] * MACH_NSEC_PER_TICK;
+	out->cstime_ns = ts->f[LD_STAT_CSTIME] * MACH_NSEC_PER_TICK;
+	out->rsslim = ts->f[LD_STAT_RSSLIM];
+	out->sig_ignored = ts->f[LD_STAT_SIGIGNORE];
+	out->sig_caught = ts->f[LD_STAT_SIGCATCH];
+	out->cguest_time_ns = ts->f[LD_STAT_CGUEST_TIME] * MACH_NSEC_PER_TICK;
+	out->exit_code = (int)ld_sf_s(whole ? whole : ts, LD_STAT_EXIT_CODE);
+	/* the leader's; a thread's own stat shows -1 */
+	out->exit_signal = a->th[0].tstat ? (int)ld_sf_s(a->th[0].tstat, LD_STAT_EXIT_SIGNAL) : 0;
+	out->stat_hidden = a->hidden;
+	if (whole)
+		return aggregates(&a->ms, out, a->th, whole, a->hidden);
+	for (unsigned int i = 0; i < a->n; i++) {
+		out->group_utime_ns += out->threads[i].utime_ns;
+		out->group_stime_ns += out->threads[i].stime_ns;
 	}
-out:
-	free(th);
+	return 0;
+}
+
+/* The process-wide values of status; where stat says the same, status wins. */
+static void build_from_status(const struct ld_status *rs, struct mach_process *out)
+{
+	out->ppid = (pid_t)rs->v[ST_PPID][0];
+	out->ngid = (pid_t)rs->v[ST_NGID][0];
+	out->fdsize = (unsigned int)rs->v[ST_FDSIZE][0];
+	out->sigq_queued = rs->v[ST_SIGQ][0];
+	out->sigq_limit = rs->v[ST_SIGQ][1];
+	out->sig_shared_pending = rs->v[ST_SHDPND][0];
+	out->sig_ignored = rs->v[ST_SIGIGN][0];
+	out->sig_caught = rs->v[ST_SIGCGT][0];
+}
+
+static void mm_from_status(struct mach_mm *mm, const struct ld_status *rs)
+{
+	mm->vm_peak = rs->v[ST_VMPEAK][0];
+	mm->vm_size = rs->v[ST_VMSIZE][0];
+	mm->vm_lck = rs->v[ST_VMLCK][0];
+	mm->vm_pin = rs->v[ST_VMPIN][0];
+	mm->vm_hwm = rs->v[ST_VMHWM][0];
+	mm->vm_rss = rs->v[ST_VMRSS][0];
+	mm->rss_anon = rs->v[ST_RSSANON][0];
+	mm->rss_file = rs->v[ST_RSSFILE][0];
+	mm->rss_shmem = rs->v[ST_RSSSHMEM][0];
+	mm->vm_data = rs->v[ST_VMDATA][0];
+	mm->vm_stk = rs->v[ST_VMSTK][0];
+	mm->vm_exe = rs->v[ST_VMEXE][0];
+	mm->vm_lib = rs->v[ST_VMLIB][0];
+	mm->vm_pte = rs->v[ST_VMPTE][0];
+	mm->vm_swap = rs->v[ST_VMSWAP][0];
+	mm->hugetlb_pages = rs->v[ST_HUGETLB][0];
+	mm->core_dumping = rs->v[ST_COREDUMP][0];
+	mm->thp_enabled = rs->v[ST_THP][0];
+	/* untag_mask is all ones on x86 unless LAM is enabled */
+	mm->untag_mask = rs->present[ST_UNTAG] ? rs->v[ST_UNTAG][0] : UINT64_MAX;
+}
+
+static void mm_from_stat(struct mach_mm *mm, const struct ld_stat *ts, bool hidden)
+{
+	mm->stat_rss = ts->f[LD_STAT_RSS];
+	if (hidden)
+		return;
+	mm->start_code = ts->f[LD_STAT_STARTCODE];
+	mm->end_code = ts->f[LD_STAT_ENDCODE];
+	mm->start_stack = ts->f[LD_STAT_STARTSTACK];
+	mm->start_data = ts->f[LD_STAT_START_DATA];
+	mm->end_data = ts->f[LD_STAT_END_DATA];
+	mm->start_brk = ts->f[LD_STAT_START_BRK];
+	mm->arg_start = ts->f[LD_STAT_ARG_START];
+	mm->arg_end = ts->f[LD_STAT_ARG_END];
+	mm->env_start = ts->f[LD_STAT_ENV_START];
+	mm->env_end = ts->f[LD_STAT_ENV_END];
+}
+
+/* The mm, from every file that describes it; maps and cmdline move into it. */
+static int build_mm(const struct asm_ctx *a, struct mach_process *out)
+{
+	struct mach_mm *mm = calloc(1, sizeof(*mm));
+
+	if (!mm)
+		return -ENOMEM;
+	out->mm = mm;
+	if (a->rs)
+		mm_from_status(mm, a->rs);
+	if (a->rm)
+		mm->statm_text = a->rm->v[LD_STATM_TEXT];
+	if (a->ts)
+		mm_from_stat(mm, a->ts, a->hidden);
+	if (a->rmaps) {
+		mm->vmas = a->rmaps->vmas;
+		mm->nvmas = a->rmaps->n;
+		a->rmaps->vmas = NULL;
+		a->rmaps->n = 0;
+	}
+	if (a->rcmd) {
+		mm->cmdline = a->rcmd->buf;
+		mm->cmdline_len = a->rcmd->len;
+		a->rcmd->buf = NULL;
+		a->rcmd->len = 0;
+	}
+	return 0;
+}
+
+int ld_assemble(const struct mach_loader *ld, struct ld_pid *lp, struct mach_process *out,
+		struct ld_commit *cm, char *err, size_t errlen)
+{
+	struct asm_ctx a = { .ms = { err, errlen }, .ld = ld, .lp = lp, .cm = cm };
+	int rc;
+
+	memset(cm, 0, sizeof(*cm));
+	for (int f = 0; f < LD_NR_DEC; f++)
+		cm->dec[f].val = -1;
+	/* the checks first, in the order that names the likeliest culprit */
+	rc = collect_threads(&a);
+	if (!rc)
+		rc = check_leader(&a);
+	if (!rc)
+		rc = check_statuses(&a);
+	if (!rc)
+		rc = check_stats(&a);
+	if (!rc)
+		rc = check_mm_files(&a);
+	if (!rc)
+		rc = check_mm(&a);
+	if (!rc)
+		rc = check_threads(&a);
+	if (!rc)
+		rc = check_thread_count(&a);
+	/* then the process */
+	if (!rc)
+		rc = build_threads(&a, out);
+	if (!rc && a.ts)
+		rc = build_from_stat(&a, out);
+	if (!rc && a.rs)
+		build_from_status(a.rs, out);
+	if (!rc && a.has_mm)
+		rc = build_mm(&a, out);
+	free(a.th);
 	return rc;
 }
