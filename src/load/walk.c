@@ -5,12 +5,13 @@
  * mach_load_tree walks a directory: the global files first, then every
  * process (pids ascending) with its six files and those of its task/<tid>/
  * directories.  On the live /proc a process can change between two reads,
- * so all of a pid's files are read back to back into one buffer allocated up
- * front (reading does not allocate, so even /proc/self keeps still), parsed
- * into records, and checked against each other (pid_assemble.c); when
- * they disagree the pid is read again, up to LD_TRIES times.  A
- * disagreement that survives an identical re-read is a real one.  In a
- * captured tree, files do not change and any disagreement is an error.
+ * so all of a pid's files are read back to back (walk_read.c), parsed into
+ * records, and checked against each other (pid_assemble.c); when they
+ * disagree the pid is read again, up to LD_TRIES times.  A disagreement
+ * that survives an identical re-read is a real one.  In a captured tree,
+ * files do not change and any disagreement is an error; what a /proc tree
+ * never holds (a symlink, a FIFO, a device) is not read but reported as
+ * skipped, with the reason.
  *
  * Which file a relative path names is decided here too, for the walk and
  * for mach_load_text, until the file table layer classifies paths.
@@ -26,13 +27,14 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "../util/readfile.h"
 #include "../util/vec.h"
 #include "load_int.h"
 #include "uprocfs/load.h"
+#include "walk.h"
 
 #define LD_TRIES 5
 #define ARENA_FIRST (1u << 20)
-#define ARENA_MAX ((size_t)1 << 30)
 
 /* ------------------------------------------------------------------ */
 /* Names                                                                */
@@ -126,96 +128,12 @@ int mach_load_text(struct mach_loader *ld, const char *path, const char *text, s
 	return mach_loader_file(ld, kind, pid, tid, path, text, len, err, errlen);
 }
 
-/* ------------------------------------------------------------------ */
-/* Reading                                                              */
-
-struct arena {
-	char *buf;
-	size_t cap, used;
-};
-
-/* Pages are touched up front so that filling them later changes no RSS. */
-static int arena_grow(struct arena *a, size_t cap)
-{
-	char *n;
-
-	if (cap > ARENA_MAX)
-		return -EFBIG;
-	n = realloc(a->buf, cap);
-	if (!n)
-		return -ENOMEM;
-	memset(n, 0, cap);
-	a->buf = n;
-	a->cap = cap;
-	a->used = 0;
-	return 0;
-}
-
-/* Read @rel under @dirfd into the arena: 0, -ENOBUFS when full, or -errno. */
-static int read_file(struct arena *a, int dirfd, const char *rel, size_t *off, size_t *len)
-{
-	int fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	size_t start = a->used;
-	int rc = 0;
-
-	if (fd < 0)
-		return -errno;
-	for (;;) {
-		ssize_t n;
-
-		if (a->used == a->cap) {
-			rc = -ENOBUFS;
-			break;
-		}
-		n = read(fd, a->buf + a->used, a->cap - a->used);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		a->used += (size_t)n;
-	}
-	close(fd);
-	*off = start;
-	*len = a->used - start;
-	return rc;
-}
-
-struct walk {
-	struct mach_loader *ld;
-	const char *dir;
-	int dirfd;
-	bool live, no_tasks;
-	struct arena arena;
-	struct ld_report rep;
-	char *err;
-	size_t errlen;
-};
-
-static void display_path(const struct walk *w, const char *rel, char *buf, size_t n)
-{
-	size_t dl = strlen(w->dir);
-
-	snprintf(buf, n, "%s%s%s", w->dir, dl && w->dir[dl - 1] == '/' ? "" : "/", rel);
-}
-
-static int sys_error(struct walk *w, const char *rel, int rc)
-{
-	char path[4200];
-
-	display_path(w, rel, path, sizeof(path));
-	snprintf(w->err, w->errlen, "%s: %s", path, strerror(-rc));
-	return rc;
-}
-
 static int load_globals(struct walk *w)
 {
 	w->ld->m->profile.has_schedstat = false;
 	for (size_t i = 0; i < NTREE_FILES; i++) {
 		const struct tree_file *g = &tree_files[i];
+		const char *why;
 		char path[4200];
 		size_t off, len;
 		int rc;
@@ -223,23 +141,22 @@ static int load_globals(struct walk *w)
 		if (ld_kind_per_pid(g->kind))
 			continue;
 		w->arena.used = 0;
-		rc = read_file(&w->arena, w->dirfd, g->name, &off, &len);
+		rc = ld_walk_read(w, g->name, &off, &len);
 		while (rc == -ENOBUFS) {
-			rc = arena_grow(&w->arena, w->arena.cap * 2);
+			rc = ld_arena_grow(&w->arena, w->arena.cap * 2);
 			if (!rc)
-				rc = read_file(&w->arena, w->dirfd, g->name, &off, &len);
+				rc = ld_walk_read(w, g->name, &off, &len);
 		}
 		if (rc == -ENOENT && !g->required)
 			continue;
-		if (rc == -EACCES || rc == -EPERM) {
-			if ((rc = ld_report_add(&w->rep, g->name, MACH_LOAD_SKIPPED,
-						"permission denied", NULL, 0)))
+		if ((why = unreadable(w, rc))) {
+			if ((rc = ld_report_add(&w->rep, g->name, MACH_LOAD_SKIPPED, why, NULL, 0)))
 				return rc;
 			continue;
 		}
 		if (rc)
-			return sys_error(w, g->name, rc);
-		display_path(w, g->name, path, sizeof(path));
+			return ld_walk_error(w, g->name, rc);
+		ld_walk_path(w, g->name, path, sizeof(path));
 		rc = mach_loader_file(w->ld, g->kind, 0, 0, path, w->arena.buf + off, len, w->err,
 				      w->errlen);
 		if (rc)
@@ -251,6 +168,9 @@ static int load_globals(struct walk *w)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* Processes                                                            */
+
 /* One file of one attempt at a pid. */
 struct slot {
 	char rel[64];
@@ -258,6 +178,17 @@ struct slot {
 	const struct tree_file *f;
 	size_t off, len;
 	int rc;
+};
+
+/* One attempt at reading a process: its threads, then its files. */
+struct attempt {
+	pid_t pid;
+	pid_t *tids;
+	size_t ntids;
+	bool listed;        /* task/ was listed: the tids are every thread */
+	int tasks_rc;       /* why it was not */
+	struct slot *s;
+	size_t n;
 };
 
 static int pid_cmp(const void *a, const void *b)
@@ -279,9 +210,9 @@ static int list_tasks(struct walk *w, pid_t pid, pid_t **tids, size_t *n)
 	*tids = NULL;
 	*n = 0;
 	snprintf(rel, sizeof(rel), "%d/task", (int)pid);
-	fd = openat(w->dirfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = uf_open(w->dirfd, rel, w->uf_flags, O_DIRECTORY);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	d = fdopendir(fd);
 	if (!d) {
 		int rc = -errno;
@@ -308,63 +239,6 @@ static int list_tasks(struct walk *w, pid_t pid, pid_t **tids, size_t *n)
 	if (*n)
 		qsort(*tids, *n, sizeof(pid_t), pid_cmp);
 	return 0;
-}
-
-/* 64-bit FNV-1a over what an attempt read, to tell a stable file set from a changing one. */
-static uint64_t attempt_hash(const struct walk *w, const struct slot *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (size_t i = 0; i < n; i++) {
-		const unsigned char *p = (const unsigned char *)w->arena.buf + s[i].off;
-
-		h = (h ^ (uint64_t)(unsigned int)s[i].rc) * 1099511628211ull;
-		h = (h ^ s[i].len) * 1099511628211ull;
-		for (size_t k = 0; !s[i].rc && k < s[i].len; k++)
-			h = (h ^ p[k]) * 1099511628211ull;
-	}
-	return h;
-}
-
-/* Report order: the six whole files, then each task's six by tid. */
-static int slot_order(const void *a, const void *b)
-{
-	const struct slot *x = a, *y = b;
-
-	if ((x->tid != 0) != (y->tid != 0))
-		return x->tid ? 1 : -1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	return x->f < y->f ? -1 : x->f > y->f;
-}
-
-static int report_pid(struct walk *w, struct slot *s, size_t n, const char *reason)
-{
-	struct slot *sorted = malloc((n ? n : 1) * sizeof(*sorted));
-	int rc = 0;
-
-	if (!sorted)
-		return -ENOMEM;
-	if (n) {
-		memcpy(sorted, s, n * sizeof(*s));
-		qsort(sorted, n, sizeof(*sorted), slot_order);
-	}
-	for (size_t i = 0; i < n && !rc; i++) {
-		const struct slot *x = &sorted[i];
-
-		if (x->rc == -ENOENT && !w->live && !reason)
-			continue; /* a captured tree without this file */
-		if (reason)
-			rc = ld_report_add(&w->rep, x->rel, MACH_LOAD_SKIPPED, reason, NULL, 0);
-		else if (x->rc == -EACCES || x->rc == -EPERM)
-			rc = ld_report_add(&w->rep, x->rel, MACH_LOAD_SKIPPED, "permission denied",
-					   NULL, 0);
-		else
-			rc = ld_report_add(&w->rep, x->rel, MACH_LOAD_OK, NULL,
-					   w->arena.buf + x->off, x->len);
-	}
-	free(sorted);
-	return rc;
 }
 
 /* The number of per-task files, and so of a task's slots. */
@@ -418,27 +292,122 @@ static struct slot *make_slots(pid_t pid, const pid_t *tids, size_t ntids, size_
 	return s;
 }
 
-/* Parse an attempt's files and build the process; 0, -EINVAL, -ENOTSUP or -ENOMEM. */
-static int try_pid(struct walk *w, pid_t pid, const struct slot *s, size_t n, const pid_t *tids,
-		   size_t ntids, bool listed)
+static void attempt_clear(struct attempt *a)
 {
-	struct ld_pid *lp = ld_pid_new(pid);
+	free(a->s);
+	free(a->tids);
+	*a = (struct attempt){ .pid = a->pid };
+}
+
+/*
+ * List @a's threads and read all its files: 0; -ENOBUFS when the arena is
+ * too small (grow it and read again); -ENOMEM; or *@skip when the process
+ * exited.  The files are read back to back: parsing allocates, reading
+ * must not.
+ */
+static int attempt_read(struct walk *w, struct attempt *a, const char **skip)
+{
+	int rc;
+
+	attempt_clear(a);
+	if (!w->no_tasks) {
+		rc = list_tasks(w, a->pid, &a->tids, &a->ntids);
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc && w->live && gone(rc)) {
+			*skip = "task exited";
+			return 0;
+		}
+		a->listed = !rc;
+		a->tasks_rc = rc;
+	}
+	a->s = make_slots(a->pid, a->tids, a->ntids, &a->n);
+	if (!a->s)
+		return -ENOMEM;
+	w->arena.used = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		rc = ld_walk_read(w, a->s[i].rel, &a->s[i].off, &a->s[i].len);
+		if (rc == -ENOBUFS)
+			return rc;
+		a->s[i].rc = rc;
+	}
+	return 0;
+}
+
+/*
+ * What the reads of @a allow: 0 to parse them (*@again when a thread
+ * exited and the threads must be listed again), *@skip with a reason in
+ * @reason, or an error for a file a tree must have.
+ */
+static int attempt_check(struct walk *w, const struct attempt *a, const char **skip,
+			 char *reason, size_t rlen, bool *again)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		const struct slot *x = &a->s[i];
+		bool leader = x->tid == 0 || x->tid == a->pid;
+		bool needed = x->tid == 0 && x->f->required;
+
+		if (gone(x->rc) && w->live) {
+			if (leader) {
+				*skip = "task exited";
+				return 0;
+			}
+			*again = true; /* a thread exited: list the threads again */
+		} else if (gone(x->rc) && needed) {
+			return ld_walk_error(w, x->rel, x->rc);
+		} else if (x->rc && !gone(x->rc) && !unreadable(w, x->rc)) {
+			return ld_walk_error(w, x->rel, x->rc);
+		} else if (unreadable(w, x->rc) && needed) {
+			if (denied(x->rc))
+				snprintf(reason, rlen, "not loaded: %s is not readable", x->rel);
+			else
+				snprintf(reason, rlen, "not loaded: %s is %s", x->rel,
+					 uf_reason(x->rc));
+			*skip = reason;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* 64-bit FNV-1a over what an attempt read, to tell a stable file set from a changing one. */
+static uint64_t attempt_hash(const struct walk *w, const struct attempt *a)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < a->n; i++) {
+		const struct slot *x = &a->s[i];
+		const unsigned char *p = (const unsigned char *)w->arena.buf + x->off;
+
+		h = (h ^ (uint64_t)(unsigned int)x->rc) * 1099511628211ull;
+		h = (h ^ x->len) * 1099511628211ull;
+		for (size_t k = 0; !x->rc && k < x->len; k++)
+			h = (h ^ p[k]) * 1099511628211ull;
+	}
+	return h;
+}
+
+/* Parse an attempt's files and build the process; 0, -EINVAL, -ENOTSUP or -ENOMEM. */
+static int attempt_build(struct walk *w, const struct attempt *a)
+{
+	struct ld_pid *lp = ld_pid_new(a->pid);
 	int rc = 0;
 
 	if (!lp)
 		return -ENOMEM;
-	lp->tasks_complete = listed;
-	for (size_t i = 0; i < ntids && !rc; i++)
-		if (!ld_pid_task(lp, tids[i]))
+	lp->tasks_complete = a->listed;
+	for (size_t i = 0; i < a->ntids && !rc; i++)
+		if (!ld_pid_task(lp, a->tids[i]))
 			rc = -ENOMEM;
-	for (size_t i = 0; i < n && !rc; i++) {
+	for (size_t i = 0; i < a->n && !rc; i++) {
+		const struct slot *x = &a->s[i];
 		char path[4200];
 
-		if (s[i].rc)
+		if (x->rc)
 			continue;
-		display_path(w, s[i].rel, path, sizeof(path));
-		rc = ld_pid_file(lp, s[i].f->kind, s[i].tid, path, w->arena.buf + s[i].off,
-				 s[i].len, w->err, w->errlen);
+		ld_walk_path(w, x->rel, path, sizeof(path));
+		rc = ld_pid_file(lp, x->f->kind, x->tid, path, w->arena.buf + x->off, x->len,
+				 w->err, w->errlen);
 	}
 	if (!rc)
 		rc = ld_add_process(w->ld, lp, w->err, w->errlen);
@@ -446,92 +415,89 @@ static int try_pid(struct walk *w, pid_t pid, const struct slot *s, size_t n, co
 	return rc;
 }
 
-static bool gone(int rc)
+/* Report order: the whole files, then each task's by tid, each in the table's order. */
+static int slot_order(const void *a, const void *b)
 {
-	return rc == -ENOENT || rc == -ESRCH;
+	const struct slot *x = a, *y = b;
+
+	if ((x->tid != 0) != (y->tid != 0))
+		return x->tid ? 1 : -1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->f < y->f ? -1 : x->f > y->f;
 }
 
-static bool denied(int rc)
+/* Every file of @a into the report: skipped all for @reason when not NULL. */
+static int report_pid(struct walk *w, const struct attempt *a, const char *reason)
 {
-	return rc == -EACCES || rc == -EPERM;
+	struct slot *sorted = malloc((a->n ? a->n : 1) * sizeof(*sorted));
+	int rc = 0;
+
+	if (!sorted)
+		return -ENOMEM;
+	if (refused(w, a->tasks_rc)) {
+		char rel[32];
+
+		snprintf(rel, sizeof(rel), "%d/task", (int)a->pid);
+		rc = ld_report_add(&w->rep, rel, MACH_LOAD_SKIPPED, uf_reason(a->tasks_rc), NULL,
+				   0);
+	}
+	if (a->n) {
+		memcpy(sorted, a->s, a->n * sizeof(*sorted));
+		qsort(sorted, a->n, sizeof(*sorted), slot_order);
+	}
+	for (size_t i = 0; i < a->n && !rc; i++) {
+		const struct slot *x = &sorted[i];
+		const char *why = reason ? reason : unreadable(w, x->rc);
+
+		if (x->rc == -ENOENT && !w->live && !reason)
+			continue; /* a captured tree without this file */
+		if (why)
+			rc = ld_report_add(&w->rep, x->rel, MACH_LOAD_SKIPPED, why, NULL, 0);
+		else
+			rc = ld_report_add(&w->rep, x->rel, MACH_LOAD_OK, NULL,
+					   w->arena.buf + x->off, x->len);
+	}
+	free(sorted);
+	return rc;
 }
 
+/*
+ * Read, check and build one process; on the live /proc, read it again while
+ * it changes under the reads.  Whatever is not loaded is in the report
+ * with the reason.
+ */
 static int load_pid(struct walk *w, pid_t pid)
 {
 	const int limit = w->live ? LD_TRIES : 1;
+	struct attempt a = { .pid = pid };
 	uint64_t prev_hash = 0;
-	struct slot *s = NULL;
-	pid_t *tids = NULL;
-	size_t n = 0, ntids = 0;
 	const char *skip = NULL;
 	char reason[600];
-	int rc = 0, tries = 0;
+	int rc, tries = 0;
 
 	for (;;) {
-		bool listed = false, again = false;
+		bool again = false;
 		uint64_t h;
 
-		free(s);
-		free(tids);
-		s = NULL;
-		tids = NULL;
-		n = ntids = 0;
-		if (!w->no_tasks) {
-			rc = list_tasks(w, pid, &tids, &ntids);
-			if (rc == -ENOMEM)
-				break;
-			if (rc && w->live && gone(rc)) {
-				skip = "task exited";
-				rc = 0;
-				break;
-			}
-			listed = !rc;
-			rc = 0;
-		}
-		s = make_slots(pid, tids, ntids, &n);
-		if (!s) {
-			rc = -ENOMEM;
-			break;
-		}
-		/* read everything first: parsing allocates, reading must not */
-		w->arena.used = 0;
-		for (size_t i = 0; i < n && !rc; i++) {
-			rc = read_file(&w->arena, w->dirfd, s[i].rel, &s[i].off, &s[i].len);
-			if (rc == -ENOBUFS)
-				break;
-			s[i].rc = rc;
-			rc = 0;
-		}
+		rc = attempt_read(w, &a, &skip);
 		if (rc == -ENOBUFS) {
-			rc = arena_grow(&w->arena, w->arena.cap * 2);
+			rc = ld_arena_grow(&w->arena, w->arena.cap * 2);
+			if (rc == -EFBIG) {
+				snprintf(reason, sizeof(reason), "%d", (int)pid);
+				rc = ld_walk_error(w, reason, rc);
+			}
 			if (rc)
 				break;
 			continue; /* not the task's fault: does not count as a try */
 		}
-		for (size_t i = 0; i < n && !rc && !skip; i++) {
-			bool leader = s[i].tid == 0 || s[i].tid == pid;
-			bool needed = s[i].tid == 0 && s[i].f->required;
-
-			if (gone(s[i].rc) && w->live) {
-				if (leader)
-					skip = "task exited";
-				else
-					again = true; /* a thread exited: list the threads again */
-			} else if (gone(s[i].rc) && needed) {
-				rc = sys_error(w, s[i].rel, s[i].rc);
-			} else if (s[i].rc && !gone(s[i].rc) && !denied(s[i].rc)) {
-				rc = sys_error(w, s[i].rel, s[i].rc);
-			} else if (denied(s[i].rc) && needed) {
-				snprintf(reason, sizeof(reason), "not loaded: %s is not readable",
-					 s[i].rel);
-				skip = reason;
-			}
-		}
+		if (!rc && !skip)
+			rc = attempt_check(w, &a, &skip, reason, sizeof(reason), &again);
 		if (rc || skip)
 			break;
 		if (!again) {
-			h = attempt_hash(w, s, n);
-			rc = try_pid(w, pid, s, n, tids, ntids, listed);
+			h = attempt_hash(w, &a);
+			rc = attempt_build(w, &a);
 			if (rc != -EINVAL && rc != -ENOTSUP)
 				break;
 			/* the same bytes as the last attempt: the error is real */
@@ -553,9 +519,8 @@ static int load_pid(struct walk *w, pid_t pid)
 		}
 	}
 	if (!rc)
-		rc = report_pid(w, s, n, skip);
-	free(s);
-	free(tids);
+		rc = report_pid(w, &a, skip);
+	attempt_clear(&a);
 	return rc;
 }
 
@@ -583,7 +548,7 @@ static int list_pids(struct walk *w, const struct mach_load_opts *opts, pid_t **
 			}
 			snprintf(rel, sizeof(rel), "%d", (int)opts->pids[i]);
 			if (fstatat(w->dirfd, rel, &sb, 0))
-				return sys_error(w, rel, -errno);
+				return ld_walk_error(w, rel, -errno);
 			(*out)[i] = opts->pids[i];
 		}
 		qsort(*out, opts->npids, sizeof(pid_t), pid_cmp);
@@ -594,11 +559,11 @@ static int list_pids(struct walk *w, const struct mach_load_opts *opts, pid_t **
 	}
 	fd = dup(w->dirfd);
 	if (fd < 0)
-		return sys_error(w, ".", -errno);
+		return ld_walk_error(w, ".", -errno);
 	d = fdopendir(fd);
 	if (!d) {
 		close(fd);
-		return sys_error(w, ".", -errno);
+		return ld_walk_error(w, ".", -errno);
 	}
 	rewinddir(d);
 	while ((de = readdir(d))) {
@@ -653,7 +618,8 @@ int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct ma
 	}
 	/* the live kernel's files change between reads; a captured tree's do not */
 	w.live = !fstatfs(w.dirfd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC;
-	rc = arena_grow(&w.arena, ARENA_FIRST);
+	w.uf_flags = w.live ? 0 : UF_BENEATH;
+	rc = ld_arena_grow(&w.arena, ARENA_FIRST);
 	if (rc)
 		goto out;
 	rc = load_globals(&w);
