@@ -35,6 +35,7 @@ struct asm_ctx {
 	const struct mach_loader *ld;
 	struct ld_pid *lp;
 	struct ld_commit *cm;
+	struct mach_process *out;
 	struct ld_task *lt;            /* task/<tgid>/: the leader's second set of files, or NULL */
 	struct thr *th;                /* the leader, then the other threads by tid */
 	unsigned int n;
@@ -468,7 +469,7 @@ static unsigned int nr_threads(const struct asm_ctx *a)
 }
 
 /* When task/ was listed, the thread count matches it. */
-static int check_thread_count(const struct asm_ctx *a)
+static int check_thread_count(struct asm_ctx *a)
 {
 	const struct ld_status *rs = a->rs;
 	const struct ld_stat *ts = a->ts;
@@ -484,8 +485,10 @@ static int check_thread_count(const struct asm_ctx *a)
 		      rs ? rs->line[ST_THREADS] : ts ? ts->line[LD_STAT_NUM_THREADS] : 1, want, a->n);
 }
 
-static int build_threads(const struct asm_ctx *a, struct mach_process *out)
+static int build_threads(struct asm_ctx *a)
 {
+	struct mach_process *out = a->out;
+
 	out->tgid = a->lp->tgid;
 	out->threads = calloc(a->n, sizeof(*out->threads));
 	if (!out->threads)
@@ -513,10 +516,13 @@ static int build_threads(const struct asm_ctx *a, struct mach_process *out)
 }
 
 /* The process-wide values of stat, and the sums over its threads. */
-static int build_from_stat(const struct asm_ctx *a, struct mach_process *out)
+static int build_from_stat(struct asm_ctx *a)
 {
 	const struct ld_stat *ts = a->ts, *whole = a->lp->whole.stat;
+	struct mach_process *out = a->out;
 
+	if (!ts)
+		return 0;
 	out->ppid = (pid_t)ld_sf_s(ts, LD_STAT_PPID);
 	out->pgrp = (pid_t)ld_sf_s(ts, LD_STAT_PGRP);
 	out->session = (pid_t)ld_sf_s(ts, LD_STAT_SESSION);
@@ -544,8 +550,13 @@ static int build_from_stat(const struct asm_ctx *a, struct mach_process *out)
 }
 
 /* The process-wide values of status; where stat says the same, status wins. */
-static void build_from_status(const struct ld_status *rs, struct mach_process *out)
+static int build_from_status(struct asm_ctx *a)
 {
+	const struct ld_status *rs = a->rs;
+	struct mach_process *out = a->out;
+
+	if (!rs)
+		return 0;
 	out->ppid = (pid_t)rs->v[ST_PPID][0];
 	out->ngid = (pid_t)rs->v[ST_NGID][0];
 	out->fdsize = (unsigned int)rs->v[ST_FDSIZE][0];
@@ -554,6 +565,7 @@ static void build_from_status(const struct ld_status *rs, struct mach_process *o
 	out->sig_shared_pending = rs->v[ST_SHDPND][0];
 	out->sig_ignored = rs->v[ST_SIGIGN][0];
 	out->sig_caught = rs->v[ST_SIGCGT][0];
+	return 0;
 }
 
 static void mm_from_status(struct mach_mm *mm, const struct ld_status *rs)
@@ -598,13 +610,16 @@ static void mm_from_stat(struct mach_mm *mm, const struct ld_stat *ts, bool hidd
 }
 
 /* The mm, from every file that describes it; maps and cmdline move into it. */
-static int build_mm(const struct asm_ctx *a, struct mach_process *out)
+static int build_mm(struct asm_ctx *a)
 {
-	struct mach_mm *mm = calloc(1, sizeof(*mm));
+	struct mach_mm *mm;
 
+	if (!a->has_mm)
+		return 0;
+	mm = calloc(1, sizeof(*mm));
 	if (!mm)
 		return -ENOMEM;
-	out->mm = mm;
+	a->out->mm = mm;
 	if (a->rs)
 		mm_from_status(mm, a->rs);
 	if (a->rm)
@@ -626,40 +641,27 @@ static int build_mm(const struct asm_ctx *a, struct mach_process *out)
 	return 0;
 }
 
+/*
+ * The checks first, in the order that names the likeliest culprit, then the
+ * process; each step may use what the ones before it found.
+ */
+static int (*const steps[])(struct asm_ctx *a) = {
+	collect_threads, check_leader, check_statuses, check_stats, check_mm_files, check_mm,
+	check_threads, check_thread_count,
+	build_threads, build_from_stat, build_from_status, build_mm,
+};
+
 int ld_assemble(const struct mach_loader *ld, struct ld_pid *lp, struct mach_process *out,
 		struct ld_commit *cm, char *err, size_t errlen)
 {
-	struct asm_ctx a = { .ms = { err, errlen }, .ld = ld, .lp = lp, .cm = cm };
-	int rc;
+	struct asm_ctx a = { .ms = { err, errlen }, .ld = ld, .lp = lp, .cm = cm, .out = out };
+	int rc = 0;
 
 	memset(cm, 0, sizeof(*cm));
 	for (int f = 0; f < LD_NR_DEC; f++)
 		cm->dec[f].val = -1;
-	/* the checks first, in the order that names the likeliest culprit */
-	rc = collect_threads(&a);
-	if (!rc)
-		rc = check_leader(&a);
-	if (!rc)
-		rc = check_statuses(&a);
-	if (!rc)
-		rc = check_stats(&a);
-	if (!rc)
-		rc = check_mm_files(&a);
-	if (!rc)
-		rc = check_mm(&a);
-	if (!rc)
-		rc = check_threads(&a);
-	if (!rc)
-		rc = check_thread_count(&a);
-	/* then the process */
-	if (!rc)
-		rc = build_threads(&a, out);
-	if (!rc && a.ts)
-		rc = build_from_stat(&a, out);
-	if (!rc && a.rs)
-		build_from_status(a.rs, out);
-	if (!rc && a.has_mm)
-		rc = build_mm(&a, out);
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]) && !rc; i++)
+		rc = steps[i](&a);
 	free(a.th);
 	return rc;
 }

@@ -198,47 +198,60 @@ static int pid_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * The entries of the directory open at @fd that are ids ("42", not "042"
+ * or "self"), ascending, into *@ids.  @fd is closed.  0, -ENOMEM, or what
+ * fdopendir said.
+ */
+static int list_ids(int fd, pid_t **ids, size_t *n)
+{
+	DIR *d = fdopendir(fd);
+	struct dirent *de;
+	size_t cap = 0;
+	int rc = 0;
+
+	*ids = NULL;
+	*n = 0;
+	if (!d) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	rewinddir(d); /* a dup()ed descriptor shares the offset of the one it copies */
+	while (!rc && (de = readdir(d))) {
+		const char *rest;
+		pid_t id, *slot;
+
+		if (!parse_pid(de->d_name, &id, &rest) || *rest)
+			continue;
+		slot = VEC_PUSH(*ids, *n, cap);
+		if (slot)
+			*slot = id;
+		else
+			rc = -ENOMEM;
+	}
+	closedir(d);
+	if (rc) {
+		free(*ids);
+		*ids = NULL;
+		*n = 0;
+	} else if (*n) {
+		qsort(*ids, *n, sizeof(pid_t), pid_cmp);
+	}
+	return rc;
+}
+
 /* The tids under <pid>/task: 0, -ENOENT, or -errno. */
 static int list_tasks(struct walk *w, pid_t pid, pid_t **tids, size_t *n)
 {
 	char rel[64];
-	size_t cap = 0;
-	struct dirent *de;
-	DIR *d;
 	int fd;
 
 	*tids = NULL;
 	*n = 0;
 	snprintf(rel, sizeof(rel), "%d/task", (int)pid);
 	fd = uf_open(w->dirfd, rel, w->uf_flags, O_DIRECTORY);
-	if (fd < 0)
-		return fd;
-	d = fdopendir(fd);
-	if (!d) {
-		int rc = -errno;
-
-		close(fd);
-		return rc;
-	}
-	while ((de = readdir(d))) {
-		const char *rest;
-		pid_t tid, *slot;
-
-		if (!parse_pid(de->d_name, &tid, &rest) || *rest)
-			continue;
-		slot = VEC_PUSH(*tids, *n, cap);
-		if (!slot) {
-			closedir(d);
-			free(*tids);
-			*tids = NULL;
-			return -ENOMEM;
-		}
-		*slot = tid;
-	}
-	closedir(d);
-	if (*n)
-		qsort(*tids, *n, sizeof(pid_t), pid_cmp);
-	return 0;
+	return fd < 0 ? fd : list_ids(fd, tids, n);
 }
 
 /* The number of per-task files, and so of a task's slots. */
@@ -526,10 +539,7 @@ static int load_pid(struct walk *w, pid_t pid)
 
 static int list_pids(struct walk *w, const struct mach_load_opts *opts, pid_t **out, size_t *n)
 {
-	size_t cap = 0;
-	struct dirent *de;
-	DIR *d;
-	int fd;
+	int fd, rc;
 
 	*out = NULL;
 	*n = 0;
@@ -560,29 +570,8 @@ static int list_pids(struct walk *w, const struct mach_load_opts *opts, pid_t **
 	fd = dup(w->dirfd);
 	if (fd < 0)
 		return ld_walk_error(w, ".", -errno);
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return ld_walk_error(w, ".", -errno);
-	}
-	rewinddir(d);
-	while ((de = readdir(d))) {
-		const char *rest;
-		pid_t pid, *slot;
-
-		if (!parse_pid(de->d_name, &pid, &rest) || *rest)
-			continue;
-		slot = VEC_PUSH(*out, *n, cap);
-		if (!slot) {
-			closedir(d);
-			return -ENOMEM;
-		}
-		*slot = pid;
-	}
-	closedir(d);
-	if (*n)
-		qsort(*out, *n, sizeof(pid_t), pid_cmp);
-	return 0;
+	rc = list_ids(fd, out, n);
+	return rc && rc != -ENOMEM ? ld_walk_error(w, ".", rc) : rc;
 }
 
 int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct machine **out,
