@@ -22,7 +22,8 @@ extern "C" {
 
 enum mach_load_status {
 	MACH_LOAD_OK,       /* parsed into the model; text kept */
-	MACH_LOAD_SKIPPED,  /* not readable (EACCES/EPERM), the task exited, or it kept changing */
+	MACH_LOAD_SKIPPED,  /* not readable (EACCES/EPERM, or in a written tree a symlink, FIFO,
+			       device...), the task exited, or it kept changing */
 };
 
 /** One file the loader read. */
@@ -49,7 +50,10 @@ struct mach_load_opts {
  * Load the /proc tree at @dir ("/proc" for the live kernel, or a directory
  * written by `uprocfs capture`).  On success *@out is the model and, when
  * @report is non-NULL, it lists every file with its text or skip reason.
- * Returns 0, or -errno with a message naming file:line in @err.
+ * A tree that is not the live /proc is read only beneath @dir: what a /proc
+ * tree never holds there (a symlink, a FIFO, a device) is skipped, not
+ * followed or waited on.  Returns 0, or -errno with a message naming
+ * file:line in @err.
  */
 int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct machine **out,
 		   struct mach_load_report *report, char *err, size_t errlen);
