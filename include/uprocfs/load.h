@@ -41,7 +41,8 @@ enum mach_ld_kind {
 
 enum mach_load_status {
 	MACH_LOAD_OK,       /* parsed into the model; text kept */
-	MACH_LOAD_SKIPPED,  /* not readable (EACCES/EPERM), the task exited, or it kept changing */
+	MACH_LOAD_SKIPPED,  /* not readable (EACCES/EPERM, or in a written tree a symlink, FIFO,
+			       device...), the task exited, or it kept changing */
 };
 
 /** One file the loader read. */
@@ -68,7 +69,10 @@ struct mach_load_opts {
  * Load the /proc tree at @dir ("/proc" for the live kernel, or a directory
  * written by `uprocfs capture`).  On success *@out is the model and, when
  * @report is non-NULL, it lists every file with its text or skip reason.
- * Returns 0, or -errno with a message naming file:line in @err.
+ * A tree that is not the live /proc is read only beneath @dir: what a /proc
+ * tree never holds there (a symlink, a FIFO, a device) is skipped, not
+ * followed or waited on.  Returns 0, or -errno with a message naming
+ * file:line in @err.
  */
 int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct machine **out,
 		   struct mach_load_report *report, char *err, size_t errlen);
@@ -76,13 +80,70 @@ int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct ma
 /** Free what a report holds. */
 void mach_load_report_free(struct mach_load_report *report);
 
-/**
- * Parse one file's text into @m (for tests and for the FUSE live mirror).
- * @path is relative as in mach_load_file ("meminfo", "42/task/43/status").
- * The process/thread is created in @m if needed.  0 or -EINVAL with
- * "path:line: ..." in @err.
+/** The files the loader parses; the caller says which one a text is. */
+enum mach_ld_kind {
+	/* machine-wide: pid and tid 0 */
+	MACH_LD_STAT,             /* /proc/stat */
+	MACH_LD_MEMINFO,
+	MACH_LD_VMSTAT,
+	MACH_LD_LOADAVG,
+	MACH_LD_UPTIME,
+	MACH_LD_SCHEDSTAT,
+	MACH_LD_PRESSURE_IO,      /* /proc/pressure/io */
+	MACH_LD_PRESSURE_MEMORY,
+	MACH_LD_PRESSURE_CPU,
+	MACH_LD_PRESSURE_IRQ,
+	/* per task: /proc/<pid>/X (tid 0) or /proc/<pid>/task/<tid>/X */
+	MACH_LD_PID_STATUS,
+	MACH_LD_PID_STAT,
+	MACH_LD_PID_STATM,
+	MACH_LD_PID_MAPS,
+	MACH_LD_PID_CMDLINE,
+	MACH_LD_PID_COMM,
+	MACH_LD_NR_KINDS
+};
+
+/*
+ * A loading session: the files of one load into one machine.  Machine-wide
+ * files go straight into the machine; per-task files are kept as records
+ * until mach_loader_finish builds (or replaces) their processes from the
+ * files of the session, so a session should hold every file of a process it
+ * touches.  A machine takes one session at a time, and a loader is used by
+ * one thread at a time.
  */
-int mach_load_text(struct machine *m, const char *path, const char *text, size_t len,
+struct mach_loader;
+
+/** A session loading into @m (which must outlive it); NULL on ENOMEM. */
+struct mach_loader *mach_loader_new(struct machine *m);
+
+/**
+ * Parse one file of kind @kind: machine-wide with @pid and @tid 0, or of
+ * process @pid, from /proc/<pid>/ when @tid is 0, else from its
+ * task/<tid>/.  @path names the file in messages only.  0, or -EINVAL
+ * (-ENOMEM) with "path:line: ..." in @err.
+ */
+int mach_loader_file(struct mach_loader *ld, enum mach_ld_kind kind, pid_t pid, pid_t tid,
+		     const char *path, const char *text, size_t len, char *err, size_t errlen);
+
+/**
+ * Check what the per-task files said about values they share (status VmRSS
+ * and stat rss, Threads and num_threads, ...), build their processes and
+ * finish derived fields.  0; -EINVAL naming the disagreement; -ENOTSUP when
+ * the files agree but the model cannot hold them (a zombie leader with live
+ * threads).  Either way the session's records are gone and @ld can take the
+ * files of a next session into the same machine.
+ */
+int mach_loader_finish(struct mach_loader *ld, char *err, size_t errlen);
+
+/** End a session, dropping files not yet finished. */
+void mach_loader_free(struct mach_loader *ld);
+
+/**
+ * mach_loader_file for a path relative to a /proc tree, as in
+ * mach_load_file ("meminfo", "42/status", "42/task/43/status"): for tests
+ * and callers that hold paths.  -EINVAL for a path the loader does not read.
+ */
+int mach_load_text(struct mach_loader *ld, const char *path, const char *text, size_t len,
 		   char *err, size_t errlen);
 
 /**
@@ -92,13 +153,6 @@ int mach_load_text(struct machine *m, const char *path, const char *text, size_t
  */
 int mach_status_ids(const char *path, const char *text, size_t len, pid_t *tgid, pid_t *tid, char *err,
 		    size_t errlen);
-
-/**
- * Check what the per-pid files said about values they share (status VmRSS
- * and stat rss, Threads and num_threads, ...) and finish derived fields.
- * Call after all mach_load_text calls; 0 or -EINVAL naming the disagreement.
- */
-int mach_load_finish(struct machine *m, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

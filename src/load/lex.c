@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/vec.h"
 #include "lex.h"
 #include "uprocfs/machine.h"
 
@@ -373,8 +374,9 @@ int lex_oct(struct lex *lx, uint64_t *v)
 int lex_bitmap(struct lex *lx, struct mach_bitmap *b, unsigned int maxbits, unsigned int *lo,
 	       unsigned int *hi)
 {
-	unsigned int maxchunks = maxbits / 32 + 1, nchunks = 0, topw = 0, cap = 0;
-	uint32_t *chunks = NULL;
+	unsigned int maxchunks = maxbits / 32 + 1, nchunks = 0, topw = 0;
+	uint32_t *chunks = NULL, *slot;
+	size_t cap = 0;
 	int rc = 0;
 
 	b->words = NULL;
@@ -399,20 +401,14 @@ int lex_bitmap(struct lex *lx, struct mach_bitmap *b, unsigned int maxbits, unsi
 			rc = lex_fail(lx, "bitmap wider than %u bits", maxbits);
 			goto out;
 		}
-		if (nchunks == cap) {
-			unsigned int ncap = cap ? cap * 2 : 8;
-			uint32_t *n = realloc(chunks, ncap * sizeof(*n));
-
-			if (!n) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			chunks = n;
-			cap = ncap;
-		}
 		if (!nchunks)
 			topw = w;
-		chunks[nchunks++] = c;
+		slot = VEC_PUSH(chunks, nchunks, cap);
+		if (!slot) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		*slot = c;
 		if (!lex_accept(lx, ","))
 			break;
 	}

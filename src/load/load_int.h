@@ -4,7 +4,7 @@
  *
  * Global files (stat, meminfo, ...) parse straight into the machine.  The
  * per-pid files parse into records (one per file, typed values only), which
- * load_pid.c checks against each other and turns into one struct
+ * pid_assemble.c checks against each other and turns into one struct
  * mach_process: a process is built only from files that agree.
  */
 #ifndef UPROCFS_LOAD_INT_H
@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "lex.h"
+#include "uprocfs/load.h"
 #include "uprocfs/machine.h"
 
 /* Widest bitmaps accepted: far above NR_CPUS=8192 and MAX_NUMNODES=1024. */
@@ -24,9 +25,11 @@
 
 #define LD_PF_KTHREAD 0x00200000u /* task->flags: PF_KTHREAD */
 
-/* The per-pid files, in report order. */
-enum ld_kind { LD_STATUS, LD_STAT, LD_STATM, LD_MAPS, LD_CMDLINE, LD_COMM, LD_NR_KINDS };
-extern const char *const ld_kind_names[LD_NR_KINDS];
+/* The per-task kinds are the last ones of enum mach_ld_kind. */
+static inline bool ld_kind_per_pid(enum mach_ld_kind kind)
+{
+	return kind >= MACH_LD_PID_STATUS && kind < MACH_LD_NR_KINDS;
+}
 
 /* ------------------------------------------------------------------ */
 /* /proc/<pid>/status                                                   */
@@ -81,7 +84,22 @@ struct ld_status {
 /* ------------------------------------------------------------------ */
 /* /proc/<pid>/stat                                                     */
 
-#define LD_STAT_FIELDS 52
+/* The fields of a stat line, numbered as proc(5) numbers them. */
+enum ld_stat_field {
+	LD_STAT_PID = 1, LD_STAT_COMM, LD_STAT_STATE, LD_STAT_PPID, LD_STAT_PGRP,
+	LD_STAT_SESSION, LD_STAT_TTY_NR, LD_STAT_TPGID, LD_STAT_FLAGS, LD_STAT_MINFLT,
+	LD_STAT_CMINFLT, LD_STAT_MAJFLT, LD_STAT_CMAJFLT, LD_STAT_UTIME, LD_STAT_STIME,
+	LD_STAT_CUTIME, LD_STAT_CSTIME, LD_STAT_PRIORITY, LD_STAT_NICE, LD_STAT_NUM_THREADS,
+	LD_STAT_ITREALVALUE, LD_STAT_STARTTIME, LD_STAT_VSIZE, LD_STAT_RSS, LD_STAT_RSSLIM,
+	LD_STAT_STARTCODE, LD_STAT_ENDCODE, LD_STAT_STARTSTACK, LD_STAT_KSTKESP,
+	LD_STAT_KSTKEIP, LD_STAT_SIGNAL, LD_STAT_BLOCKED, LD_STAT_SIGIGNORE, LD_STAT_SIGCATCH,
+	LD_STAT_WCHAN, LD_STAT_NSWAP, LD_STAT_CNSWAP, LD_STAT_EXIT_SIGNAL, LD_STAT_PROCESSOR,
+	LD_STAT_RT_PRIORITY, LD_STAT_POLICY, LD_STAT_DELAYACCT_BLKIO_TICKS, LD_STAT_GUEST_TIME,
+	LD_STAT_CGUEST_TIME, LD_STAT_START_DATA, LD_STAT_END_DATA, LD_STAT_START_BRK,
+	LD_STAT_ARG_START, LD_STAT_ARG_END, LD_STAT_ENV_START, LD_STAT_ENV_END,
+	LD_STAT_EXIT_CODE,
+	LD_STAT_FIELDS = LD_STAT_EXIT_CODE
+};
 
 /* Which part of the model a stat field describes. */
 enum ld_sf_scope {
@@ -110,7 +128,7 @@ struct ld_stat {
 	unsigned int line[LD_STAT_FIELDS + 1];
 };
 
-static inline int64_t ld_sf_s(const struct ld_stat *s, int n)
+static inline int64_t ld_sf_s(const struct ld_stat *s, enum ld_stat_field n)
 {
 	return (int64_t)s->f[n];
 }
@@ -118,9 +136,16 @@ static inline int64_t ld_sf_s(const struct ld_stat *s, int n)
 /* ------------------------------------------------------------------ */
 /* statm, maps, cmdline, comm                                           */
 
+/* The fields of a statm line, from 0. */
+enum ld_statm_field {
+	LD_STATM_SIZE, LD_STATM_RESIDENT, LD_STATM_SHARED, LD_STATM_TEXT, LD_STATM_LIB,
+	LD_STATM_DATA, LD_STATM_DT, LD_STATM_FIELDS
+};
+extern const char *const ld_statm_names[LD_STATM_FIELDS];
+
 struct ld_statm {
 	char *path;
-	uint64_t v[7]; /* size resident shared text lib data dt, pages */
+	uint64_t v[LD_STATM_FIELDS]; /* pages */
 };
 
 struct ld_maps {
@@ -169,12 +194,11 @@ struct ld_decision {
 	char *by;
 };
 
-struct ld_state {
+struct mach_loader {
 	struct machine *m;
 	size_t npids, cap;
-	struct ld_pid **pids;     /* mach_load_text's records until mach_load_finish */
+	struct ld_pid **pids;     /* mach_loader_file's records until mach_loader_finish */
 	struct ld_decision dec[LD_NR_DEC];
-	unsigned int nstatus;     /* status files accepted */
 	struct ld_bound cpus, mems;
 	unsigned int prev_nr_cpu_ids, prev_max_numnodes;
 };
@@ -182,7 +206,6 @@ struct ld_state {
 /* What one process adds to the machine-wide state when it is accepted. */
 struct ld_commit {
 	struct ld_decision dec[LD_NR_DEC];   /* by: borrowed from the records */
-	unsigned int nstatus;
 	struct ld_bound cpus, mems;          /* by: owned (ld_commit_clear) */
 };
 
@@ -202,7 +225,8 @@ int ld_parse_vmstat(struct lex *lx, struct machine *m);
 int ld_parse_loadavg(struct lex *lx, struct machine *m);
 int ld_parse_uptime(struct lex *lx, struct machine *m);
 int ld_parse_pressure(struct lex *lx, struct machine *m, enum mach_psi_res res);
-int ld_parse_schedstat(struct lex *lx, struct machine *m, struct ld_state *st);
+/* schedstat also bounds nr_cpu_ids: by its CPUs and by the widths of its domain spans */
+int ld_parse_schedstat(struct lex *lx, struct machine *m, struct ld_bound *cpus);
 
 /* ------------------------------------------------------------------ */
 /* Records                                                              */
@@ -211,16 +235,70 @@ void ld_status_free(struct ld_status *s);
 void ld_maps_free(struct ld_maps *mp);
 void ld_bytes_free(struct ld_bytes *b);
 void ld_task_clear(struct ld_task *t);
+/** Empty records of process @tgid; NULL on ENOMEM. */
+struct ld_pid *ld_pid_new(pid_t tgid);
 void ld_pid_free(struct ld_pid *lp);
 /** The task/<tid> slot of @lp, created if needed; NULL on ENOMEM. */
 struct ld_task *ld_pid_task(struct ld_pid *lp, pid_t tid);
 
 /**
- * Parse one per-pid file of kind @kind into the slot @t (replacing what was
- * there).  @path names the file in messages.
+ * Parse one per-task file of kind @kind into @lp: /proc/<pid>/X when @tid
+ * is 0, task/<tid>/X otherwise, replacing what that slot held.  @path names
+ * the file in messages.
  */
-int ld_parse_pid_file(struct ld_task *t, enum ld_kind kind, pid_t tgid, const char *path,
-		      const char *text, size_t len, char *err, size_t errlen);
+int ld_pid_file(struct ld_pid *lp, enum mach_ld_kind kind, pid_t tid, const char *path,
+		const char *text, size_t len, char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ */
+/* Comparisons between records (pid_compare.c)                          */
+
+/* Where a message goes; every check returns its error code. */
+struct ld_msg {
+	char *err;
+	size_t errlen;
+};
+
+/** Write the message into @ms; @rc. */
+int ld_say(const struct ld_msg *ms, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/** -EINVAL with "A:LA: WHAT is VA, but B:LB says VB". */
+int ld_disagree(const struct ld_msg *ms, const char *a, unsigned int la, const char *b,
+		unsigned int lb, const char *what, const char *va, const char *vb);
+int ld_disagree_u(const struct ld_msg *ms, const char *a, unsigned int la, const char *b,
+		  unsigned int lb, const char *what, uint64_t va, uint64_t vb);
+int ld_disagree_s(const struct ld_msg *ms, const char *a, unsigned int la, const char *b,
+		  unsigned int lb, const char *what, int64_t va, int64_t vb);
+/** The values quoted and escaped. */
+int ld_disagree_str(const struct ld_msg *ms, const char *a, unsigned int la, const char *b,
+		    unsigned int lb, const char *what, const char *va, const char *vb);
+/** "field 35 (wchan)" into @buf, as messages name a stat field; @buf. */
+const char *ld_sf_what(enum ld_stat_field n, char buf[64]);
+
+/** Every status line @mask selects (STF_*, 0: all) is equal in @a and @b. */
+int ld_status_cmp(const struct ld_msg *ms, const struct ld_status *a, const struct ld_status *b,
+		  unsigned int mask);
+/** The PROC and MM fields agree; all but exit_code for the leader's two files (@leader_pair). */
+int ld_stat_cmp(const struct ld_msg *ms, const struct ld_stat *a, const struct ld_stat *b,
+		bool leader_pair);
+int ld_statm_cmp(const struct ld_msg *ms, const struct ld_statm *a, const struct ld_statm *b);
+int ld_maps_cmp(const struct ld_msg *ms, const struct ld_maps *a, const struct ld_maps *b);
+/** Byte for byte; @what ("names", "command lines") for the message. */
+int ld_bytes_cmp(const struct ld_msg *ms, const struct ld_bytes *a, const struct ld_bytes *b,
+		 const char *what);
+
+/** How far stat's rss may stray from VmRSS, in pages; UINT64_MAX when the CPUs are unknown. */
+uint64_t ld_rss_slack(const struct machine *m);
+/** A thread's status and one of its stat files agree (rss within @slack pages). */
+int ld_status_vs_stat(const struct ld_msg *ms, const struct ld_status *s, const struct ld_stat *t,
+		      uint64_t slack);
+/** statm agrees with the Vm lines of @s. */
+int ld_statm_vs_status(const struct ld_msg *ms, const struct ld_statm *m,
+		       const struct ld_status *s);
+/** The fields a stat prints as 0 without an mm (!@has_mm) or without ptrace access (@hidden). */
+int ld_stat_zeros(const struct ld_msg *ms, const struct ld_stat *t, bool hidden, bool has_mm);
+
+/* ------------------------------------------------------------------ */
+/* Assembly (pid_assemble.c)                                            */
 
 /*
  * Check a process's records against each other and build @out (zeroed by
@@ -228,17 +306,38 @@ int ld_parse_pid_file(struct ld_task *t, enum ld_kind kind, pid_t tgid, const ch
  * the kernel but the model cannot hold them; -ENOMEM.  Records are consumed
  * (their bitmaps, groups, vmas, cmdline move into @out).
  */
-int ld_assemble(const struct ld_state *st, struct ld_pid *lp, struct mach_process *out,
+int ld_assemble(const struct mach_loader *ld, struct ld_pid *lp, struct mach_process *out,
 		struct ld_commit *cm, char *err, size_t errlen);
 
-/** Merge @cm into @st; 0 or -ENOMEM. */
-int ld_commit(struct ld_state *st, const struct ld_commit *cm);
+/** Merge @cm into @ld; 0 or -ENOMEM. */
+int ld_commit(struct mach_loader *ld, const struct ld_commit *cm);
 /** Free what @cm owns. */
 void ld_commit_clear(struct ld_commit *cm);
 
 /** Raise a lower bound / lower an upper bound, remembering who did it. */
 void ld_bound_lo(struct ld_bound *b, unsigned int lo, const char *by);
 void ld_bound_hi(struct ld_bound *b, unsigned int hi, const char *by);
+
+/* ------------------------------------------------------------------ */
+/* The session (session.c)                                              */
+
+/**
+ * Build @lp's process into the machine (replacing one with its tgid): what
+ * ld_assemble returns, and -ENOMEM with a message.  @lp stays the caller's.
+ */
+int ld_add_process(struct mach_loader *ld, struct ld_pid *lp, char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ */
+/* The report (report.c)                                                */
+
+struct ld_report {
+	size_t n, cap;
+	struct mach_load_file *files;
+};
+
+/** Append a file to @r (@text copied when OK); 0 or -ENOMEM. */
+int ld_report_add(struct ld_report *r, const char *path, enum mach_load_status status,
+		  const char *reason, const char *text, size_t len);
 
 /** The CPU with id @id in @m (created, online, if @create); NULL if absent or ENOMEM. */
 struct mach_cpu *ld_cpu(struct machine *m, unsigned int id, bool create);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/vec.h"
 #include "load_int.h"
 
 void ld_maps_free(struct ld_maps *mp)
@@ -157,21 +158,12 @@ int ld_parse_maps(struct lex *lx, struct ld_maps *mp)
 
 	while (!lex_eof(lx)) {
 		const char *line = lx->p;
-		struct mach_vma *v;
+		/* counted before it parses, so that ld_maps_free frees a failed line's name */
+		struct mach_vma *v = VEC_PUSH(mp->vmas, mp->n, cap);
 
-		if (mp->n == cap) {
-			size_t ncap = cap ? cap * 2 : 32;
-			struct mach_vma *n = realloc(mp->vmas, ncap * sizeof(*n));
-
-			if (!n)
-				return -ENOMEM;
-			mp->vmas = n;
-			cap = ncap;
-		}
-		v = &mp->vmas[mp->n];
-		memset(v, 0, sizeof(*v));
+		if (!v)
+			return -ENOMEM;
 		rc = parse_line(lx, v);
-		mp->n++; /* counted even on failure so ld_maps_free frees its name */
 		if (rc)
 			return rc;
 		if (v->end <= v->start)

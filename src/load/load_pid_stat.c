@@ -8,7 +8,7 @@
  * from the first '(' to the last ')' of the file, since no later field can
  * contain one.  Signed fields may be negative.  What a field means for the
  * model (the task's own value, the thread group's, the mm's) is in the table
- * below; load_pid.c does the rest.
+ * below; pid_assemble.c does the rest.
  */
 #include <errno.h>
 #include <string.h>
@@ -22,64 +22,64 @@
 #define ST(name, scope) { name, true, scope, false, true }
 
 const struct ld_sf_def ld_sf_defs[LD_STAT_FIELDS + 1] = {
-	[1] = U("pid", SF_SPECIAL),
-	[2] = U("comm", SF_SPECIAL),
-	[3] = U("state", SF_SPECIAL),
-	[4] = S("ppid", SF_PROC),
-	[5] = S("pgrp", SF_PROC),
-	[6] = S("session", SF_PROC),
-	[7] = S("tty_nr", SF_PROC),
-	[8] = S("tpgid", SF_PROC),
-	[9] = U("flags", SF_THREAD),
-	[10] = U("minflt", SF_AGG),
-	[11] = U("cminflt", SF_PROC),
-	[12] = U("majflt", SF_AGG),
-	[13] = U("cmajflt", SF_PROC),
-	[14] = UT("utime", SF_AGG),
-	[15] = UT("stime", SF_AGG),
-	[16] = ST("cutime", SF_PROC),
-	[17] = ST("cstime", SF_PROC),
-	[18] = S("priority", SF_THREAD),
-	[19] = S("nice", SF_THREAD),
-	[20] = S("num_threads", SF_PROC),
-	[21] = U("itrealvalue", SF_ZERO),
-	[22] = UT("starttime", SF_THREAD),
-	[23] = U("vsize", SF_MM),
-	[24] = U("rss", SF_MM),
-	[25] = U("rsslim", SF_PROC),
-	[26] = UP("startcode", SF_MM),
-	[27] = UP("endcode", SF_MM),
-	[28] = UP("startstack", SF_MM),
-	[29] = UP("kstkesp", SF_THREAD),
-	[30] = UP("kstkeip", SF_THREAD),
-	[31] = U("signal", SF_THREAD),
-	[32] = U("blocked", SF_THREAD),
-	[33] = U("sigignore", SF_PROC),
-	[34] = U("sigcatch", SF_PROC),
-	[35] = UP("wchan", SF_AGG),
-	[36] = U("nswap", SF_ZERO),
-	[37] = U("cnswap", SF_ZERO),
-	[38] = S("exit_signal", SF_SPECIAL),
-	[39] = S("processor", SF_THREAD),
-	[40] = U("rt_priority", SF_THREAD),
-	[41] = U("policy", SF_THREAD),
-	[42] = U("delayacct_blkio_ticks", SF_THREAD),
-	[43] = UT("guest_time", SF_AGG),
-	[44] = ST("cguest_time", SF_PROC),
-	[45] = UP("start_data", SF_MM),
-	[46] = UP("end_data", SF_MM),
-	[47] = UP("start_brk", SF_MM),
-	[48] = UP("arg_start", SF_MM),
-	[49] = UP("arg_end", SF_MM),
-	[50] = UP("env_start", SF_MM),
-	[51] = UP("env_end", SF_MM),
-	[52] = { "exit_code", true, SF_SPECIAL, true, false },
+	[LD_STAT_PID] = U("pid", SF_SPECIAL),
+	[LD_STAT_COMM] = U("comm", SF_SPECIAL),
+	[LD_STAT_STATE] = U("state", SF_SPECIAL),
+	[LD_STAT_PPID] = S("ppid", SF_PROC),
+	[LD_STAT_PGRP] = S("pgrp", SF_PROC),
+	[LD_STAT_SESSION] = S("session", SF_PROC),
+	[LD_STAT_TTY_NR] = S("tty_nr", SF_PROC),
+	[LD_STAT_TPGID] = S("tpgid", SF_PROC),
+	[LD_STAT_FLAGS] = U("flags", SF_THREAD),
+	[LD_STAT_MINFLT] = U("minflt", SF_AGG),
+	[LD_STAT_CMINFLT] = U("cminflt", SF_PROC),
+	[LD_STAT_MAJFLT] = U("majflt", SF_AGG),
+	[LD_STAT_CMAJFLT] = U("cmajflt", SF_PROC),
+	[LD_STAT_UTIME] = UT("utime", SF_AGG),
+	[LD_STAT_STIME] = UT("stime", SF_AGG),
+	[LD_STAT_CUTIME] = ST("cutime", SF_PROC),
+	[LD_STAT_CSTIME] = ST("cstime", SF_PROC),
+	[LD_STAT_PRIORITY] = S("priority", SF_THREAD),
+	[LD_STAT_NICE] = S("nice", SF_THREAD),
+	[LD_STAT_NUM_THREADS] = S("num_threads", SF_PROC),
+	[LD_STAT_ITREALVALUE] = U("itrealvalue", SF_ZERO),
+	[LD_STAT_STARTTIME] = UT("starttime", SF_THREAD),
+	[LD_STAT_VSIZE] = U("vsize", SF_MM),
+	[LD_STAT_RSS] = U("rss", SF_MM),
+	[LD_STAT_RSSLIM] = U("rsslim", SF_PROC),
+	[LD_STAT_STARTCODE] = UP("startcode", SF_MM),
+	[LD_STAT_ENDCODE] = UP("endcode", SF_MM),
+	[LD_STAT_STARTSTACK] = UP("startstack", SF_MM),
+	[LD_STAT_KSTKESP] = UP("kstkesp", SF_THREAD),
+	[LD_STAT_KSTKEIP] = UP("kstkeip", SF_THREAD),
+	[LD_STAT_SIGNAL] = U("signal", SF_THREAD),
+	[LD_STAT_BLOCKED] = U("blocked", SF_THREAD),
+	[LD_STAT_SIGIGNORE] = U("sigignore", SF_PROC),
+	[LD_STAT_SIGCATCH] = U("sigcatch", SF_PROC),
+	[LD_STAT_WCHAN] = UP("wchan", SF_AGG),
+	[LD_STAT_NSWAP] = U("nswap", SF_ZERO),
+	[LD_STAT_CNSWAP] = U("cnswap", SF_ZERO),
+	[LD_STAT_EXIT_SIGNAL] = S("exit_signal", SF_SPECIAL),
+	[LD_STAT_PROCESSOR] = S("processor", SF_THREAD),
+	[LD_STAT_RT_PRIORITY] = U("rt_priority", SF_THREAD),
+	[LD_STAT_POLICY] = U("policy", SF_THREAD),
+	[LD_STAT_DELAYACCT_BLKIO_TICKS] = U("delayacct_blkio_ticks", SF_THREAD),
+	[LD_STAT_GUEST_TIME] = UT("guest_time", SF_AGG),
+	[LD_STAT_CGUEST_TIME] = ST("cguest_time", SF_PROC),
+	[LD_STAT_START_DATA] = UP("start_data", SF_MM),
+	[LD_STAT_END_DATA] = UP("end_data", SF_MM),
+	[LD_STAT_START_BRK] = UP("start_brk", SF_MM),
+	[LD_STAT_ARG_START] = UP("arg_start", SF_MM),
+	[LD_STAT_ARG_END] = UP("arg_end", SF_MM),
+	[LD_STAT_ENV_START] = UP("env_start", SF_MM),
+	[LD_STAT_ENV_END] = UP("env_end", SF_MM),
+	[LD_STAT_EXIT_CODE] = { "exit_code", true, SF_SPECIAL, true, false },
 };
 
 /* Largest tick count whose nanoseconds fit the model's u64. */
 #define MAX_TICKS (UINT64_MAX / MACH_NSEC_PER_TICK)
 
-static int parse_value(struct lex *lx, struct ld_stat *st, int n)
+static int parse_value(struct lex *lx, struct ld_stat *st, enum ld_stat_field n)
 {
 	const struct ld_sf_def *d = &ld_sf_defs[n];
 	int rc;
@@ -98,18 +98,19 @@ static int parse_value(struct lex *lx, struct ld_stat *st, int n)
 	if (d->ticks)
 		return lex_u64_max(lx, &st->f[n], MAX_TICKS);
 	switch (n) {
-	case 9: case 40: case 41: /* unsigned int in the kernel */
+	case LD_STAT_FLAGS: case LD_STAT_RT_PRIORITY: case LD_STAT_POLICY:
+		/* unsigned int in the kernel */
 		return lex_u64_max(lx, &st->f[n], UINT32_MAX);
-	case 35: /* wchan is a 0/1 flag since 4.x */
+	case LD_STAT_WCHAN: /* a 0/1 flag since 4.x */
 		return lex_u64_max(lx, &st->f[n], 1);
-	case 21: case 36: case 37:
+	case LD_STAT_ITREALVALUE: case LD_STAT_NSWAP: case LD_STAT_CNSWAP:
 		return lex_u64_max(lx, &st->f[n], 0);
 	default:
 		return lex_u64(lx, &st->f[n]);
 	}
 }
 
-static int parse_field(struct lex *lx, struct ld_stat *st, int n)
+static int parse_field(struct lex *lx, struct ld_stat *st, enum ld_stat_field n)
 {
 	const char *start;
 	int rc;
@@ -131,13 +132,13 @@ int ld_parse_pid_stat(struct lex *lx, pid_t tid, struct ld_stat *st)
 	size_t len;
 	int rc;
 
-	lex_field(lx, 1, "pid");
+	lex_field(lx, LD_STAT_PID, ld_sf_defs[LD_STAT_PID].name);
 	rc = lex_u64_max(lx, &pid, INT32_MAX);
 	if (rc)
 		return rc;
 	if (pid != (uint64_t)tid)
 		return lex_fail(lx, "pid %llu is not the task id %d", (unsigned long long)pid, tid);
-	st->f[1] = pid;
+	st->f[LD_STAT_PID] = pid;
 	rc = lex_expect(lx, " (");
 	if (rc)
 		return rc;
@@ -149,7 +150,7 @@ int ld_parse_pid_stat(struct lex *lx, pid_t tid, struct ld_stat *st)
 			rparen = q - 1;
 			break;
 		}
-	lex_field(lx, 2, "comm");
+	lex_field(lx, LD_STAT_COMM, ld_sf_defs[LD_STAT_COMM].name);
 	if (!rparen)
 		return lex_expected(lx, "a comm closed by \")\"");
 	len = (size_t)(rparen - start);
@@ -161,7 +162,7 @@ int ld_parse_pid_stat(struct lex *lx, pid_t tid, struct ld_stat *st)
 	st->comm[len] = '\0';
 	lx->p = rparen + 1;
 
-	lex_field(lx, 3, "state");
+	lex_field(lx, LD_STAT_STATE, ld_sf_defs[LD_STAT_STATE].name);
 	rc = lex_expect(lx, " ");
 	if (rc)
 		return rc;
@@ -173,9 +174,9 @@ int ld_parse_pid_stat(struct lex *lx, pid_t tid, struct ld_stat *st)
 	lx->p++;
 
 	line = lex_line_at(lx, lx->p);
-	for (int n = 1; n <= LD_STAT_FIELDS; n++)
+	for (enum ld_stat_field n = LD_STAT_PID; n <= LD_STAT_FIELDS; n++)
 		st->line[n] = line;
-	for (int n = 4; n <= LD_STAT_FIELDS; n++) {
+	for (enum ld_stat_field n = LD_STAT_PPID; n <= LD_STAT_FIELDS; n++) {
 		rc = parse_field(lx, st, n);
 		if (rc)
 			return rc;

@@ -16,11 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/vec.h"
 #include "load_int.h"
 
 struct sched_cpu {
 	unsigned int id;
 	struct mach_cpu_schedstat s;
+	size_t domains_cap;
 };
 
 static void sched_free(struct mach_cpu_schedstat *s)
@@ -66,9 +68,9 @@ static int cpu_line(struct lex *lx, struct sched_cpu *c)
 	return lex_eol(lx);
 }
 
-static int domain_line(struct lex *lx, struct sched_cpu *c, struct ld_state *st)
+static int domain_line(struct lex *lx, struct sched_cpu *c, struct ld_bound *cpus)
 {
-	struct mach_sched_domain *d, *n;
+	struct mach_sched_domain *d;
 	const char *sp;
 	unsigned int lo, hi;
 	uint64_t num;
@@ -80,12 +82,9 @@ static int domain_line(struct lex *lx, struct sched_cpu *c, struct ld_state *st)
 	if (num != c->s.ndomains)
 		return lex_fail(lx, "domain%llu where domain%u was expected",
 				(unsigned long long)num, c->s.ndomains);
-	n = realloc(c->s.domains, (c->s.ndomains + 1) * sizeof(*n));
-	if (!n)
+	d = VEC_PUSH(c->s.domains, c->s.ndomains, c->domains_cap);
+	if (!d)
 		return -ENOMEM;
-	c->s.domains = n;
-	d = &n[c->s.ndomains++];
-	memset(d, 0, sizeof(*d));
 	if ((rc = lex_expect(lx, " ")))
 		return rc;
 	sp = memchr(lx->p, ' ', (size_t)(lex_line_end(lx) - lx->p));
@@ -102,8 +101,8 @@ static int domain_line(struct lex *lx, struct sched_cpu *c, struct ld_state *st)
 	lex_ctx(lx, "domain name");
 	if ((rc = lex_bitmap(lx, &d->span, LD_MAX_CPU_BITS, &lo, &hi)))
 		return rc;
-	ld_bound_lo(&st->cpus, lo, lx->path);
-	ld_bound_hi(&st->cpus, hi, lx->path);
+	ld_bound_lo(cpus, lo, lx->path);
+	ld_bound_hi(cpus, hi, lx->path);
 	lex_ctx(lx, "domain span");
 	for (int t = 0; t < MACH_NR_IDLE_TYPES; t++)
 		for (int k = 0; k < MACH_NR_LB_STATS; k++)
@@ -115,10 +114,11 @@ static int domain_line(struct lex *lx, struct sched_cpu *c, struct ld_state *st)
 	return lex_eol(lx);
 }
 
-int ld_parse_schedstat(struct lex *lx, struct machine *m, struct ld_state *st)
+int ld_parse_schedstat(struct lex *lx, struct machine *m, struct ld_bound *bound)
 {
 	struct sched_cpu *cpus = NULL;
 	unsigned int n = 0;
+	size_t cap = 0;
 	uint64_t version, ts;
 	int rc;
 
@@ -142,16 +142,13 @@ int ld_parse_schedstat(struct lex *lx, struct machine *m, struct ld_state *st)
 	while (!lex_eof(lx)) {
 		lex_ctx(lx, NULL);
 		if (lex_accept(lx, "cpu")) {
-			struct sched_cpu *nc = realloc(cpus, (n + 1) * sizeof(*nc));
+			struct sched_cpu *sc = VEC_PUSH(cpus, n, cap);
 
-			if (!nc) {
+			if (!sc) {
 				rc = -ENOMEM;
 				goto out;
 			}
-			cpus = nc;
-			memset(&cpus[n], 0, sizeof(cpus[n]));
-			n++;
-			if ((rc = cpu_line(lx, &cpus[n - 1])))
+			if ((rc = cpu_line(lx, sc)))
 				goto out;
 			if (n > 1 && cpus[n - 1].id <= cpus[n - 2].id) {
 				rc = lex_fail_at(lx, lx->p - 1, "cpu%u after cpu%u", cpus[n - 1].id,
@@ -159,7 +156,7 @@ int ld_parse_schedstat(struct lex *lx, struct machine *m, struct ld_state *st)
 				goto out;
 			}
 		} else if (n && lex_accept(lx, "domain")) {
-			if ((rc = domain_line(lx, &cpus[n - 1], st)))
+			if ((rc = domain_line(lx, &cpus[n - 1], bound)))
 				goto out;
 		} else {
 			rc = lex_expected(lx, n ? "\"cpu\" or \"domain\"" : "\"cpu\"");
@@ -177,7 +174,7 @@ int ld_parse_schedstat(struct lex *lx, struct machine *m, struct ld_state *st)
 		c->sched = cpus[i].s;
 		cpus[i].s.domains = NULL;
 		cpus[i].s.ndomains = 0;
-		ld_bound_lo(&st->cpus, cpus[i].id + 1, lx->path);
+		ld_bound_lo(bound, cpus[i].id + 1, lx->path);
 	}
 	m->schedstat_timestamp = ts;
 	m->profile.has_schedstat = true;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/vec.h"
 #include "load_int.h"
 
 /* Ticks whose nanoseconds plus a sub-tick remainder still fit a u64. */
@@ -86,7 +87,8 @@ struct intr {
 static int parse_intr(struct lex *lx, struct intr *in)
 {
 	struct mach_irq *irqs = NULL;
-	unsigned int nirqs = 0, cap = 0, nr = 0;
+	unsigned int nirqs = 0, nr = 0;
+	size_t cap = 0;
 	uint64_t total, sum = 0;
 	int rc;
 
@@ -108,18 +110,13 @@ static int parse_intr(struct lex *lx, struct intr *in)
 		}
 		sum += v;
 		if (v) {
-			if (nirqs == cap) {
-				unsigned int ncap = cap ? cap * 2 : 64;
-				struct mach_irq *n = realloc(irqs, ncap * sizeof(*n));
+			struct mach_irq *irq = VEC_PUSH(irqs, nirqs, cap);
 
-				if (!n) {
-					rc = -ENOMEM;
-					goto fail;
-				}
-				irqs = n;
-				cap = ncap;
+			if (!irq) {
+				rc = -ENOMEM;
+				goto fail;
 			}
-			irqs[nirqs++] = (struct mach_irq){ .irq = nr, .total = v, .per_cpu = NULL };
+			*irq = (struct mach_irq){ .irq = nr, .total = v, .per_cpu = NULL };
 		}
 		nr++;
 	}
@@ -194,14 +191,113 @@ static int spread(struct lex *lx, const uint64_t *agg, const struct cpu_line *cl
 	return 0;
 }
 
+/* The "cpuN" lines, ascending: *@cl (the caller frees it) and *@n. */
+static int parse_cpu_lines(struct lex *lx, struct cpu_line **cl, unsigned int *n)
+{
+	size_t cap = 0;
+	uint64_t v;
+	int rc;
+
+	while (lex_accept(lx, "cpu")) {
+		struct cpu_line *c;
+
+		if ((rc = VEC_RESERVE(*cl, cap, *n + 1)))
+			return rc;
+		c = &(*cl)[*n];
+		/* "cpu%d": no padding between the word and the number */
+		if (lx->p >= lx->end || *lx->p < '0' || *lx->p > '9') {
+			lex_ctx(lx, "cpu");
+			return lex_expected(lx, "a CPU number");
+		}
+		if ((rc = lex_u64_max(lx, &v, LD_MAX_CPU_BITS - 2)))
+			return rc;
+		if (*n && v <= c[-1].id)
+			return lex_fail(lx, "cpu%llu after cpu%u", (unsigned long long)v, c[-1].id);
+		c->id = (unsigned int)v;
+		lex_ctx(lx, "cpuN");
+		if ((rc = lex_expect(lx, " ")) || (rc = parse_times(lx, c->ticks)))
+			return rc;
+		++*n;
+	}
+	return 0;
+}
+
+static int parse_softirq(struct lex *lx, uint64_t *softirq)
+{
+	uint64_t total, sum = 0;
+	int rc;
+
+	lex_ctx(lx, "softirq");
+	if ((rc = lex_expect(lx, "softirq ")) || (rc = lex_u64(lx, &total)))
+		return rc;
+	for (int i = 0; i < MACH_NR_SOFTIRQS; i++) {
+		if ((rc = lex_expect(lx, " ")) || (rc = lex_u64(lx, &softirq[i])))
+			return rc;
+		if (sum + softirq[i] < sum)
+			return lex_fail(lx, "the softirq counts overflow");
+		sum += softirq[i];
+	}
+	if (sum != total)
+		return lex_fail(lx, "softirq total %llu is not the sum of the ten counts, %llu",
+				(unsigned long long)total, (unsigned long long)sum);
+	return lex_eol(lx);
+}
+
+/*
+ * Make m->cpus the @n listed CPUs with their nanoseconds @ns, and an offline
+ * CPU holding @offline when @need_offline.
+ */
+static int put_cpus(struct lex *lx, struct machine *m, const struct cpu_line *cl, unsigned int n,
+		    uint64_t ns[][MACH_NR_CPUTIME], const uint64_t *offline, bool need_offline)
+{
+	unsigned int offline_id = 0;
+	struct mach_cpu *c;
+
+	/* CPUs this file does not list: a stale offline CPU goes, schedstat's must not */
+	for (unsigned int i = 0; i < m->ncpus;) {
+		bool listed = false;
+
+		c = &m->cpus[i];
+		for (unsigned int k = 0; k < n && !listed; k++)
+			listed = cl[k].id == c->id;
+		if (listed) {
+			i++;
+			continue;
+		}
+		if (c->sched.ndomains || c->sched.sched_count || c->sched.pcount)
+			return lex_fail_line(lx, 1, "schedstat shows cpu%u, which is not online here",
+					     c->id);
+		cpu_sched_free(c);
+		memmove(c, c + 1, (m->ncpus - i - 1) * sizeof(*c));
+		m->ncpus--;
+	}
+	for (unsigned int k = 0; k < n && cl[k].id == offline_id; k++)
+		offline_id++;
+	for (unsigned int k = 0; k < n; k++) {
+		c = ld_cpu(m, cl[k].id, true);
+		if (!c)
+			return -ENOMEM;
+		c->online = true;
+		memcpy(c->time_ns, ns[k], sizeof(c->time_ns));
+	}
+	if (need_offline) {
+		c = ld_cpu(m, offline_id, true);
+		if (!c)
+			return -ENOMEM;
+		c->online = false;
+		memcpy(c->time_ns, offline, sizeof(c->time_ns));
+	}
+	return 0;
+}
+
 int ld_parse_stat(struct lex *lx, struct machine *m)
 {
 	struct intr in = { NULL, 0, 0, 0 };
 	struct cpu_line *cl = NULL;
 	uint64_t (*ns)[MACH_NR_CPUTIME] = NULL;
-	uint64_t agg[MACH_NR_CPUTIME], offline[MACH_NR_CPUTIME], v, softirq[MACH_NR_SOFTIRQS];
-	uint64_t ctxt, btime, processes, running, blocked, stotal, ssum = 0;
-	unsigned int n = 0, cap = 0, offline_id;
+	uint64_t agg[MACH_NR_CPUTIME], offline[MACH_NR_CPUTIME], softirq[MACH_NR_SOFTIRQS];
+	uint64_t ctxt, btime, processes, running, blocked;
+	unsigned int n = 0;
 	bool need_offline;
 	int rc;
 
@@ -209,39 +305,8 @@ int ld_parse_stat(struct lex *lx, struct machine *m)
 	if ((rc = lex_expect(lx, "cpu  ")))
 		goto out;
 	lex_ctx(lx, "cpu");
-	if ((rc = parse_times(lx, agg)))
-		goto out;
-	while (lex_accept(lx, "cpu")) {
-		if (n == cap) {
-			unsigned int ncap = cap ? cap * 2 : 8;
-			struct cpu_line *nc = realloc(cl, ncap * sizeof(*nc));
-
-			if (!nc) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			cl = nc;
-			cap = ncap;
-		}
-		/* "cpu%d": no padding between the word and the number */
-		if (lx->p >= lx->end || *lx->p < '0' || *lx->p > '9') {
-			lex_ctx(lx, "cpu");
-			rc = lex_expected(lx, "a CPU number");
-			goto out;
-		}
-		if ((rc = lex_u64_max(lx, &v, LD_MAX_CPU_BITS - 2)))
-			goto out;
-		if (n && v <= cl[n - 1].id) {
-			rc = lex_fail(lx, "cpu%llu after cpu%u", (unsigned long long)v, cl[n - 1].id);
-			goto out;
-		}
-		cl[n].id = (unsigned int)v;
-		lex_ctx(lx, "cpuN");
-		if ((rc = lex_expect(lx, " ")) || (rc = parse_times(lx, cl[n].ticks)))
-			goto out;
-		n++;
-	}
-	if ((rc = parse_intr(lx, &in)))
+	if ((rc = parse_times(lx, agg)) || (rc = parse_cpu_lines(lx, &cl, &n)) ||
+	    (rc = parse_intr(lx, &in)))
 		goto out;
 	if ((rc = parse_scalar(lx, "ctxt ", &ctxt, UINT64_MAX)) ||
 	    (rc = parse_scalar(lx, "btime ", &btime, UINT64_MAX)) ||
@@ -249,24 +314,7 @@ int ld_parse_stat(struct lex *lx, struct machine *m)
 	    (rc = parse_scalar(lx, "procs_running ", &running, UINT32_MAX)) ||
 	    (rc = parse_scalar(lx, "procs_blocked ", &blocked, UINT32_MAX)))
 		goto out;
-	lex_ctx(lx, "softirq");
-	if ((rc = lex_expect(lx, "softirq ")) || (rc = lex_u64(lx, &stotal)))
-		goto out;
-	for (int i = 0; i < MACH_NR_SOFTIRQS; i++) {
-		if ((rc = lex_expect(lx, " ")) || (rc = lex_u64(lx, &softirq[i])))
-			goto out;
-		if (ssum + softirq[i] < ssum) {
-			rc = lex_fail(lx, "the softirq counts overflow");
-			goto out;
-		}
-		ssum += softirq[i];
-	}
-	if (ssum != stotal) {
-		rc = lex_fail(lx, "softirq total %llu is not the sum of the ten counts, %llu",
-			      (unsigned long long)stotal, (unsigned long long)ssum);
-		goto out;
-	}
-	if ((rc = lex_eol(lx)) || (rc = lex_expect_eof(lx)))
+	if ((rc = parse_softirq(lx, softirq)) || (rc = lex_expect_eof(lx)))
 		goto out;
 
 	ns = calloc(n ? n : 1, sizeof(*ns));
@@ -274,52 +322,9 @@ int ld_parse_stat(struct lex *lx, struct machine *m)
 		rc = -ENOMEM;
 		goto out;
 	}
-	if ((rc = spread(lx, agg, cl, n, ns, offline, &need_offline)))
+	if ((rc = spread(lx, agg, cl, n, ns, offline, &need_offline)) ||
+	    (rc = put_cpus(lx, m, cl, n, ns, offline, need_offline)))
 		goto out;
-
-	/* CPUs this file does not list: a stale offline CPU goes, schedstat's must not */
-	for (unsigned int i = 0; i < m->ncpus;) {
-		struct mach_cpu *c = &m->cpus[i];
-		bool listed = false;
-
-		for (unsigned int k = 0; k < n && !listed; k++)
-			listed = cl[k].id == c->id;
-		if (listed) {
-			i++;
-			continue;
-		}
-		if (c->sched.ndomains || c->sched.sched_count || c->sched.pcount) {
-			rc = lex_fail_line(lx, 1, "schedstat shows cpu%u, which is not online here",
-					   c->id);
-			goto out;
-		}
-		cpu_sched_free(c);
-		memmove(c, c + 1, (m->ncpus - i - 1) * sizeof(*c));
-		m->ncpus--;
-	}
-	offline_id = 0;
-	for (unsigned int k = 0; k < n && cl[k].id == offline_id; k++)
-		offline_id++;
-	for (unsigned int k = 0; k < n; k++) {
-		struct mach_cpu *c = ld_cpu(m, cl[k].id, true);
-
-		if (!c) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		c->online = true;
-		memcpy(c->time_ns, ns[k], sizeof(c->time_ns));
-	}
-	if (need_offline) {
-		struct mach_cpu *c = ld_cpu(m, offline_id, true);
-
-		if (!c) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		c->online = false;
-		memcpy(c->time_ns, offline, sizeof(c->time_ns));
-	}
 	for (unsigned int i = 0; i < m->nirqs; i++)
 		free(m->irqs[i].per_cpu);
 	free(m->irqs);

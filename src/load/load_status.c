@@ -8,12 +8,13 @@
  * under a config option, or only for a task with an mm or an fs_struct, may
  * be absent; every other line is required, and an unknown, repeated or
  * misplaced line is an error.  Which optional lines a file showed is kept in
- * the record; load_pid.c turns that into the kernel profile.
+ * the record; pid_assemble.c turns that into the kernel profile.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/vec.h"
 #include "load_int.h"
 
 enum st_kind {
@@ -170,13 +171,14 @@ static const char *sib_name(unsigned int i)
 
 static int parse_groups(struct lex *lx, struct ld_status *st)
 {
-	unsigned int cap = 0;
+	size_t cap = 0;
 	int rc;
 
 	/* Each gid is followed by one space; none at all prints a lone space. */
 	if (lex_accept(lx, " "))
 		return 0;
 	do {
+		uint32_t *slot;
 		uint64_t g;
 
 		rc = lex_u64_max(lx, &g, UINT32_MAX);
@@ -184,16 +186,10 @@ static int parse_groups(struct lex *lx, struct ld_status *st)
 			return rc;
 		if (st->ngroups == 65536) /* NGROUPS_MAX */
 			return lex_fail(lx, "more than 65536 groups");
-		if (st->ngroups == cap) {
-			unsigned int ncap = cap ? cap * 2 : 16;
-			uint32_t *n = realloc(st->groups, ncap * sizeof(*n));
-
-			if (!n)
-				return -ENOMEM;
-			st->groups = n;
-			cap = ncap;
-		}
-		st->groups[st->ngroups++] = (uint32_t)g;
+		slot = VEC_PUSH(st->groups, st->ngroups, cap);
+		if (!slot)
+			return -ENOMEM;
+		*slot = (uint32_t)g;
 		rc = lex_expect(lx, " ");
 		if (rc)
 			return rc;

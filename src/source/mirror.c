@@ -60,8 +60,8 @@ int mirror_read_file(int dirfd, const char *path, char **text, size_t *len)
 	return 0;
 }
 
-/* Read @path of the procfs and parse it into @m. */
-static int load_one(struct machine *m, int procfd, const char *path, bool required, char *err,
+/* Read @path of the procfs and parse it into @ld's machine. */
+static int load_one(struct mach_loader *ld, int procfd, const char *path, bool required, char *err,
 		    size_t errlen)
 {
 	char *text;
@@ -74,17 +74,18 @@ static int load_one(struct machine *m, int procfd, const char *path, bool requir
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		return rc;
 	}
-	rc = mach_load_text(m, path, text, len, err, errlen);
+	rc = mach_load_text(ld, path, text, len, err, errlen);
 	free(text);
 	return rc;
 }
 
-/* Hand @m to @out once it loaded and built; on any failure free it. */
-static int finish_or_free(struct machine *m, int rc, struct machine **out, char *err,
-			  size_t errlen)
+/* Hand @m to @out once it loaded and built; on any failure free it.  @ld is freed. */
+static int finish_or_free(struct machine *m, struct mach_loader *ld, int rc, struct machine **out,
+			  char *err, size_t errlen)
 {
 	if (!rc)
-		rc = mach_load_finish(m, err, errlen);
+		rc = mach_loader_finish(ld, err, errlen);
+	mach_loader_free(ld);
 	if (rc) {
 		mach_free(m);
 		return rc;
@@ -101,19 +102,22 @@ static const char *const global_files[] = {
 int mirror_load_globals(int procfd, struct machine **out, char *err, size_t errlen)
 {
 	struct machine *m = mach_new();
+	struct mach_loader *ld = m ? mach_loader_new(m) : NULL;
 	int rc = 0;
 
-	if (!m)
+	if (!ld) {
+		mach_free(m);
 		return -ENOMEM;
+	}
 	m->profile.has_schedstat = false;
 	for (size_t i = 0; i < sizeof(global_files) / sizeof(global_files[0]) && !rc; i++)
-		rc = load_one(m, procfd, global_files[i], i < 5, err, errlen);
-	return finish_or_free(m, rc, out, err, errlen);
+		rc = load_one(ld, procfd, global_files[i], i < 5, err, errlen);
+	return finish_or_free(m, ld, rc, out, err, errlen);
 }
 
 static const char *const task_files[] = { "status", "stat", "statm", "maps", "cmdline", "comm" };
 
-static int load_task_files(struct machine *m, int procfd, const char *dir, char *err, size_t errlen)
+static int load_task_files(struct mach_loader *ld, int procfd, const char *dir, char *err, size_t errlen)
 {
 	char path[96];
 	int rc;
@@ -121,7 +125,7 @@ static int load_task_files(struct machine *m, int procfd, const char *dir, char 
 	for (size_t i = 0; i < sizeof(task_files) / sizeof(task_files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, task_files[i]);
 		/* status and stat define the task; the rest may be denied to us */
-		rc = load_one(m, procfd, path, i < 2, err, errlen);
+		rc = load_one(ld, procfd, path, i < 2, err, errlen);
 		if (rc)
 			return rc;
 	}
@@ -131,23 +135,26 @@ static int load_task_files(struct machine *m, int procfd, const char *dir, char 
 static int load_task_once(int procfd, pid_t pid, pid_t tid, struct machine **out, char *err, size_t errlen)
 {
 	struct machine *m = mach_new();
+	struct mach_loader *ld = m ? mach_loader_new(m) : NULL;
 	char dir[64];
 	int rc;
 
-	if (!m)
+	if (!ld) {
+		mach_free(m);
 		return -ENOMEM;
-	rc = load_one(m, procfd, "stat", true, err, errlen);
+	}
+	rc = load_one(ld, procfd, "stat", true, err, errlen);
 	if (!rc)
-		rc = load_one(m, procfd, "uptime", true, err, errlen); /* for the task's age */
+		rc = load_one(ld, procfd, "uptime", true, err, errlen); /* for the task's age */
 	snprintf(dir, sizeof(dir), "%d", (int)pid);
 	if (!rc)
-		rc = load_task_files(m, procfd, dir, err, errlen);
+		rc = load_task_files(ld, procfd, dir, err, errlen);
 	/* only the thread asked for: a busy process's threads never agree for long */
 	if (!rc && tid > 0 && tid != pid) {
 		snprintf(dir, sizeof(dir), "%d/task/%d", (int)pid, (int)tid);
-		rc = load_task_files(m, procfd, dir, err, errlen);
+		rc = load_task_files(ld, procfd, dir, err, errlen);
 	}
-	return finish_or_free(m, rc, out, err, errlen);
+	return finish_or_free(m, ld, rc, out, err, errlen);
 }
 
 int mirror_load_task(int procfd, pid_t pid, pid_t tid, struct machine **out, char *err, size_t errlen)

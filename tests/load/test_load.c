@@ -21,25 +21,23 @@
 #include "uprocfs/machine.h"
 #include "uprocfs/procfs.h"
 
-int load_str(struct machine *m, const char *path, const char *text, char *err)
+int load_str(struct mach_loader *ld, const char *path, const char *text, char *err)
 {
 	err[0] = '\0';
-	return mach_load_text(m, path, text, strlen(text), err, ERRLEN);
+	return mach_load_text(ld, path, text, strlen(text), err, ERRLEN);
 }
 
 int load_set(struct machine *m, const char *const *files, char *err)
 {
-	int rc = 0;
+	struct mach_loader *ld = mach_loader_new(m);
+	int rc = ld ? 0 : -ENOMEM;
 
 	for (size_t i = 0; files[i] && !rc; i += 2)
-		rc = load_str(m, files[i], files[i + 1], err);
-	if (rc) {
-		char tmp[ERRLEN];
-
-		mach_load_finish(m, tmp, sizeof(tmp)); /* releases the session */
-		return rc;
-	}
-	return mach_load_finish(m, err, ERRLEN);
+		rc = load_str(ld, files[i], files[i + 1], err);
+	if (!rc)
+		rc = mach_loader_finish(ld, err, ERRLEN);
+	mach_loader_free(ld);
+	return rc;
 }
 
 int roundtrip(const struct machine *m, const char *path, const char *text, size_t len, int verbose)
@@ -282,6 +280,7 @@ static void test_user_process(void)
 {
 	const char *const files[] = { CAT_FILES(CAT_STATUS), NULL };
 	struct machine *m = mach_new();
+	struct mach_loader *ld = mach_loader_new(m);
 	const struct mach_process *p;
 	const struct mach_thread *t;
 	char err[ERRLEN];
@@ -289,13 +288,13 @@ static void test_user_process(void)
 
 	rc = 0;
 	for (size_t i = 0; files[i] && !rc; i += 2)
-		rc = load_str(m, files[i], files[i + 1], err);
-	rc = rc ? rc : mach_load_text(m, "42/cmdline", cat_cmdline, sizeof(cat_cmdline) - 1, err,
+		rc = load_str(ld, files[i], files[i + 1], err);
+	rc = rc ? rc : mach_load_text(ld, "42/cmdline", cat_cmdline, sizeof(cat_cmdline) - 1, err,
 				      ERRLEN);
-	rc = rc ? rc : mach_load_finish(m, err, ERRLEN);
+	rc = rc ? rc : mach_loader_finish(ld, err, ERRLEN);
+	mach_loader_free(ld);
 	if (!ok(rc == 0, "a user process loads")) {
 		diag("%s", err);
-		mach_load_finish(m, err, ERRLEN); /* end the session if it failed early */
 		mach_free(m);
 		return;
 	}
@@ -603,11 +602,9 @@ static void test_stat(void)
 {
 	struct machine *m = mach_new();
 	char err[ERRLEN];
-	int rc = load_str(m, "stat", stat_text, err);
+	int rc = load_set(m, (const char *const[]){ "stat", stat_text, NULL }, err);
 	unsigned int bad = 0;
 
-	if (!rc)
-		rc = mach_load_finish(m, err, ERRLEN);
 	ok(rc == 0, "/proc/stat loads");
 	if (rc) {
 		diag("%s", err);
@@ -648,9 +645,7 @@ static void test_stat(void)
 			"softirq 0 0 0 0 0 0 0 0 0 0 0\n";
 		uint64_t sum = 0;
 
-		rc = load_str(m, "stat", t, err);
-		if (!rc)
-			rc = mach_load_finish(m, err, ERRLEN);
+		rc = load_set(m, (const char *const[]){ "stat", t, NULL }, err);
 		ok(rc == 0 && m->ncpus == 3 && !m->cpus[2].online && m->cpus[2].id == 2,
 		   "aggregate surplus of 300 ticks: offline cpu2");
 		for (unsigned int i = 0; i < m->ncpus; i++)
@@ -673,34 +668,35 @@ static const char meminfo_text[] =
 static void test_small_globals(void)
 {
 	struct machine *m = mach_new();
+	struct mach_loader *ld = mach_loader_new(m);
 	char err[ERRLEN];
 	int rc;
 
-	rc = load_str(m, "meminfo", meminfo_text, err);
+	rc = load_str(ld, "meminfo", meminfo_text, err);
 	ok(rc == 0 && m->profile.nmeminfo == 6 &&
 	   m->profile.meminfo_order[2] == MACH_MEMINFO_VMALLOCTOTAL &&
 	   m->meminfo[MACH_MEMINFO_VMALLOCTOTAL] == 34359738367ull &&
 	   m->meminfo[MACH_MEMINFO_HUGEPAGESIZE] == 2048, "meminfo values and order");
 	if (rc)
 		diag("%s", err);
-	rc = load_str(m, "vmstat", "nr_free_pages 6110473\nnr_zone_inactive_anon 1035\npgfault 1234\n", err);
+	rc = load_str(ld, "vmstat", "nr_free_pages 6110473\nnr_zone_inactive_anon 1035\npgfault 1234\n", err);
 	ok(rc == 0 && m->profile.nvmstat == 3 && m->vmstat[MACH_VMSTAT_PGFAULT] == 1234 &&
 	   m->profile.vmstat_order[2] == MACH_VMSTAT_PGFAULT, "vmstat values and order");
-	rc = load_str(m, "uptime", "461.36 751.54\n", err);
+	rc = load_str(ld, "uptime", "461.36 751.54\n", err);
 	ok(rc == 0 && m->uptime_ns == 461360000000ull && m->idle_ns == 751540000000ull, "uptime");
-	rc = load_str(m, "loadavg", "0.43 0.34 0.15 2/107 16736\n", err);
+	rc = load_str(ld, "loadavg", "0.43 0.34 0.15 2/107 16736\n", err);
 	ok(rc == 0 && m->nr_running == 2 && m->nr_threads == 107 && m->last_pid == 16736,
 	   "loadavg counts");
-	rc = load_str(m, "pressure/cpu",
+	rc = load_str(ld, "pressure/cpu",
 		      "some avg10=3.03 avg60=3.12 avg300=1.13 total=5303257\n"
 		      "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n", err);
 	ok(rc == 0 && m->pressure[MACH_PSI_CPU].present && m->pressure[MACH_PSI_CPU].has_some &&
 	   m->pressure[MACH_PSI_CPU].has_full &&
 	   m->pressure[MACH_PSI_CPU].some.total_us == 5303257, "pressure/cpu");
-	rc = load_str(m, "pressure/irq", "full avg10=0.10 avg60=0.00 avg300=0.00 total=42\n", err);
+	rc = load_str(ld, "pressure/irq", "full avg10=0.10 avg60=0.00 avg300=0.00 total=42\n", err);
 	ok(rc == 0 && !m->pressure[MACH_PSI_IRQ].has_some && m->pressure[MACH_PSI_IRQ].has_full,
 	   "pressure/irq has only a full line");
-	rc = load_str(m, "schedstat",
+	rc = load_str(ld, "schedstat",
 		      "version 17\ntimestamp 4295000000\n"
 		      "cpu0 0 0 100 50 60 30 123456789 98765 40\n"
 		      "domain0 MC 3 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 "
@@ -716,11 +712,12 @@ static void test_small_globals(void)
 	   "schedstat v17");
 	if (rc)
 		diag("%s", err);
-	rc = load_str(m, "stat", stat_text, err);
+	rc = load_str(ld, "stat", stat_text, err);
 	ok(rc == 0 && m->ncpus == 2 && m->cpus[1].sched.pcount == 41,
 	   "/proc/stat after schedstat keeps the scheduler statistics");
-	rc = mach_load_finish(m, err, ERRLEN);
+	rc = mach_loader_finish(ld, err, ERRLEN);
 	ok(rc == 0 && m->cpus[0].sched.domains[0].span.nbits == 2, "domain span nr_cpu_ids wide");
+	mach_loader_free(ld);
 	mach_free(m);
 }
 
@@ -733,10 +730,11 @@ static void test_inverses(void)
 		for (unsigned int frac = 0; frac < 100; frac++) {
 			char text[128], err[ERRLEN];
 			struct machine *m = mach_new();
+			struct mach_loader *ld = mach_loader_new(m);
 			unsigned long x, y;
 
 			snprintf(text, sizeof(text), "%u.%02u 0.00 0.00 1/1 1\n", ip, frac);
-			if (load_str(m, "loadavg", text, err)) {
+			if (load_str(ld, "loadavg", text, err)) {
 				bad_load++;
 			} else {
 				y = m->avenrun[0] + MACH_FIXED_1 / 200;
@@ -745,14 +743,15 @@ static void test_inverses(void)
 			}
 			snprintf(text, sizeof(text), "some avg10=%u.%02u avg60=0.00 avg300=0.00 total=0\n",
 				 ip, frac);
-			if (load_str(m, "pressure/io", text, err)) {
+			if (load_str(ld, "pressure/io", text, err)) {
 				bad_psi++;
 			} else {
 				x = m->pressure[MACH_PSI_IO].some.avg[0];
 				if ((x >> 11) != ip || (((x & 2047) * 100) >> 11) != frac)
 					bad_psi++;
 			}
-			mach_load_finish(m, err, ERRLEN);
+			mach_loader_finish(ld, err, ERRLEN);
+			mach_loader_free(ld);
 			mach_free(m);
 		}
 	}
@@ -767,13 +766,13 @@ static void expect_error(const char *path, const char *text, size_t len, const c
 			 const char *needle, const char *what)
 {
 	struct machine *m = mach_new();
+	struct mach_loader *ld = mach_loader_new(m);
 	char err[ERRLEN] = "";
-	int rc = mach_load_text(m, path, text, len, err, ERRLEN);
+	int rc = mach_load_text(ld, path, text, len, err, ERRLEN);
 
 	if (!rc)
-		rc = mach_load_finish(m, err, ERRLEN);
-	else
-		mach_load_finish(m, (char[ERRLEN]){ 0 }, ERRLEN);
+		rc = mach_loader_finish(ld, err, ERRLEN);
+	mach_loader_free(ld);
 	ok(rc == -EINVAL && err_is(err, prefix, needle), "%s", what);
 	mach_free(m);
 }

@@ -11,8 +11,8 @@
 #define ERRLEN 1024
 
 /** mach_load_text of a NUL-terminated text. */
-int load_str(struct machine *m, const char *path, const char *text, char *err);
-/** Load each (path, text) pair of @files (NULL-terminated) and finish; the first error. */
+int load_str(struct mach_loader *ld, const char *path, const char *text, char *err);
+/** Load each (path, text) pair of @files (NULL-terminated) into @m and finish; the first error. */
 int load_set(struct machine *m, const char *const *files, char *err);
 /** Whether @err starts with @prefix and contains @needle (either may be NULL). */
 int err_is(const char *err, const char *prefix, const char *needle);

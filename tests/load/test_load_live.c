@@ -583,6 +583,63 @@ void test_tree(void)
 		rename(a, b);
 	}
 
+	/* a written tree is read beneath it: a symlink or a FIFO is skipped with the reason */
+	{
+		char comm[800], maps[800], status[800], aside[800], rel[64];
+		const struct mach_load_file *f;
+
+		snprintf(comm, sizeof(comm), "%s/%d/comm", dir, (int)child);
+		snprintf(maps, sizeof(maps), "%s/%d/maps", dir, (int)child);
+		snprintf(aside, sizeof(aside), "%s/%d/maps.aside", dir, (int)child);
+		snprintf(b, sizeof(b), "%s/%d/comm.aside", dir, (int)child);
+		rename(comm, b);
+		rename(maps, aside);
+		bad = symlink("/etc/hostname", comm) || mkfifo(maps, 0600);
+		m = NULL;
+		rc = mach_load_tree(dir, NULL, &m, &r, err, sizeof(err));
+		ok(!bad && rc == 0 && m->nprocs == 1, "a tree with a symlink and a FIFO loads");
+		if (rc)
+			diag("%s", err);
+		if (!rc) {
+			snprintf(rel, sizeof(rel), "%d/comm", (int)child);
+			f = report_find(&r, rel);
+			ok(f && f->status == MACH_LOAD_SKIPPED && f->reason &&
+			   !strcmp(f->reason, "a symlink (not followed)"), "the symlink: skipped");
+			snprintf(rel, sizeof(rel), "%d/maps", (int)child);
+			f = report_find(&r, rel);
+			ok(f && f->status == MACH_LOAD_SKIPPED && f->reason &&
+			   strstr(f->reason, "not a regular file"), "the FIFO: skipped, not waited on");
+			mach_load_report_free(&r);
+			mach_free(m);
+		}
+		unlink(comm);
+		unlink(maps);
+		rename(b, comm);
+		rename(aside, maps);
+
+		/* without its status, the process is left out */
+		snprintf(status, sizeof(status), "%s/%d/status", dir, (int)child);
+		snprintf(aside, sizeof(aside), "%s/%d/status.aside", dir, (int)child);
+		rename(status, aside);
+		snprintf(rel, sizeof(rel), "task/%d/status", (int)child);
+		bad = symlink(rel, status);
+		m = NULL;
+		rc = mach_load_tree(dir, NULL, &m, &r, err, sizeof(err));
+		snprintf(rel, sizeof(rel), "%d/stat", (int)child);
+		f = rc ? NULL : report_find(&r, rel);
+		if (!ok(!bad && rc == 0 && m->nprocs == 0 && f && f->status == MACH_LOAD_SKIPPED &&
+			f->reason && strstr(f->reason, "status is a symlink (not followed)"),
+			"a symlinked status inside the tree: the process is skipped, with the reason"))
+			diag("%s", rc ? err : f && f->reason ? f->reason : "?");
+		if (!rc) {
+			mach_load_report_free(&r);
+			mach_free(m);
+		}
+		unlink(status);
+		rename(aside, status);
+		bad = 0;
+	}
+
 	/* a static disagreement is an error naming both files */
 	snprintf(b, sizeof(b), "%s/%d/statm", dir, (int)child);
 	{
@@ -706,15 +763,15 @@ static int load_pid_set(const struct text *set, size_t nset, size_t mutated, con
 			size_t mlen, char *err)
 {
 	struct machine *m = mach_new();
+	struct mach_loader *ld = mach_loader_new(m);
 	int rc = 0;
 
 	for (size_t i = 0; i < nset && !rc; i++)
-		rc = mach_load_text(m, set[i].path, i == mutated ? mtext : set[i].buf,
+		rc = mach_load_text(ld, set[i].path, i == mutated ? mtext : set[i].buf,
 				    i == mutated ? mlen : set[i].len, err, ERRLEN);
 	if (!rc)
-		rc = mach_load_finish(m, err, ERRLEN);
-	else
-		mach_load_finish(m, (char[ERRLEN]){ 0 }, ERRLEN);
+		rc = mach_loader_finish(ld, err, ERRLEN);
+	mach_loader_free(ld);
 	mach_free(m);
 	return rc;
 }
@@ -774,9 +831,11 @@ void test_mutations(void)
 	/* unmutated: everything loads */
 	for (size_t i = 0; i < nglob; i++) {
 		struct machine *m = mach_new();
+		struct mach_loader *ld = mach_loader_new(m);
 
-		clean += mach_load_text(m, glob[i].path, glob[i].buf, glob[i].len, err, ERRLEN) != 0;
-		clean += mach_load_finish(m, err, ERRLEN) != 0;
+		clean += mach_load_text(ld, glob[i].path, glob[i].buf, glob[i].len, err, ERRLEN) != 0;
+		clean += mach_loader_finish(ld, err, ERRLEN) != 0;
+		mach_loader_free(ld);
 		mach_free(m);
 	}
 	for (int s = 0; s < 3; s++)
@@ -787,6 +846,7 @@ void test_mutations(void)
 	for (unsigned int r = 0; r < rounds; r++) {
 		for (size_t i = 0; i < nglob; i++) {
 			struct machine *m = mach_new();
+			struct mach_loader *ld = mach_loader_new(m);
 			size_t len;
 			char *t = mutate(&rng, glob[i].buf, glob[i].len, &len);
 			int rc;
@@ -794,11 +854,10 @@ void test_mutations(void)
 			if (!t)
 				continue;
 			err[0] = '\0';
-			rc = mach_load_text(m, glob[i].path, t, len, err, ERRLEN);
+			rc = mach_load_text(ld, glob[i].path, t, len, err, ERRLEN);
 			if (!rc)
-				rc = mach_load_finish(m, err, ERRLEN);
-			else
-				mach_load_finish(m, (char[ERRLEN]){ 0 }, ERRLEN);
+				rc = mach_loader_finish(ld, err, ERRLEN);
+			mach_loader_free(ld);
 			snprintf(pfx, sizeof(pfx), "%s:", glob[i].path);
 			loads++;
 			okays += !rc;

@@ -1,0 +1,647 @@
+// SPDX-License-Identifier: MIT
+/*
+ * walk.c - build a machine model from a /proc tree (mach_load_tree).
+ *
+ * mach_load_tree walks a directory: the global files first, then every
+ * process (pids ascending) with its six files and those of its task/<tid>/
+ * directories.  On the live /proc a process can change between two reads,
+ * so all of a pid's files are read back to back (walk_read.c), parsed into
+ * records, and checked against each other (pid_assemble.c); when they
+ * disagree the pid is read again, up to LD_TRIES times.  A disagreement
+ * that survives an identical re-read is a real one.  In a captured tree,
+ * files do not change and any disagreement is an error; what a /proc tree
+ * never holds (a symlink, a FIFO, a device) is not read but reported as
+ * skipped, with the reason.
+ *
+ * Which file a relative path names is decided here too, for the walk and
+ * for mach_load_text, until the file table layer classifies paths.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "../util/readfile.h"
+#include "../util/vec.h"
+#include "load_int.h"
+#include "uprocfs/load.h"
+#include "walk.h"
+
+#define LD_TRIES 5
+#define ARENA_FIRST (1u << 20)
+
+/* ------------------------------------------------------------------ */
+/* Names                                                                */
+
+/*
+ * The files the walk reads, in report order, by the names they have in a
+ * /proc tree: the machine-wide ones at its top, the per-task ones under
+ * <pid>/ and <pid>/task/<tid>/.  This table and path_kind() are what the
+ * file table layer's path parser will replace; nothing else in the loader
+ * knows a file by its name.
+ */
+static const struct tree_file {
+	const char *name;
+	enum mach_ld_kind kind;
+	bool required; /* machine-wide: the tree must have it; per task: no process without it */
+} tree_files[] = {
+	{ "stat", MACH_LD_STAT, true },
+	{ "meminfo", MACH_LD_MEMINFO, true },
+	{ "vmstat", MACH_LD_VMSTAT, true },
+	{ "loadavg", MACH_LD_LOADAVG, true },
+	{ "uptime", MACH_LD_UPTIME, true },
+	{ "schedstat", MACH_LD_SCHEDSTAT, false },
+	{ "pressure/cpu", MACH_LD_PRESSURE_CPU, false },
+	{ "pressure/io", MACH_LD_PRESSURE_IO, false },
+	{ "pressure/irq", MACH_LD_PRESSURE_IRQ, false },
+	{ "pressure/memory", MACH_LD_PRESSURE_MEMORY, false },
+	{ "status", MACH_LD_PID_STATUS, true },
+	{ "stat", MACH_LD_PID_STAT, true },
+	{ "statm", MACH_LD_PID_STATM, false },
+	{ "maps", MACH_LD_PID_MAPS, false },
+	{ "cmdline", MACH_LD_PID_CMDLINE, false },
+	{ "comm", MACH_LD_PID_COMM, false },
+};
+#define NTREE_FILES (sizeof(tree_files) / sizeof(tree_files[0]))
+
+/* "42" at @s (no sign, no leading zero); the rest in *@rest. */
+static bool parse_pid(const char *s, pid_t *pid, const char **rest)
+{
+	long v = 0;
+
+	if (*s < '1' || *s > '9')
+		return false;
+	while (*s >= '0' && *s <= '9') {
+		v = v * 10 + (*s++ - '0');
+		if (v > INT32_MAX)
+			return false;
+	}
+	*pid = (pid_t)v;
+	*rest = s;
+	return true;
+}
+
+/* Which file @path names ("meminfo", "42/status", "42/task/43/maps"); false if none. */
+static bool path_kind(const char *path, enum mach_ld_kind *kind, pid_t *pid, pid_t *tid)
+{
+	const char *name = path;
+	bool per_pid = false;
+
+	*pid = *tid = 0;
+	if (parse_pid(path, pid, &name)) {
+		if (*name++ != '/')
+			return false;
+		if (!strncmp(name, "task/", 5) && (!parse_pid(name + 5, tid, &name) || *name++ != '/'))
+			return false;
+		per_pid = true;
+	}
+	for (size_t i = 0; i < NTREE_FILES; i++)
+		if (ld_kind_per_pid(tree_files[i].kind) == per_pid &&
+		    !strcmp(name, tree_files[i].name)) {
+			*kind = tree_files[i].kind;
+			return true;
+		}
+	return false;
+}
+
+int mach_load_text(struct mach_loader *ld, const char *path, const char *text, size_t len,
+		   char *err, size_t errlen)
+{
+	enum mach_ld_kind kind;
+	pid_t pid, tid;
+
+	if (!ld || !path || (!text && len)) {
+		snprintf(err, errlen, "mach_load_text: missing loader, path or text");
+		return -EINVAL;
+	}
+	if (!path_kind(path, &kind, &pid, &tid)) {
+		snprintf(err, errlen, "%s: not a file the loader knows (stat, meminfo, 42/status, "
+			 "42/task/43/maps, ...)", path);
+		return -EINVAL;
+	}
+	return mach_loader_file(ld, kind, pid, tid, path, text, len, err, errlen);
+}
+
+static int load_globals(struct walk *w)
+{
+	w->ld->m->profile.has_schedstat = false;
+	for (size_t i = 0; i < NTREE_FILES; i++) {
+		const struct tree_file *g = &tree_files[i];
+		const char *why;
+		char path[4200];
+		size_t off, len;
+		int rc;
+
+		if (ld_kind_per_pid(g->kind))
+			continue;
+		w->arena.used = 0;
+		rc = ld_walk_read(w, g->name, &off, &len);
+		while (rc == -ENOBUFS) {
+			rc = ld_arena_grow(&w->arena, w->arena.cap * 2);
+			if (!rc)
+				rc = ld_walk_read(w, g->name, &off, &len);
+		}
+		if (rc == -ENOENT && !g->required)
+			continue;
+		if ((why = unreadable(w, rc))) {
+			if ((rc = ld_report_add(&w->rep, g->name, MACH_LOAD_SKIPPED, why, NULL, 0)))
+				return rc;
+			continue;
+		}
+		if (rc)
+			return ld_walk_error(w, g->name, rc);
+		ld_walk_path(w, g->name, path, sizeof(path));
+		rc = mach_loader_file(w->ld, g->kind, 0, 0, path, w->arena.buf + off, len, w->err,
+				      w->errlen);
+		if (rc)
+			return rc;
+		if ((rc = ld_report_add(&w->rep, g->name, MACH_LOAD_OK, NULL, w->arena.buf + off,
+					len)))
+			return rc;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Processes                                                            */
+
+/* One file of one attempt at a pid. */
+struct slot {
+	char rel[64];
+	pid_t tid;          /* 0: /proc/<pid>/X, else task/<tid>/X */
+	const struct tree_file *f;
+	size_t off, len;
+	int rc;
+};
+
+/* One attempt at reading a process: its threads, then its files. */
+struct attempt {
+	pid_t pid;
+	pid_t *tids;
+	size_t ntids;
+	bool listed;        /* task/ was listed: the tids are every thread */
+	int tasks_rc;       /* why it was not */
+	struct slot *s;
+	size_t n;
+};
+
+static int pid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The entries of the directory open at @fd that are ids ("42", not "042"
+ * or "self"), ascending, into *@ids.  @fd is closed.  0, -ENOMEM, or what
+ * fdopendir said.
+ */
+static int list_ids(int fd, pid_t **ids, size_t *n)
+{
+	DIR *d = fdopendir(fd);
+	struct dirent *de;
+	size_t cap = 0;
+	int rc = 0;
+
+	*ids = NULL;
+	*n = 0;
+	if (!d) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	rewinddir(d); /* a dup()ed descriptor shares the offset of the one it copies */
+	while (!rc && (de = readdir(d))) {
+		const char *rest;
+		pid_t id, *slot;
+
+		if (!parse_pid(de->d_name, &id, &rest) || *rest)
+			continue;
+		slot = VEC_PUSH(*ids, *n, cap);
+		if (slot)
+			*slot = id;
+		else
+			rc = -ENOMEM;
+	}
+	closedir(d);
+	if (rc) {
+		free(*ids);
+		*ids = NULL;
+		*n = 0;
+	} else if (*n) {
+		qsort(*ids, *n, sizeof(pid_t), pid_cmp);
+	}
+	return rc;
+}
+
+/* The tids under <pid>/task: 0, -ENOENT, or -errno. */
+static int list_tasks(struct walk *w, pid_t pid, pid_t **tids, size_t *n)
+{
+	char rel[64];
+	int fd;
+
+	*tids = NULL;
+	*n = 0;
+	snprintf(rel, sizeof(rel), "%d/task", (int)pid);
+	fd = uf_open(w->dirfd, rel, w->uf_flags, O_DIRECTORY);
+	return fd < 0 ? fd : list_ids(fd, tids, n);
+}
+
+/* The number of per-task files, and so of a task's slots. */
+static size_t task_files(void)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < NTREE_FILES; i++)
+		n += ld_kind_per_pid(tree_files[i].kind);
+	return n;
+}
+
+/* Slot @x reads @f of @pid: from task/<tid>/ when @tid is not 0, else from <pid>/. */
+static void set_slot(struct slot *x, const struct tree_file *f, pid_t pid, pid_t tid)
+{
+	x->tid = tid;
+	x->f = f;
+	if (tid)
+		snprintf(x->rel, sizeof(x->rel), "%d/task/%d/%s", (int)pid, (int)tid, f->name);
+	else
+		snprintf(x->rel, sizeof(x->rel), "%d/%s", (int)pid, f->name);
+}
+
+/* Build the slots of one attempt: other threads first, then the leader's two copies. */
+static struct slot *make_slots(pid_t pid, const pid_t *tids, size_t ntids, size_t *n)
+{
+	struct slot *s = calloc((ntids + 1) * task_files(), sizeof(*s));
+	bool leader_task = false;
+	size_t k = 0;
+
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < ntids; i++) {
+		if (tids[i] == pid) {
+			leader_task = true;
+			continue;
+		}
+		for (size_t f = 0; f < NTREE_FILES; f++)
+			if (ld_kind_per_pid(tree_files[f].kind))
+				set_slot(&s[k++], &tree_files[f], pid, tids[i]);
+	}
+	/* The leader's task/ copy right before /proc/<pid>/X: the two must agree. */
+	for (size_t f = 0; f < NTREE_FILES; f++) {
+		if (!ld_kind_per_pid(tree_files[f].kind))
+			continue;
+		if (leader_task)
+			set_slot(&s[k++], &tree_files[f], pid, pid);
+		set_slot(&s[k++], &tree_files[f], pid, 0);
+	}
+	*n = k;
+	return s;
+}
+
+static void attempt_clear(struct attempt *a)
+{
+	free(a->s);
+	free(a->tids);
+	*a = (struct attempt){ .pid = a->pid };
+}
+
+/*
+ * List @a's threads and read all its files: 0; -ENOBUFS when the arena is
+ * too small (grow it and read again); -ENOMEM; or *@skip when the process
+ * exited.  The files are read back to back: parsing allocates, reading
+ * must not.
+ */
+static int attempt_read(struct walk *w, struct attempt *a, const char **skip)
+{
+	int rc;
+
+	attempt_clear(a);
+	if (!w->no_tasks) {
+		rc = list_tasks(w, a->pid, &a->tids, &a->ntids);
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc && w->live && gone(rc)) {
+			*skip = "task exited";
+			return 0;
+		}
+		a->listed = !rc;
+		a->tasks_rc = rc;
+	}
+	a->s = make_slots(a->pid, a->tids, a->ntids, &a->n);
+	if (!a->s)
+		return -ENOMEM;
+	w->arena.used = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		rc = ld_walk_read(w, a->s[i].rel, &a->s[i].off, &a->s[i].len);
+		if (rc == -ENOBUFS)
+			return rc;
+		a->s[i].rc = rc;
+	}
+	return 0;
+}
+
+/*
+ * What the reads of @a allow: 0 to parse them (*@again when a thread
+ * exited and the threads must be listed again), *@skip with a reason in
+ * @reason, or an error for a file a tree must have.
+ */
+static int attempt_check(struct walk *w, const struct attempt *a, const char **skip,
+			 char *reason, size_t rlen, bool *again)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		const struct slot *x = &a->s[i];
+		bool leader = x->tid == 0 || x->tid == a->pid;
+		bool needed = x->tid == 0 && x->f->required;
+
+		if (gone(x->rc) && w->live) {
+			if (leader) {
+				*skip = "task exited";
+				return 0;
+			}
+			*again = true; /* a thread exited: list the threads again */
+		} else if (gone(x->rc) && needed) {
+			return ld_walk_error(w, x->rel, x->rc);
+		} else if (x->rc && !gone(x->rc) && !unreadable(w, x->rc)) {
+			return ld_walk_error(w, x->rel, x->rc);
+		} else if (unreadable(w, x->rc) && needed) {
+			if (denied(x->rc))
+				snprintf(reason, rlen, "not loaded: %s is not readable", x->rel);
+			else
+				snprintf(reason, rlen, "not loaded: %s is %s", x->rel,
+					 uf_reason(x->rc));
+			*skip = reason;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* 64-bit FNV-1a over what an attempt read, to tell a stable file set from a changing one. */
+static uint64_t attempt_hash(const struct walk *w, const struct attempt *a)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < a->n; i++) {
+		const struct slot *x = &a->s[i];
+		const unsigned char *p = (const unsigned char *)w->arena.buf + x->off;
+
+		h = (h ^ (uint64_t)(unsigned int)x->rc) * 1099511628211ull;
+		h = (h ^ x->len) * 1099511628211ull;
+		for (size_t k = 0; !x->rc && k < x->len; k++)
+			h = (h ^ p[k]) * 1099511628211ull;
+	}
+	return h;
+}
+
+/* Parse an attempt's files and build the process; 0, -EINVAL, -ENOTSUP or -ENOMEM. */
+static int attempt_build(struct walk *w, const struct attempt *a)
+{
+	struct ld_pid *lp = ld_pid_new(a->pid);
+	int rc = 0;
+
+	if (!lp)
+		return -ENOMEM;
+	lp->tasks_complete = a->listed;
+	for (size_t i = 0; i < a->ntids && !rc; i++)
+		if (!ld_pid_task(lp, a->tids[i]))
+			rc = -ENOMEM;
+	for (size_t i = 0; i < a->n && !rc; i++) {
+		const struct slot *x = &a->s[i];
+		char path[4200];
+
+		if (x->rc)
+			continue;
+		ld_walk_path(w, x->rel, path, sizeof(path));
+		rc = ld_pid_file(lp, x->f->kind, x->tid, path, w->arena.buf + x->off, x->len,
+				 w->err, w->errlen);
+	}
+	if (!rc)
+		rc = ld_add_process(w->ld, lp, w->err, w->errlen);
+	ld_pid_free(lp);
+	return rc;
+}
+
+/* Report order: the whole files, then each task's by tid, each in the table's order. */
+static int slot_order(const void *a, const void *b)
+{
+	const struct slot *x = a, *y = b;
+
+	if ((x->tid != 0) != (y->tid != 0))
+		return x->tid ? 1 : -1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->f < y->f ? -1 : x->f > y->f;
+}
+
+/* Every file of @a into the report: skipped all for @reason when not NULL. */
+static int report_pid(struct walk *w, const struct attempt *a, const char *reason)
+{
+	struct slot *sorted = malloc((a->n ? a->n : 1) * sizeof(*sorted));
+	int rc = 0;
+
+	if (!sorted)
+		return -ENOMEM;
+	if (refused(w, a->tasks_rc)) {
+		char rel[32];
+
+		snprintf(rel, sizeof(rel), "%d/task", (int)a->pid);
+		rc = ld_report_add(&w->rep, rel, MACH_LOAD_SKIPPED, uf_reason(a->tasks_rc), NULL,
+				   0);
+	}
+	if (a->n) {
+		memcpy(sorted, a->s, a->n * sizeof(*sorted));
+		qsort(sorted, a->n, sizeof(*sorted), slot_order);
+	}
+	for (size_t i = 0; i < a->n && !rc; i++) {
+		const struct slot *x = &sorted[i];
+		const char *why = reason ? reason : unreadable(w, x->rc);
+
+		if (x->rc == -ENOENT && !w->live && !reason)
+			continue; /* a captured tree without this file */
+		if (why)
+			rc = ld_report_add(&w->rep, x->rel, MACH_LOAD_SKIPPED, why, NULL, 0);
+		else
+			rc = ld_report_add(&w->rep, x->rel, MACH_LOAD_OK, NULL,
+					   w->arena.buf + x->off, x->len);
+	}
+	free(sorted);
+	return rc;
+}
+
+/*
+ * Read, check and build one process; on the live /proc, read it again while
+ * it changes under the reads.  Whatever is not loaded is in the report
+ * with the reason.
+ */
+static int load_pid(struct walk *w, pid_t pid)
+{
+	const int limit = w->live ? LD_TRIES : 1;
+	struct attempt a = { .pid = pid };
+	uint64_t prev_hash = 0;
+	const char *skip = NULL;
+	char reason[600];
+	int rc, tries = 0;
+
+	for (;;) {
+		bool again = false;
+		uint64_t h;
+
+		rc = attempt_read(w, &a, &skip);
+		if (rc == -ENOBUFS) {
+			rc = ld_arena_grow(&w->arena, w->arena.cap * 2);
+			if (rc == -EFBIG) {
+				snprintf(reason, sizeof(reason), "%d", (int)pid);
+				rc = ld_walk_error(w, reason, rc);
+			}
+			if (rc)
+				break;
+			continue; /* not the task's fault: does not count as a try */
+		}
+		if (!rc && !skip)
+			rc = attempt_check(w, &a, &skip, reason, sizeof(reason), &again);
+		if (rc || skip)
+			break;
+		if (!again) {
+			h = attempt_hash(w, &a);
+			rc = attempt_build(w, &a);
+			if (rc != -EINVAL && rc != -ENOTSUP)
+				break;
+			/* the same bytes as the last attempt: the error is real */
+			if (!w->live || (tries && h == prev_hash)) {
+				if (rc == -ENOTSUP) {
+					snprintf(reason, sizeof(reason), "cannot be represented: %s",
+						 w->err);
+					skip = reason;
+					rc = 0;
+				}
+				break;
+			}
+			prev_hash = h;
+		}
+		if (++tries >= limit) {
+			skip = "kept changing while read";
+			rc = 0;
+			break;
+		}
+	}
+	if (!rc)
+		rc = report_pid(w, &a, skip);
+	attempt_clear(&a);
+	return rc;
+}
+
+static int list_pids(struct walk *w, const struct mach_load_opts *opts, pid_t **out, size_t *n)
+{
+	int fd, rc;
+
+	*out = NULL;
+	*n = 0;
+	if (opts && opts->npids) {
+		*out = malloc(opts->npids * sizeof(pid_t));
+		if (!*out)
+			return -ENOMEM;
+		for (size_t i = 0; i < opts->npids; i++) {
+			char rel[32];
+			struct stat sb;
+
+			if (opts->pids[i] <= 0) {
+				snprintf(w->err, w->errlen, "pid %d: not a process id",
+					 (int)opts->pids[i]);
+				return -EINVAL;
+			}
+			snprintf(rel, sizeof(rel), "%d", (int)opts->pids[i]);
+			if (fstatat(w->dirfd, rel, &sb, 0))
+				return ld_walk_error(w, rel, -errno);
+			(*out)[i] = opts->pids[i];
+		}
+		qsort(*out, opts->npids, sizeof(pid_t), pid_cmp);
+		for (size_t i = 0; i < opts->npids; i++)
+			if (!*n || (*out)[i] != (*out)[*n - 1])
+				(*out)[(*n)++] = (*out)[i];
+		return 0;
+	}
+	fd = dup(w->dirfd);
+	if (fd < 0)
+		return ld_walk_error(w, ".", -errno);
+	rc = list_ids(fd, out, n);
+	return rc && rc != -ENOMEM ? ld_walk_error(w, ".", rc) : rc;
+}
+
+int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct machine **out,
+		   struct mach_load_report *report, char *err, size_t errlen)
+{
+	struct walk w;
+	struct machine *m;
+	struct statfs sfs;
+	pid_t *pids = NULL;
+	size_t npids = 0;
+	int rc;
+
+	*out = NULL;
+	if (report)
+		memset(report, 0, sizeof(*report));
+	memset(&w, 0, sizeof(w));
+	w.dir = dir;
+	w.err = err;
+	w.errlen = errlen;
+	w.dirfd = -1;
+	w.no_tasks = opts && opts->no_tasks;
+	m = mach_new();
+	w.ld = m ? mach_loader_new(m) : NULL;
+	if (!w.ld) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	w.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (w.dirfd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", dir, strerror(-rc));
+		goto out;
+	}
+	/* the live kernel's files change between reads; a captured tree's do not */
+	w.live = !fstatfs(w.dirfd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC;
+	w.uf_flags = w.live ? 0 : UF_BENEATH;
+	rc = ld_arena_grow(&w.arena, ARENA_FIRST);
+	if (rc)
+		goto out;
+	rc = load_globals(&w);
+	if (rc)
+		goto out;
+	rc = list_pids(&w, opts, &pids, &npids);
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < npids && !rc; i++)
+		rc = load_pid(&w, pids[i]);
+	if (rc)
+		goto out;
+	rc = mach_loader_finish(w.ld, err, errlen);
+out:
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory", dir);
+	if (w.dirfd >= 0)
+		close(w.dirfd);
+	free(pids);
+	free(w.arena.buf);
+	mach_loader_free(w.ld);
+	if (rc || !report) {
+		struct mach_load_report r = { w.rep.n, w.rep.files };
+
+		mach_load_report_free(&r);
+	} else {
+		report->nfiles = w.rep.n;
+		report->files = w.rep.files;
+	}
+	if (rc) {
+		mach_free(m);
+		return rc;
+	}
+	*out = m;
+	return 0;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/* walk.h - what the tree walk (walk.c) and its reading (walk_read.c) share. */
+#ifndef UPROCFS_LOAD_WALK_H
+#define UPROCFS_LOAD_WALK_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../util/readfile.h"
+#include "load_int.h"
+
+#define ARENA_MAX ((size_t)1 << 30)
+
+struct arena {
+	char *buf;
+	size_t cap, used;
+};
+
+struct walk {
+	struct mach_loader *ld;
+	const char *dir;
+	int dirfd;
+	bool live, no_tasks;
+	unsigned int uf_flags;    /* UF_BENEATH for a tree somebody wrote */
+	struct arena arena;
+	struct ld_report rep;
+	char *err;
+	size_t errlen;
+};
+
+/** Make @a @cap bytes, all touched, and empty it: 0, -EFBIG past ARENA_MAX, or -ENOMEM. */
+int ld_arena_grow(struct arena *a, size_t cap);
+
+/** Read @rel into the arena at *@off: 0, -ENOBUFS when it does not fit, or -errno. */
+int ld_walk_read(struct walk *w, const char *rel, size_t *off, size_t *len);
+
+/** @rel as messages name it: under the tree's directory. */
+void ld_walk_path(const struct walk *w, const char *rel, char *buf, size_t n);
+
+/** "dir/rel: strerror" in w->err; @rc. */
+int ld_walk_error(struct walk *w, const char *rel, int rc);
+
+static inline bool gone(int rc)
+{
+	return rc == -ENOENT || rc == -ESRCH;
+}
+
+static inline bool denied(int rc)
+{
+	return rc == -EACCES || rc == -EPERM;
+}
+
+/* What uf_read refuses to read in a written tree: reported as skipped, with uf_reason. */
+static inline bool refused(const struct walk *w, int rc)
+{
+	return w->uf_flags && (rc == -ELOOP || rc == -EXDEV || rc == -ENODEV || rc == -EISDIR ||
+			       rc == -EFBIG);
+}
+
+/* Why a file that exists is not loaded, for the report; NULL when it can be read. */
+static inline const char *unreadable(const struct walk *w, int rc)
+{
+	if (denied(rc))
+		return "permission denied";
+	return refused(w, rc) ? uf_reason(rc) : NULL;
+}
+
+#endif
