@@ -20,25 +20,6 @@
 extern "C" {
 #endif
 
-/** The files the loader parses, as the file table names them (MACH_LD_NONE: not loaded). */
-enum mach_ld_kind {
-	MACH_LD_NONE,
-	MACH_LD_STAT,
-	MACH_LD_MEMINFO,
-	MACH_LD_VMSTAT,
-	MACH_LD_LOADAVG,
-	MACH_LD_UPTIME,
-	MACH_LD_SCHEDSTAT,
-	MACH_LD_PRESSURE,
-	MACH_LD_PID_STATUS,
-	MACH_LD_PID_STAT,
-	MACH_LD_PID_STATM,
-	MACH_LD_PID_MAPS,
-	MACH_LD_PID_CMDLINE,
-	MACH_LD_PID_COMM,
-	MACH_NR_LD_KINDS
-};
-
 enum mach_load_status {
 	MACH_LOAD_OK,       /* parsed into the model; text kept */
 	MACH_LOAD_SKIPPED,  /* not readable (EACCES/EPERM, or in a written tree a symlink, FIFO,
@@ -82,6 +63,7 @@ void mach_load_report_free(struct mach_load_report *report);
 
 /** The files the loader parses; the caller says which one a text is. */
 enum mach_ld_kind {
+	MACH_LD_NONE,             /* served, not loaded: the file table's mark */
 	/* machine-wide: pid and tid 0 */
 	MACH_LD_STAT,             /* /proc/stat */
 	MACH_LD_MEMINFO,

@@ -138,7 +138,7 @@ int mach_loader_file(struct mach_loader *ld, enum mach_ld_kind kind, pid_t pid, 
 	}
 	if (!text)
 		text = "";
-	if ((unsigned int)kind >= MACH_LD_NR_KINDS) {
+	if (kind == MACH_LD_NONE || (unsigned int)kind >= MACH_LD_NR_KINDS) {
 		snprintf(err, errlen, "%s: unknown file kind %d", path, (int)kind);
 		return -EINVAL;
 	}
