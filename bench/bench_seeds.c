@@ -533,7 +533,7 @@ static void live_anchor(const struct bench_opts *o, const char *file, size_t ite
 
 	lo.pids = &self;
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int)self, file);
-	if (mach_load_tree("/proc", &lo, &m, &rep, err, sizeof(err)) ||
+	if (pfs_load_tree("/proc", &lo, &m, &rep, err, sizeof(err)) ||
 	    pfs_resolve(m, path, &f, &ctx, err, sizeof(err))) {
 		fprintf(stderr, "bench seeds: live %s: %s\n", file, err);
 		mach_load_report_free(&rep);

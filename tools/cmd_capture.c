@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "tree_write.h"
 #include "uprocfs/load.h"
+#include "uprocfs/procfs.h"
 
 static void capture_usage(FILE *f)
 {
@@ -98,7 +99,7 @@ int cmd_capture(int argc, char **argv)
 		free(pids);
 		return 1;
 	}
-	rc = mach_load_tree("/proc", &opts, &mach, &report, err, sizeof(err));
+	rc = pfs_load_tree("/proc", &opts, &mach, &report, err, sizeof(err));
 	free(pids);
 	if (rc) {
 		fprintf(stderr, "uprocfs capture: %s\n", err);

@@ -152,7 +152,7 @@ int cmd_verify(int argc, char **argv)
 		}
 		opts.pids = pids;
 	}
-	rc = mach_load_tree(dir, &opts, &mach, &report, err, sizeof(err));
+	rc = pfs_load_tree(dir, &opts, &mach, &report, err, sizeof(err));
 	free(pids);
 	if (rc) {
 		fprintf(stderr, "uprocfs verify: %s\n", err);

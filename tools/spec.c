@@ -8,6 +8,7 @@
 
 #include "spec.h"
 #include "uprocfs/load.h"
+#include "uprocfs/procfs.h"
 
 int mach_from_spec(const char *spec, struct machine **out, char *err, size_t errlen)
 {
@@ -31,10 +32,10 @@ int mach_from_spec(const char *spec, struct machine **out, char *err, size_t err
 			snprintf(err, errlen, "--machine tree: needs a directory (tree:DIR)");
 			return -EINVAL;
 		}
-		return mach_load_tree(spec + 5, NULL, out, NULL, err, errlen);
+		return pfs_load_tree(spec + 5, NULL, out, NULL, err, errlen);
 	}
 	if (!strcmp(spec, "live"))
-		return mach_load_tree("/proc", NULL, out, NULL, err, errlen);
+		return pfs_load_tree("/proc", NULL, out, NULL, err, errlen);
 	snprintf(err, errlen,
 		 "--machine \"%s\": expected synth[:key=value,...], tree:DIR or live", spec);
 	return -EINVAL;

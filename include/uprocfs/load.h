@@ -40,27 +40,6 @@ struct mach_load_report {
 	struct mach_load_file *files;
 };
 
-struct mach_load_opts {
-	const pid_t *pids;  /* only these processes (all when npids is 0) */
-	size_t npids;
-	bool no_tasks;      /* skip task/<tid>/ directories */
-};
-
-/**
- * Load the /proc tree at @dir ("/proc" for the live kernel, or a directory
- * written by `uprocfs capture`).  On success *@out is the model and, when
- * @report is non-NULL, it lists every file with its text or skip reason.
- * A tree that is not the live /proc is read only beneath @dir: what a /proc
- * tree never holds there (a symlink, a FIFO, a device) is skipped, not
- * followed or waited on.  Returns 0, or -errno with a message naming
- * file:line in @err.
- */
-int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct machine **out,
-		   struct mach_load_report *report, char *err, size_t errlen);
-
-/** Free what a report holds. */
-void mach_load_report_free(struct mach_load_report *report);
-
 /** The files the loader parses; the caller says which one a text is. */
 enum mach_ld_kind {
 	MACH_LD_NONE,             /* served, not loaded: the file table's mark */
@@ -84,6 +63,54 @@ enum mach_ld_kind {
 	MACH_LD_PID_COMM,
 	MACH_LD_NR_KINDS
 };
+
+/** Whether @kind is a per-task file (/proc/<pid>/X, task/<tid>/X) rather than a machine-wide one. */
+static inline bool mach_ld_kind_per_task(enum mach_ld_kind kind)
+{
+	return kind >= MACH_LD_PID_STATUS && kind < MACH_LD_NR_KINDS;
+}
+
+/**
+ * Whether a tree must have a file of @kind: the machine-wide files the
+ * model's counters come from, and a task's status and stat (no process
+ * without them).  Others may be absent.
+ */
+bool mach_ld_required(enum mach_ld_kind kind);
+
+/** A file for the tree walk to read: where it is in a tree, and what it is. */
+struct mach_ld_name {
+	const char *name;         /* machine-wide: under the tree's root; per task: under <pid>/ and task/<tid>/ */
+	enum mach_ld_kind kind;
+};
+
+struct mach_load_opts {
+	/*
+	 * The files to read, in report order (the file table's pfs_load_names()
+	 * gives every file uprocfs parses).  Required: the loader knows files by
+	 * kind, never by name.
+	 */
+	const struct mach_ld_name *files;
+	size_t nfiles;
+	const pid_t *pids;  /* only these processes (all when npids is 0) */
+	size_t npids;
+	bool no_tasks;      /* skip task/<tid>/ directories */
+};
+
+/**
+ * Load the /proc tree at @dir ("/proc" for the live kernel, or a directory
+ * written by `uprocfs capture`).  On success *@out is the model and, when
+ * @report is non-NULL, it lists every file with its text or skip reason.
+ * A tree that is not the live /proc is read only beneath @dir: what a /proc
+ * tree never holds there (a symlink, a FIFO, a device) is skipped, not
+ * followed or waited on.  Returns 0, or -errno with a message naming
+ * file:line in @err.
+ */
+int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct machine **out,
+		   struct mach_load_report *report, char *err, size_t errlen);
+
+/** Free what a report holds. */
+void mach_load_report_free(struct mach_load_report *report);
+
 
 /*
  * A loading session: the files of one load into one machine.  Machine-wide
@@ -119,14 +146,6 @@ int mach_loader_finish(struct mach_loader *ld, char *err, size_t errlen);
 
 /** End a session, dropping files not yet finished. */
 void mach_loader_free(struct mach_loader *ld);
-
-/**
- * mach_loader_file for a path relative to a /proc tree, as in
- * mach_load_file ("meminfo", "42/status", "42/task/43/status"): for tests
- * and callers that hold paths.  -EINVAL for a path the loader does not read.
- */
-int mach_load_text(struct mach_loader *ld, const char *path, const char *text, size_t len,
-		   char *err, size_t errlen);
 
 /**
  * The thread group id and thread id a status text names, at its innermost

@@ -104,8 +104,16 @@ struct pfs_entry {
 	unsigned int arg;
 	/* the loader entry that parses this file, or MACH_LD_NONE: served, not loaded nor verified */
 	enum mach_ld_kind load;
+	/* other files the renderer takes its data from (PFS_NEEDS bits): what a mirror must load */
+	unsigned int needs;
 	const char *mirrors;              /* the kernel function it mirrors */
 };
+
+/** A pfs_entry.needs bit: the entry renders from what a file of loader kind @kind says. */
+#define PFS_NEEDS(kind) (1u << (kind))
+
+/** The loader kinds a mirror must read to render @e: its own, what it needs, and a task's status and stat. */
+unsigned int pfs_entry_needs(const struct pfs_entry *e);
 
 /** The table, and its length. */
 extern const struct pfs_entry pfs_entries[];
@@ -213,6 +221,24 @@ int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struc
  */
 int pfs_for_each_file(const struct machine *mach, unsigned int flags,
 		      int (*fn)(void *arg, const struct pfs_node *n, const struct pfs_ctx *c), void *arg);
+
+/* ------------------------------------------------------------------ */
+/* Loading: the table names the files the loader parses                 */
+
+/** Every file the loader parses, by its name in a tree, in table order; *@n set. */
+const struct mach_ld_name *pfs_load_names(size_t *n);
+
+/** mach_load_tree with the table's files (@opts may be NULL: everything). */
+int pfs_load_tree(const char *dir, const struct mach_load_opts *opts, struct machine **out,
+		  struct mach_load_report *report, char *err, size_t errlen);
+
+/**
+ * Give @ld the text of the file at @path ("meminfo", "42/status",
+ * "42/task/43/maps"): the path parser says which file it is.  -EINVAL for a
+ * path of no file the loader parses.
+ */
+int pfs_load_text(struct mach_loader *ld, const char *path, const char *text, size_t len, char *err,
+		  size_t errlen);
 
 /* ------------------------------------------------------------------ */
 /* Verifying a model against the text it was loaded from               */

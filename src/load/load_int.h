@@ -25,12 +25,6 @@
 
 #define LD_PF_KTHREAD 0x00200000u /* task->flags: PF_KTHREAD */
 
-/* The per-task kinds are the last ones of enum mach_ld_kind. */
-static inline bool ld_kind_per_pid(enum mach_ld_kind kind)
-{
-	return kind >= MACH_LD_PID_STATUS && kind < MACH_LD_NR_KINDS;
-}
-
 /* ------------------------------------------------------------------ */
 /* /proc/<pid>/status                                                   */
 

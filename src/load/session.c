@@ -142,7 +142,7 @@ int mach_loader_file(struct mach_loader *ld, enum mach_ld_kind kind, pid_t pid, 
 		snprintf(err, errlen, "%s: unknown file kind %d", path, (int)kind);
 		return -EINVAL;
 	}
-	if (!ld_kind_per_pid(kind)) {
+	if (!mach_ld_kind_per_task(kind)) {
 		if (pid || tid) {
 			snprintf(err, errlen, "%s: a machine-wide file given for pid %d, tid %d",
 				 path, (int)pid, (int)tid);
@@ -329,4 +329,20 @@ int mach_loader_finish(struct mach_loader *ld, char *err, size_t errlen)
 	session_end(ld);
 	session_start(ld);
 	return rc;
+}
+
+bool mach_ld_required(enum mach_ld_kind kind)
+{
+	switch (kind) {
+	case MACH_LD_STAT:
+	case MACH_LD_MEMINFO:
+	case MACH_LD_VMSTAT:
+	case MACH_LD_LOADAVG:
+	case MACH_LD_UPTIME:
+	case MACH_LD_PID_STATUS:
+	case MACH_LD_PID_STAT:
+		return true;
+	default:
+		return false;
+	}
 }

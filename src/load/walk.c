@@ -36,40 +36,6 @@
 #define LD_TRIES 5
 #define ARENA_FIRST (1u << 20)
 
-/* ------------------------------------------------------------------ */
-/* Names                                                                */
-
-/*
- * The files the walk reads, in report order, by the names they have in a
- * /proc tree: the machine-wide ones at its top, the per-task ones under
- * <pid>/ and <pid>/task/<tid>/.  This table and path_kind() are what the
- * file table layer's path parser will replace; nothing else in the loader
- * knows a file by its name.
- */
-static const struct tree_file {
-	const char *name;
-	enum mach_ld_kind kind;
-	bool required; /* machine-wide: the tree must have it; per task: no process without it */
-} tree_files[] = {
-	{ "stat", MACH_LD_STAT, true },
-	{ "meminfo", MACH_LD_MEMINFO, true },
-	{ "vmstat", MACH_LD_VMSTAT, true },
-	{ "loadavg", MACH_LD_LOADAVG, true },
-	{ "uptime", MACH_LD_UPTIME, true },
-	{ "schedstat", MACH_LD_SCHEDSTAT, false },
-	{ "pressure/cpu", MACH_LD_PRESSURE_CPU, false },
-	{ "pressure/io", MACH_LD_PRESSURE_IO, false },
-	{ "pressure/irq", MACH_LD_PRESSURE_IRQ, false },
-	{ "pressure/memory", MACH_LD_PRESSURE_MEMORY, false },
-	{ "status", MACH_LD_PID_STATUS, true },
-	{ "stat", MACH_LD_PID_STAT, true },
-	{ "statm", MACH_LD_PID_STATM, false },
-	{ "maps", MACH_LD_PID_MAPS, false },
-	{ "cmdline", MACH_LD_PID_CMDLINE, false },
-	{ "comm", MACH_LD_PID_COMM, false },
-};
-#define NTREE_FILES (sizeof(tree_files) / sizeof(tree_files[0]))
-
 /* "42" at @s (no sign, no leading zero); the rest in *@rest. */
 static bool parse_pid(const char *s, pid_t *pid, const char **rest)
 {
@@ -87,58 +53,17 @@ static bool parse_pid(const char *s, pid_t *pid, const char **rest)
 	return true;
 }
 
-/* Which file @path names ("meminfo", "42/status", "42/task/43/maps"); false if none. */
-static bool path_kind(const char *path, enum mach_ld_kind *kind, pid_t *pid, pid_t *tid)
-{
-	const char *name = path;
-	bool per_pid = false;
-
-	*pid = *tid = 0;
-	if (parse_pid(path, pid, &name)) {
-		if (*name++ != '/')
-			return false;
-		if (!strncmp(name, "task/", 5) && (!parse_pid(name + 5, tid, &name) || *name++ != '/'))
-			return false;
-		per_pid = true;
-	}
-	for (size_t i = 0; i < NTREE_FILES; i++)
-		if (ld_kind_per_pid(tree_files[i].kind) == per_pid &&
-		    !strcmp(name, tree_files[i].name)) {
-			*kind = tree_files[i].kind;
-			return true;
-		}
-	return false;
-}
-
-int mach_load_text(struct mach_loader *ld, const char *path, const char *text, size_t len,
-		   char *err, size_t errlen)
-{
-	enum mach_ld_kind kind;
-	pid_t pid, tid;
-
-	if (!ld || !path || (!text && len)) {
-		snprintf(err, errlen, "mach_load_text: missing loader, path or text");
-		return -EINVAL;
-	}
-	if (!path_kind(path, &kind, &pid, &tid)) {
-		snprintf(err, errlen, "%s: not a file the loader knows (stat, meminfo, 42/status, "
-			 "42/task/43/maps, ...)", path);
-		return -EINVAL;
-	}
-	return mach_loader_file(ld, kind, pid, tid, path, text, len, err, errlen);
-}
-
 static int load_globals(struct walk *w)
 {
 	w->ld->m->profile.has_schedstat = false;
-	for (size_t i = 0; i < NTREE_FILES; i++) {
-		const struct tree_file *g = &tree_files[i];
+	for (size_t i = 0; i < w->nfiles; i++) {
+		const struct mach_ld_name *g = &w->files[i];
 		const char *why;
 		char path[4200];
 		size_t off, len;
 		int rc;
 
-		if (ld_kind_per_pid(g->kind))
+		if (mach_ld_kind_per_task(g->kind))
 			continue;
 		w->arena.used = 0;
 		rc = ld_walk_read(w, g->name, &off, &len);
@@ -147,7 +72,7 @@ static int load_globals(struct walk *w)
 			if (!rc)
 				rc = ld_walk_read(w, g->name, &off, &len);
 		}
-		if (rc == -ENOENT && !g->required)
+		if (rc == -ENOENT && !mach_ld_required(g->kind))
 			continue;
 		if ((why = unreadable(w, rc))) {
 			if ((rc = ld_report_add(&w->rep, g->name, MACH_LOAD_SKIPPED, why, NULL, 0)))
@@ -175,7 +100,7 @@ static int load_globals(struct walk *w)
 struct slot {
 	char rel[64];
 	pid_t tid;          /* 0: /proc/<pid>/X, else task/<tid>/X */
-	const struct tree_file *f;
+	const struct mach_ld_name *f;
 	size_t off, len;
 	int rc;
 };
@@ -255,17 +180,17 @@ static int list_tasks(struct walk *w, pid_t pid, pid_t **tids, size_t *n)
 }
 
 /* The number of per-task files, and so of a task's slots. */
-static size_t task_files(void)
+static size_t task_files(const struct walk *w)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < NTREE_FILES; i++)
-		n += ld_kind_per_pid(tree_files[i].kind);
+	for (size_t i = 0; i < w->nfiles; i++)
+		n += mach_ld_kind_per_task(w->files[i].kind);
 	return n;
 }
 
 /* Slot @x reads @f of @pid: from task/<tid>/ when @tid is not 0, else from <pid>/. */
-static void set_slot(struct slot *x, const struct tree_file *f, pid_t pid, pid_t tid)
+static void set_slot(struct slot *x, const struct mach_ld_name *f, pid_t pid, pid_t tid)
 {
 	x->tid = tid;
 	x->f = f;
@@ -276,9 +201,9 @@ static void set_slot(struct slot *x, const struct tree_file *f, pid_t pid, pid_t
 }
 
 /* Build the slots of one attempt: other threads first, then the leader's two copies. */
-static struct slot *make_slots(pid_t pid, const pid_t *tids, size_t ntids, size_t *n)
+static struct slot *make_slots(const struct walk *w, pid_t pid, const pid_t *tids, size_t ntids, size_t *n)
 {
-	struct slot *s = calloc((ntids + 1) * task_files(), sizeof(*s));
+	struct slot *s = calloc((ntids + 1) * task_files(w), sizeof(*s));
 	bool leader_task = false;
 	size_t k = 0;
 
@@ -289,17 +214,17 @@ static struct slot *make_slots(pid_t pid, const pid_t *tids, size_t ntids, size_
 			leader_task = true;
 			continue;
 		}
-		for (size_t f = 0; f < NTREE_FILES; f++)
-			if (ld_kind_per_pid(tree_files[f].kind))
-				set_slot(&s[k++], &tree_files[f], pid, tids[i]);
+		for (size_t f = 0; f < w->nfiles; f++)
+			if (mach_ld_kind_per_task(w->files[f].kind))
+				set_slot(&s[k++], &w->files[f], pid, tids[i]);
 	}
 	/* The leader's task/ copy right before /proc/<pid>/X: the two must agree. */
-	for (size_t f = 0; f < NTREE_FILES; f++) {
-		if (!ld_kind_per_pid(tree_files[f].kind))
+	for (size_t f = 0; f < w->nfiles; f++) {
+		if (!mach_ld_kind_per_task(w->files[f].kind))
 			continue;
 		if (leader_task)
-			set_slot(&s[k++], &tree_files[f], pid, pid);
-		set_slot(&s[k++], &tree_files[f], pid, 0);
+			set_slot(&s[k++], &w->files[f], pid, pid);
+		set_slot(&s[k++], &w->files[f], pid, 0);
 	}
 	*n = k;
 	return s;
@@ -334,7 +259,7 @@ static int attempt_read(struct walk *w, struct attempt *a, const char **skip)
 		a->listed = !rc;
 		a->tasks_rc = rc;
 	}
-	a->s = make_slots(a->pid, a->tids, a->ntids, &a->n);
+	a->s = make_slots(w, a->pid, a->tids, a->ntids, &a->n);
 	if (!a->s)
 		return -ENOMEM;
 	w->arena.used = 0;
@@ -358,7 +283,7 @@ static int attempt_check(struct walk *w, const struct attempt *a, const char **s
 	for (size_t i = 0; i < a->n; i++) {
 		const struct slot *x = &a->s[i];
 		bool leader = x->tid == 0 || x->tid == a->pid;
-		bool needed = x->tid == 0 && x->f->required;
+		bool needed = x->tid == 0 && mach_ld_required(x->f->kind);
 
 		if (gone(x->rc) && w->live) {
 			if (leader) {
@@ -593,6 +518,12 @@ int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct ma
 	w.errlen = errlen;
 	w.dirfd = -1;
 	w.no_tasks = opts && opts->no_tasks;
+	if (!opts || !opts->files || !opts->nfiles) {
+		snprintf(err, errlen, "%s: no files to read were named (pfs_load_tree names them)", dir);
+		return -EINVAL;
+	}
+	w.files = opts->files;
+	w.nfiles = opts->nfiles;
 	m = mach_new();
 	w.ld = m ? mach_loader_new(m) : NULL;
 	if (!w.ld) {

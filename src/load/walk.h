@@ -22,6 +22,8 @@ struct walk {
 	const char *dir;
 	int dirfd;
 	bool live, no_tasks;
+	const struct mach_ld_name *files; /* what to read, from the caller (the file table) */
+	size_t nfiles;
 	unsigned int uf_flags;    /* UF_BENEATH for a tree somebody wrote */
 	struct arena arena;
 	struct ld_report rep;

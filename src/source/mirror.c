@@ -14,6 +14,7 @@
 
 #include "mirror.h"
 #include "uprocfs/load.h"
+#include "uprocfs/procfs.h"
 
 int mirror_read_file(int dirfd, const char *path, char **text, size_t *len)
 {
@@ -74,7 +75,7 @@ static int load_one(struct mach_loader *ld, int procfd, const char *path, bool r
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		return rc;
 	}
-	rc = mach_load_text(ld, path, text, len, err, errlen);
+	rc = pfs_load_text(ld, path, text, len, err, errlen);
 	free(text);
 	return rc;
 }
@@ -94,15 +95,12 @@ static int finish_or_free(struct machine *m, struct mach_loader *ld, int rc, str
 	return 0;
 }
 
-static const char *const global_files[] = {
-	"stat", "meminfo", "vmstat", "loadavg", "uptime", "schedstat",
-	"pressure/io", "pressure/memory", "pressure/cpu", "pressure/irq",
-};
-
 int mirror_load_globals(int procfd, struct machine **out, char *err, size_t errlen)
 {
 	struct machine *m = mach_new();
 	struct mach_loader *ld = m ? mach_loader_new(m) : NULL;
+	const struct mach_ld_name *files;
+	size_t n;
 	int rc = 0;
 
 	if (!ld) {
@@ -110,29 +108,36 @@ int mirror_load_globals(int procfd, struct machine **out, char *err, size_t errl
 		return -ENOMEM;
 	}
 	m->profile.has_schedstat = false;
-	for (size_t i = 0; i < sizeof(global_files) / sizeof(global_files[0]) && !rc; i++)
-		rc = load_one(ld, procfd, global_files[i], i < 5, err, errlen);
+	files = pfs_load_names(&n);
+	for (size_t i = 0; i < n && !rc; i++)
+		if (!mach_ld_kind_per_task(files[i].kind))
+			rc = load_one(ld, procfd, files[i].name, mach_ld_required(files[i].kind), err, errlen);
 	return finish_or_free(m, ld, rc, out, err, errlen);
 }
 
-static const char *const task_files[] = { "status", "stat", "statm", "maps", "cmdline", "comm" };
-
-static int load_task_files(struct mach_loader *ld, int procfd, const char *dir, char *err, size_t errlen)
+static int load_task_files(struct mach_loader *ld, int procfd, const char *dir, unsigned int kinds, char *err,
+			   size_t errlen)
 {
+	const struct mach_ld_name *files;
 	char path[96];
+	size_t n;
 	int rc;
 
-	for (size_t i = 0; i < sizeof(task_files) / sizeof(task_files[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, task_files[i]);
+	files = pfs_load_names(&n);
+	for (size_t i = 0; i < n; i++) {
+		if (!mach_ld_kind_per_task(files[i].kind) || !(kinds & PFS_NEEDS(files[i].kind)))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i].name);
 		/* status and stat define the task; the rest may be denied to us */
-		rc = load_one(ld, procfd, path, i < 2, err, errlen);
+		rc = load_one(ld, procfd, path, mach_ld_required(files[i].kind), err, errlen);
 		if (rc)
 			return rc;
 	}
 	return 0;
 }
 
-static int load_task_once(int procfd, pid_t pid, pid_t tid, struct machine **out, char *err, size_t errlen)
+static int load_task_once(int procfd, pid_t pid, pid_t tid, unsigned int kinds, struct machine **out, char *err,
+			  size_t errlen)
 {
 	struct machine *m = mach_new();
 	struct mach_loader *ld = m ? mach_loader_new(m) : NULL;
@@ -148,16 +153,17 @@ static int load_task_once(int procfd, pid_t pid, pid_t tid, struct machine **out
 		rc = load_one(ld, procfd, "uptime", true, err, errlen); /* for the task's age */
 	snprintf(dir, sizeof(dir), "%d", (int)pid);
 	if (!rc)
-		rc = load_task_files(ld, procfd, dir, err, errlen);
+		rc = load_task_files(ld, procfd, dir, kinds, err, errlen);
 	/* only the thread asked for: a busy process's threads never agree for long */
 	if (!rc && tid > 0 && tid != pid) {
 		snprintf(dir, sizeof(dir), "%d/task/%d", (int)pid, (int)tid);
-		rc = load_task_files(ld, procfd, dir, err, errlen);
+		rc = load_task_files(ld, procfd, dir, kinds, err, errlen);
 	}
 	return finish_or_free(m, ld, rc, out, err, errlen);
 }
 
-int mirror_load_task(int procfd, pid_t pid, pid_t tid, struct machine **out, char *err, size_t errlen)
+int mirror_load_task(int procfd, pid_t pid, pid_t tid, unsigned int kinds, struct machine **out, char *err,
+		     size_t errlen)
 {
 	char path[64], *env;
 	size_t envlen;
@@ -165,7 +171,7 @@ int mirror_load_task(int procfd, pid_t pid, pid_t tid, struct machine **out, cha
 
 	/* A running process changes between two of its files: read it again. */
 	for (int attempt = 0; attempt < 8 && rc == -EINVAL; attempt++)
-		rc = load_task_once(procfd, pid, tid, out, err, errlen);
+		rc = load_task_once(procfd, pid, tid, kinds, out, err, errlen);
 	if (rc)
 		return rc == -ENOENT ? -ESRCH : rc;
 	/* environ is a byte area like cmdline: no text structure to parse */

@@ -19,10 +19,13 @@ int mirror_load_globals(int procfd, struct machine **out, char *err, size_t errl
 
 /**
  * Load process @pid (and thread @tid if non-zero) of the procfs at @procfd,
- * with /proc/stat for the machine's CPU width, into a new machine.
+ * with /proc/stat for the machine's CPU width, into a new machine: the
+ * files of loader kinds @kinds (PFS_NEEDS bits; status and stat always).
+ * Fewer files, fewer chances for a busy process to change between two.
  * -ESRCH when the process is gone.
  */
-int mirror_load_task(int procfd, pid_t pid, pid_t tid, struct machine **out, char *err, size_t errlen);
+int mirror_load_task(int procfd, pid_t pid, pid_t tid, unsigned int kinds, struct machine **out, char *err,
+		     size_t errlen);
 
 /**
  * The thread group and thread ids of thread @tid as the procfs at @procfd

@@ -83,8 +83,20 @@ const struct pfs_entry pfs_entries[] = {
 	FILE_("comm", PT, 0644, pfs_show_pid_comm, MACH_LD_PID_COMM, "comm_show"),
 	FILE_("environ", PT, 0400, pfs_show_pid_environ, MACH_LD_NONE, "environ_read",
 	      .access = PFS_ACC_PTRACE_READ | PFS_ACC_MM | PFS_ACC_NEED_MM),
-	LINK("exe", PT, pfs_link_exe, "proc_exe_link", .access = PFS_ACC_PTRACE_READ),
+	LINK("exe", PT, pfs_link_exe, "proc_exe_link", .access = PFS_ACC_PTRACE_READ,
+	     .needs = PFS_NEEDS(MACH_LD_PID_MAPS)),
 	LINK("ns/pid", PT, pfs_link_ns_pid, "ns_get_name", .access = PFS_ACC_PTRACE_READ),
 };
 
 const size_t pfs_nentries = sizeof(pfs_entries) / sizeof(pfs_entries[0]);
+
+_Static_assert(MACH_LD_NR_KINDS <= 32, "pfs_entry.needs holds one bit per loader kind");
+
+unsigned int pfs_entry_needs(const struct pfs_entry *e)
+{
+	unsigned int k = e->needs | PFS_NEEDS(MACH_LD_PID_STATUS) | PFS_NEEDS(MACH_LD_PID_STAT);
+
+	if (e->load != MACH_LD_NONE)
+		k |= PFS_NEEDS(e->load);
+	return k;
+}

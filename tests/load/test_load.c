@@ -24,7 +24,7 @@
 int load_str(struct mach_loader *ld, const char *path, const char *text, char *err)
 {
 	err[0] = '\0';
-	return mach_load_text(ld, path, text, strlen(text), err, ERRLEN);
+	return pfs_load_text(ld, path, text, strlen(text), err, ERRLEN);
 }
 
 int load_set(struct machine *m, const char *const *files, char *err)
@@ -289,7 +289,7 @@ static void test_user_process(void)
 	rc = 0;
 	for (size_t i = 0; files[i] && !rc; i += 2)
 		rc = load_str(ld, files[i], files[i + 1], err);
-	rc = rc ? rc : mach_load_text(ld, "42/cmdline", cat_cmdline, sizeof(cat_cmdline) - 1, err,
+	rc = rc ? rc : pfs_load_text(ld, "42/cmdline", cat_cmdline, sizeof(cat_cmdline) - 1, err,
 				      ERRLEN);
 	rc = rc ? rc : mach_loader_finish(ld, err, ERRLEN);
 	mach_loader_free(ld);
@@ -768,7 +768,7 @@ static void expect_error(const char *path, const char *text, size_t len, const c
 	struct machine *m = mach_new();
 	struct mach_loader *ld = mach_loader_new(m);
 	char err[ERRLEN] = "";
-	int rc = mach_load_text(ld, path, text, len, err, ERRLEN);
+	int rc = pfs_load_text(ld, path, text, len, err, ERRLEN);
 
 	if (!rc)
 		rc = mach_loader_finish(ld, err, ERRLEN);
@@ -909,7 +909,7 @@ static void test_errors(void)
 	free(t);
 	expect_error_str("schedstat", "version 15\ntimestamp 1\n", "schedstat:1: ", "version 15",
 			 "an old schedstat version");
-	expect_error_str("42/bogus", "x", "42/bogus: ", "not a file the loader knows",
+	expect_error_str("42/bogus", "x", "42/bogus: ", "not a file the loader parses",
 			 "an unknown path");
 
 	/* cross-file disagreements name both files */

@@ -289,7 +289,7 @@ void test_live(void)
 	}
 
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	rc = mach_load_tree("/proc", NULL, &m, &r, err, sizeof(err));
+	rc = pfs_load_tree("/proc", NULL, &m, &r, err, sizeof(err));
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	if (!ok(rc == 0, "the live /proc loads")) {
 		diag("%s", err);
@@ -401,7 +401,7 @@ void test_live(void)
 		struct mach_load_opts o = { .pids = pids, .npids = zombie > 0 ? 3 : 1, .no_tasks = true };
 		bool task = false;
 
-		rc = mach_load_tree("/proc", &o, &m, &r, err, sizeof(err));
+		rc = pfs_load_tree("/proc", &o, &m, &r, err, sizeof(err));
 		ok(rc == 0 && m->nprocs == (zombie > 0 ? 2u : 1u), "opts: only the given pids");
 		if (rc)
 			diag("%s", err);
@@ -415,7 +415,7 @@ void test_live(void)
 		m = NULL;
 		pids[0] = 999999999;
 		o.npids = 1;
-		rc = mach_load_tree("/proc", &o, &m, &r, err, sizeof(err));
+		rc = pfs_load_tree("/proc", &o, &m, &r, err, sizeof(err));
 		ok(rc == -ENOENT && strstr(err, "/proc/999999999"), "opts: a pid that does not exist");
 		if (!rc) {
 			mach_load_report_free(&r);
@@ -538,7 +538,7 @@ void test_tree(void)
 	reap(child);
 	ok(!bad, "a tree captured to %s", dir);
 
-	rc = mach_load_tree(dir, NULL, &m, &r, err, sizeof(err));
+	rc = pfs_load_tree(dir, NULL, &m, &r, err, sizeof(err));
 	ok(rc == 0 && m->nprocs == 1 && m->procs[0].tgid == child && m->procs[0].nthreads == 3,
 	   "the captured tree loads: one process, three threads");
 	if (rc)
@@ -572,7 +572,7 @@ void test_tree(void)
 		snprintf(b, sizeof(b), "%s/%d/task/%d", dir, (int)child, (int)victim);
 		rename(b, a);
 		m = NULL;
-		rc = mach_load_tree(dir, NULL, &m, &r, err, sizeof(err));
+		rc = pfs_load_tree(dir, NULL, &m, &r, err, sizeof(err));
 		if (!ok(rc == -EINVAL && strstr(err, "/status:") &&
 			strstr(err, "3 threads, but task/ holds 2"), "a missing task directory: error"))
 			diag("%s", err);
@@ -596,7 +596,7 @@ void test_tree(void)
 		rename(maps, aside);
 		bad = symlink("/etc/hostname", comm) || mkfifo(maps, 0600);
 		m = NULL;
-		rc = mach_load_tree(dir, NULL, &m, &r, err, sizeof(err));
+		rc = pfs_load_tree(dir, NULL, &m, &r, err, sizeof(err));
 		ok(!bad && rc == 0 && m->nprocs == 1, "a tree with a symlink and a FIFO loads");
 		if (rc)
 			diag("%s", err);
@@ -624,7 +624,7 @@ void test_tree(void)
 		snprintf(rel, sizeof(rel), "task/%d/status", (int)child);
 		bad = symlink(rel, status);
 		m = NULL;
-		rc = mach_load_tree(dir, NULL, &m, &r, err, sizeof(err));
+		rc = pfs_load_tree(dir, NULL, &m, &r, err, sizeof(err));
 		snprintf(rel, sizeof(rel), "%d/stat", (int)child);
 		f = rc ? NULL : report_find(&r, rel);
 		if (!ok(!bad && rc == 0 && m->nprocs == 0 && f && f->status == MACH_LOAD_SKIPPED &&
@@ -659,7 +659,7 @@ void test_tree(void)
 		free(t);
 	}
 	m = NULL;
-	rc = mach_load_tree(dir, NULL, &m, &r, err, sizeof(err));
+	rc = pfs_load_tree(dir, NULL, &m, &r, err, sizeof(err));
 	snprintf(a, sizeof(a), "%s/%d/statm:1: ", dir, (int)child);
 	ok(rc == -EINVAL && err_is(err, a, "statm:1 says"),
 	   "statm changed in a captured tree: error naming both files");
@@ -670,7 +670,7 @@ void test_tree(void)
 	snprintf(a, sizeof(a), "%s/vmstat", dir);
 	unlink(a);
 	m = NULL;
-	rc = mach_load_tree(dir, NULL, &m, &r, err, sizeof(err));
+	rc = pfs_load_tree(dir, NULL, &m, &r, err, sizeof(err));
 	ok(rc == -ENOENT && strstr(err, "vmstat"), "a captured tree without vmstat: error");
 	if (!rc) {
 		mach_load_report_free(&r);
@@ -767,7 +767,7 @@ static int load_pid_set(const struct text *set, size_t nset, size_t mutated, con
 	int rc = 0;
 
 	for (size_t i = 0; i < nset && !rc; i++)
-		rc = mach_load_text(ld, set[i].path, i == mutated ? mtext : set[i].buf,
+		rc = pfs_load_text(ld, set[i].path, i == mutated ? mtext : set[i].buf,
 				    i == mutated ? mlen : set[i].len, err, ERRLEN);
 	if (!rc)
 		rc = mach_loader_finish(ld, err, ERRLEN);
@@ -833,7 +833,7 @@ void test_mutations(void)
 		struct machine *m = mach_new();
 		struct mach_loader *ld = mach_loader_new(m);
 
-		clean += mach_load_text(ld, glob[i].path, glob[i].buf, glob[i].len, err, ERRLEN) != 0;
+		clean += pfs_load_text(ld, glob[i].path, glob[i].buf, glob[i].len, err, ERRLEN) != 0;
 		clean += mach_loader_finish(ld, err, ERRLEN) != 0;
 		mach_loader_free(ld);
 		mach_free(m);
@@ -854,7 +854,7 @@ void test_mutations(void)
 			if (!t)
 				continue;
 			err[0] = '\0';
-			rc = mach_load_text(ld, glob[i].path, t, len, err, ERRLEN);
+			rc = pfs_load_text(ld, glob[i].path, t, len, err, ERRLEN);
 			if (!rc)
 				rc = mach_loader_finish(ld, err, ERRLEN);
 			mach_loader_free(ld);
@@ -967,7 +967,7 @@ void test_roundtrip_live(void)
 	char err[ERRLEN];
 	int rc;
 
-	rc = mach_load_tree("/proc", NULL, &m, &r, err, sizeof(err));
+	rc = pfs_load_tree("/proc", NULL, &m, &r, err, sizeof(err));
 	if (!ok(rc == 0, "round trip: the live /proc loads")) {
 		diag("%s", err);
 		return;

@@ -112,7 +112,7 @@ static void roundtrip(const char *spec)
 	rc = tw_write_machine(m, dir, err, sizeof(err));
 	if (!ok(rc == 0, "%s: every file renders without error into a tree", spec))
 		diag("%s", err);
-	rc = mach_load_tree(dir, NULL, &back, &rep, err, sizeof(err));
+	rc = pfs_load_tree(dir, NULL, &back, &rep, err, sizeof(err));
 	if (!ok(rc == 0, "%s: its rendered tree loads back", spec)) {
 		diag("%s", err);
 		goto out;

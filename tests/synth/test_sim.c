@@ -152,7 +152,7 @@ static void roundtrip(const struct machine *m, const char *what)
 		ok(0, "%s: write the tree", what);
 		return;
 	}
-	int rc = mach_load_tree(dir, NULL, &back, &rep, err, sizeof(err));
+	int rc = pfs_load_tree(dir, NULL, &back, &rep, err, sizeof(err));
 	if (!ok(rc == 0, "%s: the advanced machine's files load back (cross-file consistent)", what))
 		diag("%s", err);
 	if (!rc) {
