@@ -24,11 +24,12 @@ void src_task_owner(const struct machine *m, const struct mach_process *p, const
 		    struct stat *st)
 {
 	/*
-	 * task_dump_owner: an undumpable task's entries belong to root, except
-	 * its r-xr-xr-x directories (the pid directory, task/, task/<tid>),
-	 * which keep the effective ids so that `ls -l /proc` shows the owner.
+	 * task_dump_owner: the entries of a task whose mm is not dumpable, or
+	 * which has none (a zombie), belong to root, except its r-xr-xr-x
+	 * directories (the pid directory, task/, task/<tid>), which keep the
+	 * effective ids so that `ls -l /proc` shows the owner.
 	 */
-	bool root = t->kthread || (p->undumpable && st->st_mode != (S_IFDIR | 0555));
+	bool root = t->kthread || ((p->undumpable || !p->mm) && st->st_mode != (S_IFDIR | 0555));
 	struct timespec start = {
 		.tv_sec = (time_t)(m->btime + t->start_time_ns / 1000000000u),
 		.tv_nsec = (long)(t->start_time_ns % 1000000000u),
