@@ -49,6 +49,7 @@
 #include <unistd.h>
 
 #include "uprocfs/machine.h"
+#include "../util/vec.h"
 
 /* ------------------------------------------------------------------ */
 /* Limits and constants of the emulated machine                         */
@@ -1770,18 +1771,10 @@ static int vma_add_len(struct synth *s, uint64_t start, uint64_t end, unsigned i
 		       enum mach_vma_kind kind, const char *name, size_t nlen, uint64_t off,
 		       uint64_t inode, enum vma_dev dev, bool deleted, uint64_t res_kb, enum res_class cls)
 {
-	struct mach_vma *v;
+	struct mach_vma *v = VEC_PUSH(s->vb, s->vn, s->vcap);
 
-	if (s->vn == s->vcap) {
-		size_t cap = s->vcap ? 2 * s->vcap : 64;
-		struct mach_vma *nv = realloc(s->vb, cap * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		s->vb = nv;
-		s->vcap = cap;
-	}
-	v = &s->vb[s->vn];
+	if (!v)
+		return -ENOMEM;
 	*v = (struct mach_vma){ .start = start, .end = end, .offset = off, .inode = inode,
 				.flags = flags, .kind = kind, .deleted = deleted };
 	if (dev == DEV_ROOT)
@@ -1794,7 +1787,6 @@ static int vma_add_len(struct synth *s, uint64_t start, uint64_t end, unsigned i
 			return -ENOMEM;
 		memcpy(v->name, name, nlen + 1);
 	}
-	s->vn++;
 	/* resident memory comes in whole pages, and never beyond the mapping */
 	res_kb = res_kb / PAGE_KB * PAGE_KB;
 	if (res_kb > (end - start) / 1024)
