@@ -50,17 +50,7 @@
 
 #include "uprocfs/machine.h"
 #include "../util/vec.h"
-
-/* ------------------------------------------------------------------ */
-/* Limits and constants of the emulated machine                         */
-
-#define SYNTH_MAX_CPUS 8192u
-#define SYNTH_MAX_TASKS 2000000u
-#define SYNTH_MAX_THREADS 4000000u
-#define SYNTH_MAX_DEPTH 16u
-#define SYNTH_PID_SLACK 64          /* pids kept free above the last one */
-/* the highest pid a synthetic task may get: readers under `uprocfs run` take the rest */
-#define SYNTH_PID_TOP MACH_SYNTH_PID_LIMIT
+#include "synth_int.h"
 
 /* btime is this fixed instant minus the uptime: reproducible, yet recent. */
 #define SYNTH_EPOCH_NOW 1798761600ull /* 2027-01-01 00:00:00 UTC */
@@ -72,848 +62,12 @@
 /* INITIAL_JIFFIES: jiffies start 5 minutes before wrapping 32 bits. */
 #define SYNTH_INITIAL_JIFFIES ((uint64_t)(uint32_t)(-300 * (int)SYNTH_HZ))
 
-#define PAGE_KB (MACH_PAGE_SIZE / 1024u)
-
-/* task->flags bits (include/linux/sched.h) that show in stat field 9 */
-#define PF_EXITING 0x00000004u
-#define PF_POSTCOREDUMP 0x00000008u
-#define PF_WQ_WORKER 0x00000020u
-#define PF_FORKNOEXEC 0x00000040u
-#define PF_SUPERPRIV 0x00000100u
-#define PF_MEMALLOC 0x00000800u
-#define PF_NOFREEZE 0x00008000u
-#define PF_KSWAPD 0x00020000u
-#define PF_KTHREAD 0x00200000u
-#define PF_RANDOMIZE 0x00400000u
-#define PF_NO_SETAFFINITY 0x04000000u
-
-/* kthreads as the live machine shows them: 2129984, 69238848, 69238880 */
-#define PF_KT (PF_KTHREAD | PF_NOFREEZE | PF_FORKNOEXEC)
-#define PF_KT_PERCPU (PF_KT | PF_NO_SETAFFINITY)
-#define PF_KT_WORKER (PF_KT_PERCPU | PF_WQ_WORKER)
-
 /* Capability sets of the live machine: root lacks CAP_SYS_RESOURCE there. */
 #define CAPS_ROOT 0x000001fffeffffffull
 #define CAPS_KTHREAD 0x000001ffffffffffull
 
-#define SIG(n) (1ull << ((n) - 1))
-#define SIGHUP_ SIG(1)
-#define SIGINT_ SIG(2)
-#define SIGQUIT_ SIG(3)
-#define SIGUSR1_ SIG(10)
-#define SIGUSR2_ SIG(12)
-#define SIGPIPE_ SIG(13)
-#define SIGALRM_ SIG(14)
-#define SIGTERM_ SIG(15)
-#define SIGCHLD_ SIG(17)
 #define SIGCHLD_NR 17
 #define SIGSTOP_NR 19
-
-/* ------------------------------------------------------------------ */
-/* splitmix64                                                           */
-
-struct rng {
-	uint64_t s;
-};
-
-static uint64_t rng_next(struct rng *r)
-{
-	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* A stream for @key under @seed: streams of different keys are unrelated. */
-static void rng_init(struct rng *r, uint64_t seed, uint64_t key)
-{
-	r->s = seed ^ (key * 0xd1b54a32d192ed03ull);
-	r->s = rng_next(r);
-}
-
-/** Uniform in [0, n); 0 when n is 0.  Multiply-shift: no modulo bias worth a loop. */
-static uint64_t rng_below(struct rng *r, uint64_t n)
-{
-	return (uint64_t)(((unsigned __int128)rng_next(r) * n) >> 64);
-}
-
-/** Uniform in [lo, hi], inclusive. */
-static uint64_t rng_range(struct rng *r, uint64_t lo, uint64_t hi)
-{
-	return hi <= lo ? lo : lo + rng_below(r, hi - lo + 1);
-}
-
-/** Uniform in [0, 1). */
-static double rng_unit(struct rng *r)
-{
-	return (double)(rng_next(r) >> 11) * 0x1p-53;
-}
-
-static double rng_uniform(struct rng *r, double lo, double hi)
-{
-	return lo + (hi - lo) * rng_unit(r);
-}
-
-/** Log-uniform in [lo, hi]: for quantities spread over orders of magnitude. */
-static double rng_logu(struct rng *r, double lo, double hi)
-{
-	return lo * pow(hi / lo, rng_unit(r));
-}
-
-static bool rng_chance(struct rng *r, double p)
-{
-	return rng_unit(r) < p;
-}
-
-/* ------------------------------------------------------------------ */
-/* Options                                                              */
-
-void mach_synth_defaults(struct mach_synth_opts *o)
-{
-	*o = (struct mach_synth_opts){
-		.cpus = 8,
-		.tasks = 200,
-		.threads = 200 / 4,
-		.seed = 1,
-		.depth = 2,
-		.load = 0.5,
-		.io = 0.05,
-		.mem = 0.02,
-	};
-}
-
-enum opt_type { OPT_UINT, OPT_U64, OPT_FRACTION };
-
-struct opt_key {
-	const char *name;
-	enum opt_type type;
-	unsigned int min, max;    /* OPT_UINT */
-	size_t off;
-};
-
-#define OPT_OFF(field) offsetof(struct mach_synth_opts, field)
-
-static const struct opt_key opt_keys[] = {
-	{ "cpus", OPT_UINT, 1, SYNTH_MAX_CPUS, OPT_OFF(cpus) },
-	{ "tasks", OPT_UINT, 1, SYNTH_MAX_TASKS, OPT_OFF(tasks) },
-	{ "threads", OPT_UINT, 0, SYNTH_MAX_THREADS, OPT_OFF(threads) },
-	{ "seed", OPT_U64, 0, 0, OPT_OFF(seed) },
-	{ "depth", OPT_UINT, 0, SYNTH_MAX_DEPTH, OPT_OFF(depth) },
-	{ "load", OPT_FRACTION, 0, 0, OPT_OFF(load) },
-	{ "io", OPT_FRACTION, 0, 0, OPT_OFF(io) },
-	{ "mem", OPT_FRACTION, 0, 0, OPT_OFF(mem) },
-};
-
-#define NR_OPT_KEYS (sizeof(opt_keys) / sizeof(opt_keys[0]))
-
-/* Decimal digits only: no sign, no spaces, no base prefix; false on overflow. */
-static bool parse_u64(const char *s, size_t len, uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if (!len)
-		return false;
-	for (size_t i = 0; i < len; i++) {
-		unsigned int d = (unsigned char)s[i] - '0';
-
-		if (d > 9 || v > (UINT64_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return true;
-}
-
-/*
- * "0", "1", "0.25", ".5", "1.000": a fraction from 0 to 1.  Parsed by hand
- * rather than with strtod so the caller's locale cannot change the decimal
- * point, and the value is exact for up to 18 fractional digits.
- */
-static bool parse_fraction(const char *s, size_t len, double *out)
-{
-	uint64_t ip = 0, fp = 0, scale = 1;
-	size_t i = 0, digits = 0;
-
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
-		if (ip > 1)
-			return false;
-		ip = ip * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (i < len && s[i] == '.') {
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
-			if (scale < 1000000000000000000ull) {
-				fp = fp * 10 + (uint64_t)(s[i] - '0');
-				scale *= 10;
-			}
-		}
-	}
-	if (i != len || !digits)
-		return false;
-	if (ip > 1 || (ip == 1 && fp))
-		return false;
-	*out = (double)ip + (double)fp / (double)scale;
-	return true;
-}
-
-static int opt_error(char *err, size_t errlen, const struct opt_key *k, const char *v, size_t vlen)
-{
-	switch (k->type) {
-	case OPT_UINT:
-		snprintf(err, errlen, "synth: %s=\"%.*s\": expected an integer from %u to %u",
-			 k->name, (int)vlen, v, k->min, k->max);
-		break;
-	case OPT_U64:
-		snprintf(err, errlen, "synth: %s=\"%.*s\": expected an integer from 0 to %llu",
-			 k->name, (int)vlen, v, (unsigned long long)UINT64_MAX);
-		break;
-	case OPT_FRACTION:
-		snprintf(err, errlen, "synth: %s=\"%.*s\": expected a decimal from 0 to 1",
-			 k->name, (int)vlen, v);
-		break;
-	}
-	return -EINVAL;
-}
-
-/*
- * The threads default follows tasks (tasks/4) unless threads is given in
- * the same spec: "synth:tasks=1000" means 250 extra threads, not the 50 of
- * the 200-task default.
- */
-int mach_synth_parse(struct mach_synth_opts *o, const char *spec, char *err, size_t errlen)
-{
-	struct mach_synth_opts n = *o;
-	bool tasks_set = false, threads_set = false;
-	const char *p = spec ? spec : "";
-
-	while (*p) {
-		const char *end = strchr(p, ','), *eq;
-		const struct opt_key *k = NULL;
-		size_t len, klen, vlen;
-
-		len = end ? (size_t)(end - p) : strlen(p);
-		eq = memchr(p, '=', len);
-		if (!len) {
-			snprintf(err, errlen, "synth: empty option in \"%s\" (expected key=value,...)", spec);
-			return -EINVAL;
-		}
-		if (!eq) {
-			snprintf(err, errlen, "synth: \"%.*s\": expected key=value", (int)len, p);
-			return -EINVAL;
-		}
-		klen = (size_t)(eq - p);
-		for (size_t i = 0; i < NR_OPT_KEYS; i++)
-			if (strlen(opt_keys[i].name) == klen && !memcmp(opt_keys[i].name, p, klen))
-				k = &opt_keys[i];
-		if (!k) {
-			snprintf(err, errlen,
-				 "synth: unknown key \"%.*s\" (known: cpus, tasks, threads, seed, depth, load, io, mem)",
-				 (int)klen, p);
-			return -EINVAL;
-		}
-		eq++;
-		vlen = len - klen - 1;
-		if (k->type == OPT_FRACTION) {
-			double v;
-
-			if (!parse_fraction(eq, vlen, &v))
-				return opt_error(err, errlen, k, eq, vlen);
-			*(double *)((char *)&n + k->off) = v;
-		} else {
-			uint64_t v;
-
-			if (!parse_u64(eq, vlen, &v))
-				return opt_error(err, errlen, k, eq, vlen);
-			if (k->type == OPT_U64) {
-				*(uint64_t *)((char *)&n + k->off) = v;
-			} else {
-				if (v < k->min || v > k->max)
-					return opt_error(err, errlen, k, eq, vlen);
-				*(unsigned int *)((char *)&n + k->off) = (unsigned int)v;
-			}
-		}
-		tasks_set |= k->off == OPT_OFF(tasks);
-		threads_set |= k->off == OPT_OFF(threads);
-		p += len;
-		if (*p == ',') {
-			p++;
-			if (!*p) {
-				snprintf(err, errlen, "synth: trailing ',' in \"%s\"", spec);
-				return -EINVAL;
-			}
-		}
-	}
-	if (tasks_set && !threads_set)
-		n.threads = n.tasks / 4;
-	*o = n;
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Shared libraries                                                     */
-
-/*
- * The libraries programs map, with the size of their text segment; the
- * other ELF segments are derived from it (lib_segments).  Paths without a
- * leading '/' live in /usr/lib/x86_64-linux-gnu/.  Inodes are fixed per file,
- * as they are on one root filesystem; ld.so and libc keep the live machine's.
- */
-enum lib_id {
-	L_M, L_Z, L_SSL, L_CRYPTO, L_PCRE2, L_SELINUX, L_SDSHARED, L_SYSTEMD, L_CAP, L_GCRYPT,
-	L_LZ4, L_ZSTD, L_LZMA, L_GLIB, L_GIO, L_GOBJECT, L_STDCXX, L_GCC_S, L_TINFO, L_PAM,
-	L_AUDIT, L_CRYPT, L_PQ, L_XML2, L_ICUUC, L_EXPAT, L_FFI, L_JVM, L_JLI, L_JAVA,
-	L_MOUNT, L_BLKID, L_KMOD, L_SECCOMP, L_ACL, L_EVENT, L_PROC2, L_GMP, L_MPFR, L_NODE,
-	L_UV, L_BROTLI, L_NUMA, L_SASL, NR_LIBS
-};
-
-#define LIB(x) (1ull << (x))
-
-struct lib {
-	const char *path;
-	uint32_t text_kb;
-};
-
-static const struct lib libs[NR_LIBS] = {
-	[L_M] = { "libm.so.6", 508 },
-	[L_Z] = { "libz.so.1.2.13", 76 },
-	[L_SSL] = { "libssl.so.3", 392 },
-	[L_CRYPTO] = { "libcrypto.so.3", 2976 },
-	[L_PCRE2] = { "libpcre2-8.so.0.11.2", 456 },
-	[L_SELINUX] = { "libselinux.so.1", 104 },
-	[L_SDSHARED] = { "systemd/libsystemd-shared-252.so", 1760 },
-	[L_SYSTEMD] = { "libsystemd.so.0.35.0", 600 },
-	[L_CAP] = { "libcap.so.2.66", 20 },
-	[L_GCRYPT] = { "libgcrypt.so.20.4.1", 880 },
-	[L_LZ4] = { "liblz4.so.1.9.4", 104 },
-	[L_ZSTD] = { "libzstd.so.1.5.4", 640 },
-	[L_LZMA] = { "liblzma.so.5.4.1", 104 },
-	[L_GLIB] = { "libglib-2.0.so.0.7400.6", 992 },
-	[L_GIO] = { "libgio-2.0.so.0.7400.6", 1096 },
-	[L_GOBJECT] = { "libgobject-2.0.so.0.7400.6", 184 },
-	[L_STDCXX] = { "libstdc++.so.6.0.30", 1184 },
-	[L_GCC_S] = { "libgcc_s.so.1", 76 },
-	[L_TINFO] = { "libtinfo.so.6.4", 72 },
-	[L_PAM] = { "libpam.so.0.85.1", 40 },
-	[L_AUDIT] = { "libaudit.so.1.0.0", 80 },
-	[L_CRYPT] = { "libcrypt.so.1.1.0", 120 },
-	[L_PQ] = { "libpq.so.5.15", 244 },
-	[L_XML2] = { "libxml2.so.2.9.14", 904 },
-	[L_ICUUC] = { "libicuuc.so.72.1", 1592 },
-	[L_EXPAT] = { "libexpat.so.1.8.10", 124 },
-	[L_FFI] = { "libffi.so.8.1.2", 28 },
-	[L_JVM] = { "/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so", 15936 },
-	[L_JLI] = { "/usr/lib/jvm/java-17-openjdk-amd64/lib/libjli.so", 48 },
-	[L_JAVA] = { "/usr/lib/jvm/java-17-openjdk-amd64/lib/libjava.so", 104 },
-	[L_MOUNT] = { "libmount.so.1.1.0", 244 },
-	[L_BLKID] = { "libblkid.so.1.1.0", 204 },
-	[L_KMOD] = { "libkmod.so.2.4.0", 84 },
-	[L_SECCOMP] = { "libseccomp.so.2.5.4", 112 },
-	[L_ACL] = { "libacl.so.1.1.2301", 20 },
-	[L_EVENT] = { "libevent_core-2.1.so.7.0.1", 184 },
-	[L_PROC2] = { "libproc2.so.0.0.1", 84 },
-	[L_GMP] = { "libgmp.so.10.4.1", 412 },
-	[L_MPFR] = { "libmpfr.so.6.2.0", 440 },
-	[L_NODE] = { "libnode.so.108", 41216 },
-	[L_UV] = { "libuv.so.1.0.0", 132 },
-	[L_BROTLI] = { "libbrotlicommon.so.1.0.9", 8 },
-	[L_NUMA] = { "libnuma.so.1.0.0", 36 },
-	[L_SASL] = { "libsasl2.so.2.0.25", 84 },
-};
-
-#define LIBDIR "/usr/lib/x86_64-linux-gnu/"
-#define LD_SO_PATH LIBDIR "ld-linux-x86-64.so.2"
-#define LIBC_PATH LIBDIR "libc.so.6"
-#define LD_SO_INODE 332383
-#define LIBC_INODE 332835
-#define ROOT_DEV_MAJOR 0xfe       /* virtio disk vda: 254:0, printed fe:00 */
-
-/* An inode number for a path, stable across processes and seeds. */
-static uint64_t path_inode(const char *path)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (const char *c = path; *c; c++)
-		h = (h ^ (unsigned char)*c) * 1099511628211ull;
-	return 131073 + h % 400000;
-}
-
-/* ------------------------------------------------------------------ */
-/* Programs                                                             */
-
-enum prog_id {
-	P_SYSTEMD, P_JOURNALD, P_UDEVD, P_NETWORKD, P_RESOLVED, P_TIMESYNCD, P_LOGIND, P_DBUS,
-	P_RSYSLOGD, P_CRON, P_ATD, P_SSHD, P_AGETTY, P_AGETTY_SERIAL, P_IRQBALANCE, P_MULTIPATHD,
-	P_POLKITD, P_CONTAINERD, P_DOCKERD, P_UNATTENDED, P_DNSMASQ, P_SYSTEMD_USER, P_SD_PAM,
-	P_SSHD_PRIV, P_SSHD_USER, P_BASH_LOGIN, P_BASH, P_SH, P_TMUX, P_MAKE, P_CC1, P_VIM,
-	P_TOP, P_LESS, P_TAIL, P_SLEEP, P_PYTHON, P_PS, P_SSH, P_RSYNC, P_XZ, P_NGINX,
-	P_NGINX_WORKER, P_POSTMASTER, P_PG_AUX, P_PG_BACKEND, P_REDIS, P_JAVA, P_NODE,
-	P_GUNICORN, P_GUNICORN_WORKER, P_PHPFPM, P_PHPFPM_WORKER, P_CRON_CHILD, P_SHIM,
-	P_MEMCACHED, P_CELERY, P_PAUSE, P_COREDNS, P_EXPORTER, NR_PROGS
-};
-
-/* prog flags */
-#define PR_FORKED 0x0001u   /* a forked copy of its parent that never exec'd */
-#define PR_GO 0x0002u       /* static Go binary: non-PIE at 0x400000, no libc */
-#define PR_JAVA 0x0004u     /* JVM: heap reservation, code cache, modules image */
-#define PR_PGSHM 0x0008u    /* PostgreSQL shared memory (/dev/zero and SysV, deleted) */
-#define PR_SECCOMP 0x0010u  /* systemd service with SystemCallFilter= and NoNewPrivileges= */
-#define PR_TTY 0x0020u      /* interactive: keeps the terminal's locale archive mapped */
-#define PR_RT 0x0040u       /* SCHED_RR 99 */
-#define PR_MLOCK 0x0080u    /* mlockall(): VmLck covers the mappings */
-#define PR_NICE 0x0100u     /* runs at nice 19 */
-#define PR_JOURNAL 0x0200u  /* maps journal files shared */
-#define PR_SUPER 0x0400u    /* used root privileges (PF_SUPERPRIV) */
-#define PR_BUSY 0x0800u     /* CPU-bound: a likely R task */
-#define PR_STATIC 0x1000u   /* static C binary, non-PIE at 0x400000: no ld.so, no libc */
-
-/* Signal sets (bit n-1 = signal n) as such programs show them. */
-#define SIGS_SYSTEMD 0x7be3c0fe28014a03ull, 0x0000000000001000ull, 0x00000001000004ecull
-#define SIGS_SDSVC 0x0000000400004a02ull, 0x0000000000001000ull, 0x0000000100000000ull
-#define SIGS_DAEMON 0, SIGPIPE_, (SIGHUP_ | SIGINT_ | SIGTERM_ | SIGCHLD_)
-#define SIGS_BASH 0x0000000000010000ull, 0x0000000000380004ull, 0x000000004b817efbull
-#define SIGS_SCRIPT 0, 0, (SIGINT_ | SIGCHLD_)
-#define SIGS_NONE 0, 0, 0
-#define SIGS_PYTHON 0, 0x0000000001001000ull, SIGINT_
-#define SIGS_JAVA 0, 0, 0x0000000181005ccfull
-#define SIGS_GO 0, 0, 0xfffffffd7fc1feffull
-#define SIGS_NGINX 0, SIGPIPE_, 0x0000000018016a07ull
-#define SIGS_PG 0, 0x0000000001001000ull, 0x0000000000014a07ull
-#define SIGS_TERMUI 0, 0, 0x0000000004384007ull
-
-/*
- * One program: what its processes look like.  argv is '|'-separated;
- * '\n' separates alternatives chosen by instance number.  Placeholders:
- * {u} user name, {U} the name of the user in the instance field, {t} pts
- * number, {i} instance, {c} CPUs, {h} a 64-digit hex id, {a} an address
- * octet, {p} a port.  tnames are the comms of extra
- * threads, '|'-separated and cycled (NULL: the leader's comm).
- */
-struct prog {
-	const char *comm;
-	const char *exe;
-	const char *argv;
-	const char *tnames;
-	uint64_t libs;          /* LIB() bits beyond ld.so and libc */
-	uint32_t text_kb;       /* r-xp of the executable */
-	uint32_t anon_kb;       /* typical RssAnon */
-	uint16_t fdsize;
-	uint16_t mt;            /* weight in the extra-thread draw; 0: single-threaded */
-	uint16_t min_threads;   /* extra threads it gets first when the budget allows */
-	uint16_t flags;
-	float cpu;              /* typical share of its lifetime spent on a CPU */
-	float ushare;           /* user part of that */
-	uint64_t blk, ign, cgt; /* SigBlk, SigIgn, SigCgt */
-	uint64_t capbnd;        /* bounding set when not the default */
-};
-
-#define SD_LIBS (LIB(L_SDSHARED) | LIB(L_SELINUX) | LIB(L_CAP) | LIB(L_CRYPT) | LIB(L_GCRYPT) | \
-		 LIB(L_LZ4) | LIB(L_ZSTD) | LIB(L_LZMA) | LIB(L_SECCOMP) | LIB(L_MOUNT) | \
-		 LIB(L_PCRE2) | LIB(L_BLKID))
-#define PG_LIBS (LIB(L_M) | LIB(L_SSL) | LIB(L_CRYPTO) | LIB(L_Z) | LIB(L_XML2) | LIB(L_ICUUC) | \
-		 LIB(L_SYSTEMD))
-#define PY_LIBS (LIB(L_M) | LIB(L_Z) | LIB(L_EXPAT))
-#define SSHD_LIBS (LIB(L_CRYPTO) | LIB(L_Z) | LIB(L_PAM) | LIB(L_SELINUX))
-#define PHP_LIBS (LIB(L_XML2) | LIB(L_SSL) | LIB(L_CRYPTO) | LIB(L_PCRE2) | LIB(L_Z) | LIB(L_SYSTEMD))
-#define PYEXE "/usr/bin/python3.11"
-#define BASHEXE "/usr/bin/bash"
-#define PGEXE "/usr/lib/postgresql/15/bin/postgres"
-#define PG_TITLE "postgres: 15/main: "
-
-static const struct prog progs[NR_PROGS] = {
-	[P_SYSTEMD] = { "systemd", "/usr/lib/systemd/systemd", "/sbin/init", NULL,
-			SD_LIBS | LIB(L_KMOD) | LIB(L_AUDIT) | LIB(L_PAM), 60, 6200, 512, 0, 0,
-			PR_SUPER, 0.0006f, 0.35f, SIGS_SYSTEMD, 0 },
-	[P_JOURNALD] = { "systemd-journal", "/usr/lib/systemd/systemd-journald",
-			 "/lib/systemd/systemd-journald", NULL, SD_LIBS, 100, 2600, 256, 0, 0,
-			 PR_SECCOMP | PR_JOURNAL | PR_SUPER, 0.0015f, 0.45f, SIGS_SDSVC,
-			 0x00000000a80425fbull },
-	[P_UDEVD] = { "systemd-udevd", "/usr/bin/udevadm", "/lib/systemd/systemd-udevd", NULL,
-		      SD_LIBS | LIB(L_KMOD), 556, 2800, 128, 0, 0, PR_SECCOMP | PR_SUPER, 0.0004f,
-		      0.3f, SIGS_SDSVC, 0 },
-	[P_NETWORKD] = { "systemd-network", "/usr/lib/systemd/systemd-networkd",
-			 "/lib/systemd/systemd-networkd", NULL, SD_LIBS, 584, 2400, 128, 0, 0,
-			 PR_SECCOMP, 0.0002f, 0.4f, SIGS_SDSVC, 0x0000000000003c00ull },
-	[P_RESOLVED] = { "systemd-resolve", "/usr/lib/systemd/systemd-resolved",
-			 "/lib/systemd/systemd-resolved", NULL, SD_LIBS | LIB(L_SSL) | LIB(L_CRYPTO),
-			 412, 4200, 128, 0, 0, PR_SECCOMP, 0.0003f, 0.5f, SIGS_SDSVC,
-			 0x0000000000002000ull },
-	[P_TIMESYNCD] = { "systemd-timesyn", "/usr/lib/systemd/systemd-timesyncd",
-			  "/lib/systemd/systemd-timesyncd", "sd-resolve", SD_LIBS, 44, 1600, 64, 1, 1,
-			  PR_SECCOMP, 0.00005f, 0.5f, SIGS_SDSVC, 0x0000000002000000ull },
-	[P_LOGIND] = { "systemd-logind", "/usr/lib/systemd/systemd-logind",
-		       "/lib/systemd/systemd-logind", NULL, SD_LIBS, 232, 2100, 128, 0, 0,
-		       PR_SECCOMP | PR_SUPER, 0.0002f, 0.4f, SIGS_SDSVC, 0x0000000244204c0full },
-	[P_DBUS] = { "dbus-daemon", "/usr/bin/dbus-daemon",
-		     "/usr/bin/dbus-daemon|--system|--address=systemd:|--nofork|--nopidfile|"
-		     "--systemd-activation|--syslog-only",
-		     NULL, LIB(L_EXPAT) | LIB(L_SYSTEMD) | LIB(L_AUDIT) | LIB(L_SELINUX) | LIB(L_CAP),
-		     164, 1900, 64, 0, 0, 0, 0.0004f, 0.55f, SIGS_DAEMON, 0 },
-	[P_RSYSLOGD] = { "rsyslogd", "/usr/sbin/rsyslogd", "/usr/sbin/rsyslogd|-n|-iNONE",
-			 "in:imuxsock|in:imklog|rs:main Q:Reg", LIB(L_Z) | LIB(L_SYSTEMD), 568, 2300,
-			 64, 2, 3, 0, 0.0002f, 0.5f, SIGS_DAEMON, 0 },
-	[P_CRON] = { "cron", "/usr/sbin/cron", "/usr/sbin/cron|-f", NULL,
-		     LIB(L_SELINUX) | LIB(L_PAM) | LIB(L_AUDIT), 36, 620, 64, 0, 0, PR_SUPER,
-		     0.00003f, 0.5f, 0, 0, (SIGHUP_ | SIGCHLD_), 0 },
-	[P_ATD] = { "atd", "/usr/sbin/atd", "/usr/sbin/atd|-f", NULL, LIB(L_PAM) | LIB(L_SELINUX),
-		    20, 280, 64, 0, 0, 0, 0.00001f, 0.5f, 0, 0, (SIGHUP_ | SIGTERM_ | SIGCHLD_), 0 },
-	[P_SSHD] = { "sshd", "/usr/sbin/sshd", "sshd: /usr/sbin/sshd -D [listener] 0 of 10-100 startups",
-		     NULL, LIB(L_CRYPTO) | LIB(L_Z) | LIB(L_PAM) | LIB(L_AUDIT) | LIB(L_SELINUX) |
-		     LIB(L_CRYPT), 604, 1500, 64, 0, 0, PR_SUPER, 0.00005f, 0.5f, SIGS_DAEMON, 0 },
-	[P_AGETTY] = { "agetty", "/usr/sbin/agetty", "/sbin/agetty|-o|-p -- \\u|--noclear|-|linux",
-		       NULL, LIB(L_SYSTEMD), 48, 260, 64, 0, 0, 0, 0.00001f, 0.4f, 0, SIG(2) | SIG(3),
-		       0, 0 },
-	[P_AGETTY_SERIAL] = { "agetty", "/usr/sbin/agetty",
-			      "/sbin/agetty|-o|-p -- \\u|--keep-baud|115200,57600,38400,9600|-|vt220",
-			      NULL, LIB(L_SYSTEMD), 48, 260, 64, 0, 0, 0, 0.00001f, 0.4f, 0,
-			      SIG(2) | SIG(3), 0, 0 },
-	[P_IRQBALANCE] = { "irqbalance", "/usr/sbin/irqbalance", "/usr/sbin/irqbalance|--foreground",
-			   "gmain", LIB(L_GLIB) | LIB(L_NUMA) | LIB(L_CAP) | LIB(L_PCRE2) | LIB(L_SYSTEMD),
-			   64, 900, 64, 1, 1, PR_SUPER, 0.0001f, 0.6f, SIGS_DAEMON, 0 },
-	[P_MULTIPATHD] = { "multipathd", "/usr/sbin/multipathd", "/sbin/multipathd|-d|-s",
-			   "multipathd", LIB(L_SYSTEMD) | LIB(L_UV), 124, 6400, 64, 1, 6,
-			   PR_RT | PR_MLOCK | PR_SUPER, 0.0002f, 0.3f, 0, SIGPIPE_,
-			   (SIGHUP_ | SIGUSR1_ | SIGUSR2_ | SIGTERM_ | SIGINT_), 0 },
-	[P_POLKITD] = { "polkitd", "/usr/lib/polkit-1/polkitd", "/usr/lib/polkit-1/polkitd|--no-debug",
-			"gmain|gdbus", LIB(L_GLIB) | LIB(L_GIO) | LIB(L_GOBJECT) | LIB(L_EXPAT) |
-			LIB(L_SYSTEMD) | LIB(L_STDCXX) | LIB(L_GCC_S), 84, 5200, 64, 1, 2, 0, 0.00005f,
-			0.6f, 0, SIGPIPE_, 0, 0 },
-	[P_CONTAINERD] = { "containerd", "/usr/bin/containerd", "/usr/bin/containerd", NULL, 0,
-			   21024, 28000, 256, 4, 8, PR_GO | PR_SUPER, 0.002f, 0.6f, SIGS_GO, 0 },
-	[P_DOCKERD] = { "dockerd", "/usr/sbin/dockerd",
-			"/usr/sbin/dockerd|-H|fd://|--containerd=/run/containerd/containerd.sock", NULL,
-			0, 33540, 52000, 256, 4, 9, PR_GO | PR_SUPER, 0.001f, 0.6f, SIGS_GO, 0 },
-	[P_UNATTENDED] = { "unattended-upgr", PYEXE,
-			   "/usr/bin/python3|/usr/share/unattended-upgrades/unattended-upgrade-shutdown|"
-			   "--wait-for-signal",
-			   NULL, PY_LIBS, 2904, 11000, 64, 1, 1, 0, 0.00002f, 0.8f, SIGS_PYTHON, 0 },
-	[P_DNSMASQ] = { "dnsmasq", "/usr/sbin/dnsmasq",
-			"/usr/sbin/dnsmasq|-x|/run/dnsmasq/dnsmasq.pid|-u|nobody|-7|"
-			"/etc/dnsmasq.d,.dpkg-dist,.dpkg-old,.dpkg-new|--local-service",
-			NULL, 0, 348, 380, 64, 0, 0, 0, 0.00005f, 0.5f, SIGS_DAEMON, 0 },
-	[P_SYSTEMD_USER] = { "systemd", "/usr/lib/systemd/systemd", "/lib/systemd/systemd|--user",
-			     NULL, SD_LIBS | LIB(L_KMOD) | LIB(L_AUDIT) | LIB(L_PAM), 60, 2800, 128, 0, 0,
-			     0, 0.0002f, 0.4f, SIGS_SYSTEMD, 0 },
-	[P_SD_PAM] = { "(sd-pam)", "/usr/lib/systemd/systemd", "(sd-pam)", NULL,
-		       SD_LIBS | LIB(L_KMOD) | LIB(L_AUDIT) | LIB(L_PAM), 60, 1400, 64, 0, 0, PR_FORKED,
-		       0.000001f, 0.5f, 0x0000000000014003ull, 0, 0, 0 },
-	[P_SSHD_PRIV] = { "sshd-session", "/usr/lib/openssh/sshd-session", "sshd-session: {U} [priv]",
-			  NULL, SSHD_LIBS, 632, 1800, 64, 0, 0, PR_SUPER, 0.00002f, 0.5f,
-			  SIGS_DAEMON, 0 },
-	[P_SSHD_USER] = { "sshd-session", "/usr/lib/openssh/sshd-session", "sshd-session: {u}@pts/{t}",
-			  NULL, SSHD_LIBS, 632, 1900, 64, 0, 0, PR_FORKED, 0.0004f, 0.4f,
-			  SIGS_DAEMON, 0 },
-	[P_BASH_LOGIN] = { "bash", BASHEXE, "-bash", NULL, LIB(L_TINFO), 772, 2400, 256, 0, 0, PR_TTY,
-			   0.0005f, 0.5f, SIGS_BASH, 0 },
-	[P_BASH] = { "bash", BASHEXE, "bash|./deploy.sh\nbash|-c|./run-tests.sh\nbash", NULL,
-		     LIB(L_TINFO), 772, 1600, 256, 0, 0, 0, 0.001f, 0.6f, SIGS_SCRIPT, 0 },
-	[P_SH] = { "sh", "/usr/bin/dash", "/bin/sh|-c|/usr/local/bin/nightly-report >/dev/null 2>&1\n"
-		   "/bin/sh|-c|cc -O2 -c src/main.c -o build/main.o\n/bin/sh|./configure",
-		   NULL, 0, 88, 120, 64, 0, 0, 0, 0.0005f, 0.5f, SIGS_SCRIPT, 0 },
-	[P_TMUX] = { "tmux: server", "/usr/bin/tmux", "tmux", NULL,
-		     LIB(L_EVENT) | LIB(L_TINFO) | LIB(L_SYSTEMD), 584, 3100, 64, 0, 0, PR_TTY,
-		     0.0003f, 0.6f, 0, SIGPIPE_, 0x0000000008094a07ull, 0 },
-	[P_MAKE] = { "make", "/usr/bin/make", "make|-j{c}", NULL, 0, 156, 1200, 64, 0, 0, 0, 0.002f,
-		     0.7f, SIGS_SCRIPT, 0 },
-	[P_CC1] = { "cc1", "/usr/lib/gcc/x86_64-linux-gnu/12/cc1",
-		    "/usr/lib/gcc/x86_64-linux-gnu/12/cc1|-quiet|-I|include|src/parser.c|-quiet|"
-		    "-dumpbase|parser.c|-mtune=generic|-march=x86-64|-O2|-o|/tmp/ccQ2kxh1.s",
-		    NULL, LIB(L_GMP) | LIB(L_MPFR) | LIB(L_Z) | LIB(L_ZSTD), 24000, 62000, 64, 0, 0,
-		    PR_BUSY, 0.9f, 0.93f, SIGS_NONE, 0 },
-	[P_VIM] = { "vim", "/usr/bin/vim.basic", "vim|notes.md\nvim|/etc/nginx/nginx.conf\nvim|main.go",
-		    NULL, LIB(L_M) | LIB(L_TINFO) | LIB(L_SELINUX) | LIB(L_ACL), 2740, 5200, 64, 0, 0,
-		    PR_TTY, 0.0008f, 0.8f, 0, 0, 0x0000000008014a07ull, 0 },
-	[P_TOP] = { "top", "/usr/bin/top", "top", NULL, LIB(L_PROC2) | LIB(L_SYSTEMD) | LIB(L_TINFO),
-		    84, 2600, 64, 0, 0, PR_TTY, 0.004f, 0.3f, SIGS_TERMUI, 0 },
-	[P_LESS] = { "less", "/usr/bin/less", "less|/var/log/syslog", NULL, LIB(L_TINFO), 128, 400,
-		     64, 0, 0, PR_TTY, 0.0001f, 0.8f, 0, 0, 0x0000000004080003ull, 0 },
-	[P_TAIL] = { "tail", "/usr/bin/tail", "tail|-F|/var/log/nginx/access.log", NULL, 0, 40, 180,
-		     64, 0, 0, 0, 0.0002f, 0.3f, SIGS_NONE, 0 },
-	[P_SLEEP] = { "sleep", "/usr/bin/sleep", "sleep|1000\nsleep|infinity\nsleep|3600", NULL, 0, 16,
-		      100, 64, 0, 0, 0, 0.000001f, 0.5f, SIGS_NONE, 0 },
-	[P_PYTHON] = { "python3", PYEXE, "python3|app.py\n/usr/bin/python3|/opt/app/worker.py|--queue|default\n"
-		       "python3|-m|http.server|8{i}", NULL, PY_LIBS, 2904, 14000, 64, 2, 0, PR_BUSY,
-		       0.05f, 0.85f, SIGS_PYTHON, 0 },
-	[P_PS] = { "ps", "/usr/bin/ps", "ps|-ef", NULL, LIB(L_PROC2) | LIB(L_SYSTEMD), 76, 1500, 64, 0,
-		   0, 0, 0.2f, 0.3f, SIGS_NONE, 0 },
-	[P_SSH] = { "ssh", "/usr/bin/ssh", "ssh|db01.internal", NULL,
-		    LIB(L_CRYPTO) | LIB(L_Z) | LIB(L_SELINUX), 732, 3000, 64, 0, 0, 0, 0.0005f, 0.6f,
-		    0, 0, (SIGHUP_ | SIGINT_ | SIGTERM_ | SIGCHLD_ | SIG(28)), 0 },
-	[P_RSYNC] = { "rsync", "/usr/bin/rsync", "rsync|-a|/srv/data/|backup:/srv/data/", NULL,
-		      LIB(L_ACL) | LIB(L_Z) | LIB(L_LZ4) | LIB(L_ZSTD) | LIB(L_CRYPTO), 460, 2100, 64,
-		      0, 0, 0, 0.05f, 0.4f, 0, 0, (SIGHUP_ | SIGINT_ | SIGTERM_ | SIGCHLD_ | SIGUSR1_), 0 },
-	[P_XZ] = { "xz", "/usr/bin/xz", "xz|-9|-T1|/var/backups/db.sql", NULL, LIB(L_LZMA), 64, 96000,
-		   64, 0, 0, PR_NICE | PR_BUSY, 0.8f, 0.98f, 0, 0, (SIGHUP_ | SIGINT_ | SIGTERM_), 0 },
-	[P_NGINX] = { "nginx", "/usr/sbin/nginx",
-		      "nginx: master process /usr/sbin/nginx -g daemon on; master_process on;", NULL,
-		      LIB(L_CRYPT) | LIB(L_PCRE2) | LIB(L_SSL) | LIB(L_CRYPTO) | LIB(L_Z), 1104, 1600,
-		      64, 0, 0, PR_SUPER, 0.00002f, 0.5f, SIGS_NGINX, 0 },
-	[P_NGINX_WORKER] = { "nginx", "/usr/sbin/nginx", "nginx: worker process", NULL,
-			     LIB(L_CRYPT) | LIB(L_PCRE2) | LIB(L_SSL) | LIB(L_CRYPTO) | LIB(L_Z),
-			     1104, 5200, 1024, 0, 0, PR_FORKED | PR_BUSY, 0.01f, 0.45f, SIGS_NGINX, 0 },
-	[P_POSTMASTER] = { "postgres", PGEXE,
-			   PGEXE "|-D|/var/lib/postgresql/15/main|-c|"
-			   "config_file=/etc/postgresql/15/main/postgresql.conf",
-			   NULL, PG_LIBS, 5912, 9000, 128, 0, 0, PR_PGSHM, 0.0004f, 0.5f, SIGS_PG, 0 },
-	[P_PG_AUX] = { "postgres", PGEXE,
-		       PG_TITLE "checkpointer \n" PG_TITLE "background writer \n" PG_TITLE "walwriter \n"
-		       PG_TITLE "autovacuum launcher \n" PG_TITLE "logical replication launcher ",
-		       NULL, PG_LIBS, 5912, 3000, 64, 0, 0, PR_FORKED | PR_PGSHM, 0.0003f, 0.4f,
-		       SIGS_PG, 0 },
-	[P_PG_BACKEND] = { "postgres", PGEXE,
-			   PG_TITLE "app appdb 10.0.{a}.{a}({p}) idle\n"
-			   PG_TITLE "app appdb 10.0.{a}.{a}({p}) idle in transaction\n"
-			   PG_TITLE "report appdb 10.0.{a}.{a}({p}) SELECT",
-			   NULL, PG_LIBS, 5912, 7000, 64, 0, 0, PR_FORKED | PR_PGSHM | PR_BUSY, 0.01f,
-			   0.7f, SIGS_PG, 0 },
-	[P_REDIS] = { "redis-server", "/usr/bin/redis-server", "/usr/bin/redis-server 127.0.0.1:6379",
-		      "bio_close_file|bio_aof|bio_lazy_free|jemalloc_bg_thd", LIB(L_M) | LIB(L_SSL) |
-		      LIB(L_CRYPTO) | LIB(L_SYSTEMD), 1696, 9000, 16384, 1, 4, 0, 0.004f, 0.6f, 0,
-		      (SIGHUP_ | SIGPIPE_), 0x00000000000044caull, 0 },
-	[P_JAVA] = { "java", "/usr/lib/jvm/java-17-openjdk-amd64/bin/java",
-		     "/usr/bin/java|-Xms512m|-Xmx4g|-XX:+UseG1GC|-jar|/opt/app/service.jar",
-		     "java|GC Thread#0|G1 Main Marker|G1 Conc#0|G1 Refine#0|G1 Service|VM Periodic Tas|"
-		     "VM Thread|Reference Handl|Finalizer|Signal Dispatch|Service Thread|Monitor Deflati|"
-		     "C2 CompilerThre|C1 CompilerThre|Common-Cleaner|Notification Th|Attach Listener|"
-		     "http-nio-8080-e|pool-1-thread-1|GC Thread#1|C2 CompilerThre|http-nio-8080-A",
-		     LIB(L_JLI) | LIB(L_Z) | LIB(L_M) | LIB(L_JVM) | LIB(L_JAVA) | LIB(L_STDCXX) |
-		     LIB(L_GCC_S), 12, 380000, 512, 8, 20, PR_JAVA | PR_BUSY, 0.08f, 0.85f, SIGS_JAVA,
-		     0 },
-	[P_NODE] = { "node", "/usr/bin/node", "node|/srv/app/server.js\nnode|dist/index.js",
-		     "node|V8 DefaultWorke|V8 DefaultWorke|V8 DefaultWorke|V8 DefaultWorke|libuv-worker|"
-		     "libuv-worker|libuv-worker|libuv-worker",
-		     LIB(L_NODE) | LIB(L_UV) | LIB(L_BROTLI) | LIB(L_SSL) | LIB(L_CRYPTO) | LIB(L_Z) |
-		     LIB(L_ICUUC) | LIB(L_STDCXX) | LIB(L_GCC_S) | LIB(L_M), 4, 62000, 64, 4, 10,
-		     PR_BUSY, 0.03f, 0.8f, 0, SIGPIPE_, 0x0000000000004a02ull, 0 },
-	[P_GUNICORN] = { "gunicorn", PYEXE,
-			 "/usr/bin/python3|/usr/local/bin/gunicorn|--workers|{c}|--bind|0.0.0.0:8000|"
-			 "app.wsgi:application",
-			 NULL, PY_LIBS | LIB(L_SSL) | LIB(L_CRYPTO), 2904, 24000, 64, 0, 0, 0, 0.001f,
-			 0.8f, SIGS_PYTHON, 0 },
-	[P_GUNICORN_WORKER] = { "gunicorn", PYEXE,
-				"/usr/bin/python3|/usr/local/bin/gunicorn|--workers|{c}|--bind|"
-				"0.0.0.0:8000|app.wsgi:application",
-				NULL, PY_LIBS | LIB(L_SSL) | LIB(L_CRYPTO), 2904, 46000, 64, 1, 0,
-				PR_FORKED | PR_BUSY, 0.02f, 0.85f, SIGS_PYTHON, 0 },
-	[P_PHPFPM] = { "php-fpm8.2", "/usr/sbin/php-fpm8.2",
-		       "php-fpm: master process (/etc/php/8.2/fpm/php-fpm.conf)", NULL, PHP_LIBS, 4644, 7400, 64, 0, 0, PR_SUPER, 0.0001f, 0.5f, SIGS_DAEMON, 0 },
-	[P_PHPFPM_WORKER] = { "php-fpm8.2", "/usr/sbin/php-fpm8.2", "php-fpm: pool www", NULL, PHP_LIBS, 4644, 11800, 64, 0, 0, PR_FORKED | PR_BUSY,
-			      0.008f, 0.8f, SIGS_DAEMON, 0 },
-	[P_CRON_CHILD] = { "cron", "/usr/sbin/cron", "/usr/sbin/cron|-f", NULL,
-			   LIB(L_SELINUX) | LIB(L_PAM) | LIB(L_AUDIT), 36, 700, 64, 0, 0, PR_FORKED,
-			   0.00001f, 0.5f, 0, 0, (SIGHUP_ | SIGCHLD_), 0 },
-	[P_SHIM] = { "containerd-shim", "/usr/bin/containerd-shim-runc-v2",
-		     "/usr/bin/containerd-shim-runc-v2|-namespace|moby|-id|{h}|-address|"
-		     "/run/containerd/containerd.sock",
-		     NULL, 0, 5560, 9000, 64, 2, 9, PR_GO | PR_SUPER, 0.0002f, 0.5f, SIGS_GO, 0 },
-	[P_MEMCACHED] = { "memcached", "/usr/bin/memcached",
-			  "/usr/bin/memcached|-m|64|-p|11211|-u|memcache|-l|127.0.0.1|-P|"
-			  "/var/run/memcached/memcached.pid",
-			  "memcached|mc-worker|mc-worker|mc-worker|mc-worker|memcached|memcached|memcached",
-			  LIB(L_EVENT) | LIB(L_SASL), 168, 3800, 1024, 1, 9, 0, 0.001f, 0.4f, 0,
-			  SIGPIPE_, (SIGINT_ | SIGTERM_ | SIGUSR1_ | SIGHUP_), 0 },
-	[P_CELERY] = { "celery", PYEXE,
-		       "/usr/bin/python3|/usr/local/bin/celery|-A|tasks|worker|--loglevel=INFO", NULL,
-		       PY_LIBS | LIB(L_SSL) | LIB(L_CRYPTO), 2904, 52000, 64, 1, 0, PR_BUSY, 0.03f,
-		       0.85f, SIGS_PYTHON, 0 },
-	[P_PAUSE] = { "pause", "/pause", "/pause", NULL, 0, 460, 60, 64, 0, 0, PR_STATIC, 0.0000001f, 0.5f,
-		      0, 0, (SIGINT_ | SIGTERM_ | SIGCHLD_), 0 },
-	[P_COREDNS] = { "coredns", "/coredns", "/coredns|-conf|/etc/coredns/Corefile", NULL, 0, 21344, 18000,
-			64, 2, 6, PR_GO, 0.002f, 0.7f, SIGS_GO, 0 },
-	[P_EXPORTER] = { "node_exporter", "/bin/node_exporter",
-			 "/bin/node_exporter|--path.rootfs=/host|--web.listen-address=:9100", NULL, 0, 9872,
-			 12000, 64, 2, 5, PR_GO, 0.001f, 0.6f, SIGS_GO, 0 },
-};
-
-/* Service accounts, and the first login users' names. */
-#define UID_ROOT 0u
-#define UID_DAEMON 1u
-#define UID_WWW 33u
-#define UID_MESSAGEBUS 101u
-#define UID_SYSLOG 104u
-#define UID_POSTGRES 106u
-#define UID_REDIS 107u
-#define UID_MEMCACHE 108u
-#define UID_POLKITD 995u
-#define UID_TIMESYNC 996u
-#define UID_RESOLVE 997u
-#define UID_NETWORK 998u
-#define UID_APP 999u
-#define UID_NOBODY 65534u
-#define UID_FIRST_USER 1000u
-
-static const char *const user_names[] = {
-	"alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy",
-	"mallory", "niaj", "olivia", "peggy", "rupert", "sybil", "trent", "victor", "walter",
-};
-
-#define NR_USER_NAMES (sizeof(user_names) / sizeof(user_names[0]))
-
-/* ------------------------------------------------------------------ */
-/* Kernel threads                                                       */
-
-enum kt_id {
-	K_KTHREADD, K_POOL_RELEASE, K_RESCUER, K_PERCPU_H, K_UNBOUND, K_KSOFTIRQD, K_RCU_PREEMPT,
-	K_RCU_EXP_PAR, K_RCU_EXP, K_MIGRATION, K_CPUHP, K_PERCPU_EVENTS, K_PERCPU_HIGHPRI,
-	K_KDEVTMPFS, K_RCU_TASKS, K_RCU_TASKS_RUDE, K_RCU_TASKS_TRACE, K_KAUDITD, K_KHUNGTASKD,
-	K_OOM_REAPER, K_UNBOUND_WB, K_UNBOUND_FLUSH, K_KCOMPACTD, K_KSMD, K_KHUGEPAGED,
-	K_WATCHDOGD, K_KSWAPD, K_HWRNG, K_UNBOUND_HI, K_JBD2, K_IRQ_ACPI, K_LATE_EVENTS,
-	K_LATE_POWER, K_LATE_UNBOUND, NR_KTS
-};
-
-/*
- * One kind of kernel thread.  fmt's %u is the CPU (percpu), the NUMA node
- * (pernode) or the unbound pool; names of rescuers come from kt_rescuers.
- * Late kworkers (K_LATE_*) also print their worker number: the instance
- * holds the CPU or pool in its low 16 bits and the worker above them.
- */
-struct kthread_type {
-	const char *fmt;
-	unsigned int pf;
-	int nice;
-	uint8_t policy, rtprio;
-	uint8_t state;          /* MACH_TASK_IDLE or MACH_TASK_SLEEPING */
-	uint8_t percpu;         /* bound to CPU %u */
-	float cpu;              /* share of its lifetime on a CPU (all system time) */
-};
-
-#define KS MACH_TASK_SLEEPING
-#define KI MACH_TASK_IDLE
-
-static const struct kthread_type kthread_types[NR_KTS] = {
-	[K_KTHREADD] = { "kthreadd", PF_KT, 0, 0, 0, KS, 0, 0.00002f },
-	[K_POOL_RELEASE] = { "pool_workqueue_release", PF_KT, 0, 0, 0, KS, 0, 0.000001f },
-	[K_RESCUER] = { "kworker/R-%s", PF_KT_WORKER, -20, 0, 0, KI, 0, 0.0f },
-	[K_PERCPU_H] = { "kworker/%u:0H-kblockd", PF_KT_WORKER, -20, 0, 0, KI, 1, 0.00001f },
-	[K_UNBOUND] = { "kworker/u%u:0-events_unbound", PF_KT_WORKER, 0, 0, 0, KI, 0, 0.0001f },
-	[K_KSOFTIRQD] = { "ksoftirqd/%u", PF_KT_PERCPU, 0, 0, 0, KS, 1, 0.0003f },
-	[K_RCU_PREEMPT] = { "rcu_preempt", PF_KT, 0, 0, 0, KI, 0, 0.0005f },
-	[K_RCU_EXP_PAR] = { "rcu_exp_par_gp_kthread_worker/0", PF_KT, 0, 0, 0, KS, 0, 0.0f },
-	[K_RCU_EXP] = { "rcu_exp_gp_kthread_worker", PF_KT, 0, 0, 0, KS, 0, 0.0f },
-	[K_MIGRATION] = { "migration/%u", PF_KT_PERCPU, 0, 1, 99, KS, 1, 0.00002f },
-	[K_CPUHP] = { "cpuhp/%u", PF_KT_PERCPU, 0, 0, 0, KS, 1, 0.0f },
-	[K_PERCPU_EVENTS] = { "kworker/%u:0-events", PF_KT_WORKER, 0, 0, 0, KI, 1, 0.0002f },
-	[K_PERCPU_HIGHPRI] = { "kworker/%u:0H-events_highpri", PF_KT_WORKER, -20, 0, 0, KI, 1, 0.00001f },
-	[K_KDEVTMPFS] = { "kdevtmpfs", PF_KT | PF_SUPERPRIV, 0, 0, 0, KS, 0, 0.000001f },
-	[K_RCU_TASKS] = { "rcu_tasks_kthread", PF_KT, 0, 0, 0, KI, 0, 0.0f },
-	[K_RCU_TASKS_RUDE] = { "rcu_tasks_rude_kthread", PF_KT, 0, 0, 0, KI, 0, 0.0f },
-	[K_RCU_TASKS_TRACE] = { "rcu_tasks_trace_kthread", PF_KT, 0, 0, 0, KI, 0, 0.0f },
-	[K_KAUDITD] = { "kauditd", PF_KTHREAD | PF_FORKNOEXEC, 0, 0, 0, KS, 0, 0.000001f },
-	[K_KHUNGTASKD] = { "khungtaskd", PF_KT, 0, 0, 0, KS, 0, 0.000001f },
-	[K_OOM_REAPER] = { "oom_reaper", PF_KTHREAD | PF_FORKNOEXEC, 0, 0, 0, KS, 0, 0.0f },
-	[K_UNBOUND_WB] = { "kworker/u%u:1-writeback", PF_KT_WORKER, 0, 0, 0, KI, 0, 0.0002f },
-	[K_UNBOUND_FLUSH] = { "kworker/u%u:2-flush-254:0", PF_KT_WORKER, 0, 0, 0, KI, 0, 0.0001f },
-	[K_KCOMPACTD] = { "kcompactd%u", PF_KTHREAD | PF_FORKNOEXEC | 0x10000u, 0, 0, 0, KS, 0, 0.00001f },
-	[K_KSMD] = { "ksmd", PF_KTHREAD | PF_FORKNOEXEC, 5, 0, 0, KS, 0, 0.0f },
-	[K_KHUGEPAGED] = { "khugepaged", PF_KTHREAD | PF_FORKNOEXEC, 19, 0, 0, KS, 0, 0.00001f },
-	[K_WATCHDOGD] = { "watchdogd", PF_KT, 0, 1, 50, KS, 0, 0.0f },
-	[K_KSWAPD] = { "kswapd%u", PF_KTHREAD | PF_FORKNOEXEC | PF_MEMALLOC | PF_KSWAPD, 0, 0, 0, KS, 0,
-		       0.00005f },
-	[K_HWRNG] = { "hwrng", PF_KT, 0, 0, 0, KS, 0, 0.000001f },
-	[K_UNBOUND_HI] = { "kworker/u%u:0-kvfree_rcu_reclaim", PF_KT_WORKER, -20, 0, 0, KI, 0, 0.00001f },
-	[K_JBD2] = { "jbd2/vda1-8", PF_KTHREAD | PF_FORKNOEXEC, 0, 0, 0, KS, 0, 0.0001f },
-	[K_IRQ_ACPI] = { "irq/9-acpi", PF_KT, 0, 1, 50, KS, 0, 0.0f },
-	[K_LATE_EVENTS] = { "kworker/%u:%u-events", PF_KT_WORKER, 0, 0, 0, KI, 1, 0.0002f },
-	[K_LATE_POWER] = { "kworker/%u:%u-events_power_efficient", PF_KT_WORKER, 0, 0, 0, KI, 1, 0.0001f },
-	[K_LATE_UNBOUND] = { "kworker/u%u:%u-events_unbound", PF_KT_WORKER, 0, 0, 0, KI, 0, 0.0002f },
-};
-
-/* Workqueue rescuers (kworker/R-NAME), in the order the kernel creates them. */
-static const char *const kt_rescuers[] = {
-	"rcu_gp", "sync_wq", "kvfree_rcu_reclaim", "slub_flushwq", "netns", "mm_percpu_wq",
-	"inet_frag_wq", "writeback", "kblockd", "blkcg_punt_bio", "quota_events_unbound",
-	"kthrotld", "mld", "ipv6_addrconf", "kstrp", "ext4-rsv-conversion",
-};
-
-#define NR_RESCUERS (sizeof(kt_rescuers) / sizeof(kt_rescuers[0]))
-
-/* ------------------------------------------------------------------ */
-/* Generator state                                                      */
-
-enum gen_kind { G_USER, G_KTHREAD };
-
-#define GF_PARENT 0x01u   /* has children */
-#define GF_READER 0x02u   /* the `ps -ef` reading /proc right now */
-#define GF_PINNED 0x04u   /* pinned to one CPU with taskset */
-#define GF_DELETED 0x08u  /* its executable was replaced on disk since it started */
-
-/* What the plan decided for one process, beyond what struct mach_process holds. */
-struct gen {
-	uint32_t uid;
-	uint32_t inst;        /* worker index, pts number, CPU, node or rescuer */
-	uint32_t lroot;       /* forked copies inherit their layout from this index */
-	uint32_t nrun;        /* threads in R */
-	uint16_t prog;        /* enum prog_id, or enum kt_id for kernel threads */
-	uint8_t kind;         /* enum gen_kind */
-	uint8_t state;        /* planned state of the group leader */
-	uint8_t flags;        /* GF_* */
-	uint8_t env;          /* enum env_class */
-	uint32_t eroot;       /* the process that set up the environment it inherited */
-};
-
-/* Where a process's environment came from (it inherits its parent's otherwise). */
-enum env_class {
-	ENV_SERVICE,    /* a systemd unit */
-	ENV_INIT,       /* pid 1: what the kernel passed */
-	ENV_LOGIN,      /* a login shell (pam_env, sshd) */
-	ENV_CRON,       /* a cron job */
-	ENV_CONTAINER,  /* a container's process */
-};
-
-#define NONE (-1)
-
-struct synth {
-	const struct mach_synth_opts *o;
-	struct machine *m;
-	struct rng rng;               /* the machine-wide stream */
-
-	/* clock and topology */
-	uint64_t now;                 /* uptime, ns */
-	uint64_t upgrade_ns;          /* libssl was upgraded then (0: never) */
-	unsigned int nnodes;          /* NUMA nodes */
-	unsigned int pkg_cpus;        /* CPUs per package (LLC) */
-	bool smt;                     /* CPUs i and i + n/2 are siblings */
-	bool virt;                    /* a KVM guest: virtio devices, steal time */
-	double per_cpu_gib;           /* memory sizing */
-
-	/* the plan */
-	struct gen *gen;
-	size_t n;                     /* processes planned so far */
-	size_t limit;                 /* plan_add refuses past this */
-	size_t boot_end;              /* first index after the boot daemons */
-	size_t kt_budget, nkt;        /* kernel threads allowed, planned */
-	size_t late_kworkers;         /* kworkers still to spread among the workloads */
-	unsigned int late_seq;
-	unsigned int rescuer;         /* next kt_rescuers[] name */
-	int sshd, cron, containerd, last_bash;
-	uint32_t nusers;
-	uint8_t *user_seen;
-	uint32_t next_pts;
-	pid_t last_boot_kt_pid, last_boot_pid;
-	uint64_t total_tids;
-
-	/* pid -> start time (piecewise linear) */
-	unsigned int nbp;
-	double bp_pid[4], bp_ns[4];
-
-	/* file names and inodes, computed once per build */
-	char lib_path[NR_LIBS][80];
-	uint8_t lib_len[NR_LIBS];
-	uint64_t lib_ino[NR_LIBS], exe_ino[NR_PROGS];
-
-	/* one mm being built */
-	struct mach_vma *vb;
-	size_t vn, vcap;
-	uint64_t res_anon, res_file, res_shmem; /* resident kB by class */
-	char argbuf[4096];
-	char envbuf[2048];
-
-	/* sums over the tasks, for the global counters */
-	uint64_t sum_anon, sum_file, sum_shmem, sum_pte, sum_data, sum_swap;
-	uint64_t sum_lck, sum_lck_res;
-	uint64_t sum_minflt, sum_majflt;
-	uint64_t raw_user, raw_sys;   /* CPU demand before fitting it into the CPUs */
-	uint64_t nr_running, nr_blocked, nr_threads;
-};
 
 /* The pid of the process planned at index @idx (after plan_pids). */
 static pid_t idx_pid(const struct synth *s, int idx)
@@ -964,7 +118,7 @@ static int plan_add(struct synth *s, enum gen_kind kind, unsigned int prog, int 
 	g->uid = uid;
 	g->inst = inst;
 	g->lroot = (uint32_t)idx;
-	g->state = kind == G_KTHREAD ? kthread_types[prog].state : MACH_TASK_SLEEPING;
+	g->state = kind == G_KTHREAD ? sy_kthread_types[prog].state : MACH_TASK_SLEEPING;
 	/* systemd starts every unit with a fresh environment; others inherit */
 	g->env = parent > 0 ? s->gen[parent].env : parent == 0 ? ENV_SERVICE : ENV_INIT;
 	g->eroot = parent > 0 ? s->gen[parent].eroot : (uint32_t)idx;
@@ -989,7 +143,7 @@ static int plan_add(struct synth *s, enum gen_kind kind, unsigned int prog, int 
 		break;
 	}
 	/* A copy that never exec'd keeps its parent's address space layout. */
-	if (kind == G_USER && parent >= 0 && (progs[prog].flags & PR_FORKED))
+	if (kind == G_USER && parent >= 0 && (sy_progs[prog].flags & PR_FORKED))
 		g->lroot = s->gen[parent].lroot;
 	return idx;
 }
@@ -1523,11 +677,11 @@ static void plan_threads(struct synth *s)
 		if (g->kind != G_USER || g->state == MACH_TASK_ZOMBIE)
 			continue;
 		last = i;
-		if (!progs[g->prog].mt)
+		if (!sy_progs[g->prog].mt)
 			continue;
 		ncand++;
-		weight += progs[g->prog].mt;
-		share = progs[g->prog].min_threads < left ? progs[g->prog].min_threads : left;
+		weight += sy_progs[g->prog].mt;
+		share = sy_progs[g->prog].min_threads < left ? sy_progs[g->prog].min_threads : left;
 		procs[i].nthreads += (unsigned int)share;
 		left -= share;
 	}
@@ -1541,9 +695,9 @@ static void plan_threads(struct synth *s)
 	for (size_t i = 0; i < s->n; i++) {
 		const struct gen *g = &s->gen[i];
 
-		if (g->kind != G_USER || g->state == MACH_TASK_ZOMBIE || !progs[g->prog].mt)
+		if (g->kind != G_USER || g->state == MACH_TASK_ZOMBIE || !sy_progs[g->prog].mt)
 			continue;
-		uint64_t t = left * progs[g->prog].mt / weight;
+		uint64_t t = left * sy_progs[g->prog].mt / weight;
 		procs[i].nthreads += (unsigned int)t;
 		share += t;
 	}
@@ -1552,7 +706,7 @@ static void plan_threads(struct synth *s)
 		size_t i = rng_below(&s->rng, s->n);
 		const struct gen *g = &s->gen[i];
 
-		if (g->kind == G_USER && g->state != MACH_TASK_ZOMBIE && progs[g->prog].mt) {
+		if (g->kind == G_USER && g->state != MACH_TASK_ZOMBIE && sy_progs[g->prog].mt) {
 			procs[i].nthreads++;
 			left--;
 		}
@@ -1580,7 +734,7 @@ static void plan_running(struct synth *s)
 		g = &s->gen[i];
 		if (g->nrun >= s->m->procs[i].nthreads)
 			continue;
-		if (!rng_chance(r, (progs[g->prog].flags & PR_BUSY) ? 0.9 : 0.05))
+		if (!rng_chance(r, (sy_progs[g->prog].flags & PR_BUSY) ? 0.9 : 0.05))
 			continue;
 		g->nrun++;
 		got++;
@@ -1754,14 +908,6 @@ enum vma_dev { DEV_NONE, DEV_ROOT, DEV_SHM };
 
 enum res_class { RES_ANON, RES_FILE, RES_SHMEM };
 
-/* Round kB to whole pages. */
-static uint64_t kb_pages(double kb)
-{
-	uint64_t v = (uint64_t)kb;
-
-	return (v + PAGE_KB - 1) / PAGE_KB * PAGE_KB;
-}
-
 /*
  * Append one VMA to the scratch list of the mm being built and count
  * @res_kb of it as resident in @cls.  Addresses must come in ascending
@@ -1912,13 +1058,13 @@ static void init_names(struct synth *s)
 {
 	for (unsigned int id = 0; id < NR_LIBS; id++) {
 		int n = snprintf(s->lib_path[id], sizeof(s->lib_path[id]), "%s%s",
-				 libs[id].path[0] == '/' ? "" : LIBDIR, libs[id].path);
+				 sy_libs[id].path[0] == '/' ? "" : LIBDIR, sy_libs[id].path);
 
 		s->lib_len[id] = (uint8_t)n;
-		s->lib_ino[id] = path_inode(s->lib_path[id]);
+		s->lib_ino[id] = sy_path_inode(s->lib_path[id]);
 	}
 	for (unsigned int p = 0; p < NR_PROGS; p++)
-		s->exe_ino[p] = path_inode(progs[p].exe);
+		s->exe_ino[p] = sy_path_inode(sy_progs[p].exe);
 }
 
 /* Libraries replaced by a package upgrade while the machine ran: still mapped, deleted. */
@@ -1967,7 +1113,7 @@ static int file_at(struct synth *s, uint64_t *at, const char *path, uint64_t siz
 		   uint64_t res_kb, bool deleted, enum vma_dev dev, enum res_class cls, uint64_t inode)
 {
 	int rc = vma_add(s, *at, *at + size, flags, MACH_VMA_FILE, path, 0,
-			 inode ? inode : path_inode(path), dev, deleted, res_kb, cls);
+			 inode ? inode : sy_path_inode(path), dev, deleted, res_kb, cls);
 
 	*at += size;
 	return rc;
@@ -2060,7 +1206,7 @@ static int map_mmap_area(struct synth *s, struct layout *L, uint64_t at, uint64_
 	for (unsigned int id = 0; id < NR_LIBS; id++) {
 		if (!(pg->libs & LIB(id)))
 			continue;
-		if ((rc = map_elf(s, r, at, s->lib_path[id], s->lib_len[id], s->lib_ino[id], libs[id].text_kb,
+		if ((rc = map_elf(s, r, at, s->lib_path[id], s->lib_len[id], s->lib_ino[id], sy_libs[id].text_kb,
 				  false, upgraded && (UPGRADED_LIBS & LIB(id)), &em)))
 			return rc;
 		at = em.end;
@@ -2121,7 +1267,7 @@ static size_t expand_argv(struct synth *s, const struct layout *L)
 			case 'u':
 			case 'U':
 				if (uid >= UID_FIRST_USER && uid - UID_FIRST_USER < NR_USER_NAMES)
-					out += sprintf(out, "%s", user_names[uid - UID_FIRST_USER]);
+					out += sprintf(out, "%s", sy_user_names[uid - UID_FIRST_USER]);
 				else
 					out += sprintf(out, "u%u", uid);
 				break;
@@ -2173,7 +1319,7 @@ static int user_name(char *out, uint32_t uid)
 	if (uid == UID_ROOT)
 		return sprintf(out, "root");
 	if (uid >= UID_FIRST_USER && uid - UID_FIRST_USER < NR_USER_NAMES)
-		return sprintf(out, "%s", user_names[uid - UID_FIRST_USER]);
+		return sprintf(out, "%s", sy_user_names[uid - UID_FIRST_USER]);
 	return sprintf(out, "u%u", uid);
 }
 
@@ -2615,7 +1761,7 @@ static int build_user(struct synth *s, size_t idx)
 	struct machine *m = s->m;
 	struct mach_process *p = &m->procs[idx];
 	const struct gen *g = &s->gen[idx];
-	const struct prog *pg = &progs[g->prog];
+	const struct prog *pg = &sy_progs[g->prog];
 	bool zombie = g->state == MACH_TASK_ZOMBIE, stopped = g->state == MACH_TASK_STOPPED;
 	bool forked = pg->flags & PR_FORKED, root = g->uid == UID_ROOT;
 	unsigned int nnames = 1;
@@ -2786,7 +1932,7 @@ static int build_kthread(struct synth *s, size_t idx)
 {
 	struct mach_process *p = &s->m->procs[idx];
 	const struct gen *g = &s->gen[idx];
-	const struct kthread_type *k = &kthread_types[g->prog];
+	const struct kthread_type *k = &sy_kthread_types[g->prog];
 	struct mach_thread *t;
 	struct rng r;
 	uint64_t life, raw;
@@ -2802,7 +1948,7 @@ static int build_kthread(struct synth *s, size_t idx)
 	p->rsslim = UINT64_MAX;
 	t->tid = p->tgid;
 	if (g->prog == K_RESCUER)
-		snprintf(t->comm, sizeof(t->comm), "kworker/R-%s", kt_rescuers[g->inst]);
+		snprintf(t->comm, sizeof(t->comm), "kworker/R-%s", sy_kt_rescuers[g->inst]);
 	else if (g->prog >= K_LATE_EVENTS)
 		snprintf(t->comm, sizeof(t->comm), k->fmt, g->inst & 0xffff, g->inst >> 16);
 	else

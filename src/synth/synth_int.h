@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * synth_int.h - the generator's private state, shared by its files.
+ *
+ * One struct synth lives through a build: the options, the machine being
+ * filled, the plan (one struct gen per process), the scratch of the mm
+ * being built and the sums over tasks that the global counters are derived
+ * from.  Builder threads each work on a copy (see parallel.c), so nothing
+ * here is written by two threads.
+ */
+#ifndef UPROCFS_SYNTH_INT_H
+#define UPROCFS_SYNTH_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "catalog.h"
+#include "rng.h"
+#include "uprocfs/machine.h"
+
+/* ------------------------------------------------------------------ */
+/* Limits and constants of the emulated machine                         */
+
+#define SYNTH_MAX_CPUS 8192u
+#define SYNTH_MAX_TASKS 2000000u
+#define SYNTH_MAX_THREADS 4000000u
+#define SYNTH_MAX_DEPTH 16u
+#define SYNTH_PID_SLACK 64          /* pids kept free above the last one */
+/* the highest pid a synthetic task may get: readers under `uprocfs run` take the rest */
+#define SYNTH_PID_TOP MACH_SYNTH_PID_LIMIT
+
+#define PAGE_KB (MACH_PAGE_SIZE / 1024u)
+
+/* Round kB to whole pages. */
+static inline uint64_t kb_pages(double kb)
+{
+	uint64_t v = (uint64_t)kb;
+
+	return (v + PAGE_KB - 1) / PAGE_KB * PAGE_KB;
+}
+
+/* ------------------------------------------------------------------ */
+/* Generator state                                                      */
+
+enum gen_kind { G_USER, G_KTHREAD };
+
+#define GF_PARENT 0x01u   /* has children */
+#define GF_READER 0x02u   /* the `ps -ef` reading /proc right now */
+#define GF_PINNED 0x04u   /* pinned to one CPU with taskset */
+#define GF_DELETED 0x08u  /* its executable was replaced on disk since it started */
+
+/* What the plan decided for one process, beyond what struct mach_process holds. */
+struct gen {
+	uint32_t uid;
+	uint32_t inst;        /* worker index, pts number, CPU, node or rescuer */
+	uint32_t lroot;       /* forked copies inherit their layout from this index */
+	uint32_t nrun;        /* threads in R */
+	uint16_t prog;        /* enum prog_id, or enum kt_id for kernel threads */
+	uint8_t kind;         /* enum gen_kind */
+	uint8_t state;        /* planned state of the group leader */
+	uint8_t flags;        /* GF_* */
+	uint8_t env;          /* enum env_class */
+	uint32_t eroot;       /* the process that set up the environment it inherited */
+};
+
+/* Where a process's environment came from (it inherits its parent's otherwise). */
+enum env_class {
+	ENV_SERVICE,    /* a systemd unit */
+	ENV_INIT,       /* pid 1: what the kernel passed */
+	ENV_LOGIN,      /* a login shell (pam_env, sshd) */
+	ENV_CRON,       /* a cron job */
+	ENV_CONTAINER,  /* a container's process */
+};
+
+#define NONE (-1)
+
+struct synth {
+	const struct mach_synth_opts *o;
+	struct machine *m;
+	struct rng rng;               /* the machine-wide stream */
+
+	/* clock and topology */
+	uint64_t now;                 /* uptime, ns */
+	uint64_t upgrade_ns;          /* libssl was upgraded then (0: never) */
+	unsigned int nnodes;          /* NUMA nodes */
+	unsigned int pkg_cpus;        /* CPUs per package (LLC) */
+	bool smt;                     /* CPUs i and i + n/2 are siblings */
+	bool virt;                    /* a KVM guest: virtio devices, steal time */
+	double per_cpu_gib;           /* memory sizing */
+
+	/* the plan */
+	struct gen *gen;
+	size_t n;                     /* processes planned so far */
+	size_t limit;                 /* plan_add refuses past this */
+	size_t boot_end;              /* first index after the boot daemons */
+	size_t kt_budget, nkt;        /* kernel threads allowed, planned */
+	size_t late_kworkers;         /* kworkers still to spread among the workloads */
+	unsigned int late_seq;
+	unsigned int rescuer;         /* next sy_kt_rescuers[] name */
+	int sshd, cron, containerd, last_bash;
+	uint32_t nusers;
+	uint8_t *user_seen;
+	uint32_t next_pts;
+	pid_t last_boot_kt_pid, last_boot_pid;
+	uint64_t total_tids;
+
+	/* pid -> start time (piecewise linear) */
+	unsigned int nbp;
+	double bp_pid[4], bp_ns[4];
+
+	/* file names and inodes, computed once per build */
+	char lib_path[NR_LIBS][80];
+	uint8_t lib_len[NR_LIBS];
+	uint64_t lib_ino[NR_LIBS], exe_ino[NR_PROGS];
+
+	/* one mm being built */
+	struct mach_vma *vb;
+	size_t vn, vcap;
+	uint64_t res_anon, res_file, res_shmem; /* resident kB by class */
+	char argbuf[4096];
+	char envbuf[2048];
+
+	/* sums over the tasks, for the global counters */
+	uint64_t sum_anon, sum_file, sum_shmem, sum_pte, sum_data, sum_swap;
+	uint64_t sum_lck, sum_lck_res;
+	uint64_t sum_minflt, sum_majflt;
+	uint64_t raw_user, raw_sys;   /* CPU demand before fitting it into the CPUs */
+	uint64_t nr_running, nr_blocked, nr_threads;
+};
+
+#endif /* UPROCFS_SYNTH_INT_H */
