@@ -322,6 +322,7 @@ const char *const sy_user_names[] = {
 	"alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy",
 	"mallory", "niaj", "olivia", "peggy", "rupert", "sybil", "trent", "victor", "walter",
 };
+_Static_assert(sizeof(sy_user_names) / sizeof(sy_user_names[0]) == NR_USER_NAMES, "NR_USER_NAMES");
 
 /* ------------------------------------------------------------------ */
 /* Kernel threads                                                       */
@@ -372,3 +373,4 @@ const char *const sy_kt_rescuers[] = {
 	"inet_frag_wq", "writeback", "kblockd", "blkcg_punt_bio", "quota_events_unbound",
 	"kthrotld", "mld", "ipv6_addrconf", "kstrp", "ext4-rsv-conversion",
 };
+_Static_assert(sizeof(sy_kt_rescuers) / sizeof(sy_kt_rescuers[0]) == NR_RESCUERS, "NR_RESCUERS");

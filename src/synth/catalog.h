@@ -146,7 +146,7 @@ extern const struct prog sy_progs[NR_PROGS];
 #define UID_FIRST_USER 1000u
 
 #define NR_USER_NAMES 19u
-extern const char *const sy_user_names[NR_USER_NAMES];
+extern const char *const sy_user_names[]; /* NR_USER_NAMES: checked where defined */
 
 /* ------------------------------------------------------------------ */
 /* Kernel threads                                                       */
@@ -181,6 +181,6 @@ extern const struct kthread_type sy_kthread_types[NR_KTS];
 
 /* Workqueue rescuers (kworker/R-NAME), in the order the kernel creates them. */
 #define NR_RESCUERS 16u
-extern const char *const sy_kt_rescuers[NR_RESCUERS];
+extern const char *const sy_kt_rescuers[]; /* NR_RESCUERS: checked where defined */
 
 #endif /* UPROCFS_SYNTH_CATALOG_H */
