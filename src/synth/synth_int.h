@@ -99,12 +99,11 @@ struct synth {
 	size_t late_kworkers;         /* kworkers still to spread among the workloads */
 	unsigned int late_seq;
 	unsigned int rescuer;         /* next sy_kt_rescuers[] name */
-	int sshd, cron, containerd, last_bash;
+	int sshd, cron, last_bash;
 	uint32_t nusers;
 	uint8_t *user_seen;
 	uint32_t next_pts;
 	pid_t last_boot_kt_pid, last_boot_pid;
-	uint64_t total_tids;
 
 	/* pid -> start time (piecewise linear) */
 	unsigned int nbp;
@@ -129,5 +128,15 @@ struct synth {
 	uint64_t raw_user, raw_sys;   /* CPU demand before fitting it into the CPUs */
 	uint64_t nr_running, nr_blocked, nr_threads;
 };
+
+/* ------------------------------------------------------------------ */
+/* What the generator's files hand each other                           */
+
+/* plan.c */
+
+/** Plan the process tree, the states, threads and pids: 0 or -ENOMEM. */
+int sy_plan(struct synth *s);
+/** When the task with pid @pid started (ns of uptime), from the plan's pid order. */
+uint64_t sy_pid_start_ns(const struct synth *s, pid_t pid);
 
 #endif /* UPROCFS_SYNTH_INT_H */
