@@ -8,6 +8,7 @@
  * machine reads like a real one to tools that know what to expect.
  */
 #include <stdint.h>
+#include <string.h>
 
 #include "catalog.h"
 
@@ -314,6 +315,28 @@ const struct prog sy_progs[NR_PROGS] = {
 			 "/bin/node_exporter|--path.rootfs=/host|--web.listen-address=:9100", NULL, 0, 9872,
 			 12000, 64, 2, 5, PR_GO, 0.001f, 0.6f, SIGS_GO, 0 },
 };
+
+/* Template strings separate their fields with one character; there is always one field. */
+unsigned int sy_count_fields(const char *list, char sep)
+{
+	unsigned int n = 1;
+
+	for (const char *c = list; *c; c++)
+		n += *c == sep;
+	return n;
+}
+
+/* Instance numbers cycle through the fields, so any number picks one. */
+const char *sy_nth_field(const char *list, char sep, unsigned int n, unsigned int k, const char **end)
+{
+	const char *c = list, *e;
+
+	for (k %= n; k; k--)
+		c = strchr(c, sep) + 1;
+	e = strchr(c, sep);
+	*end = e ? e : c + strlen(c);
+	return c;
+}
 
 /* ------------------------------------------------------------------ */
 /* Accounts                                                             */

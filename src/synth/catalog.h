@@ -125,6 +125,11 @@ struct prog {
 
 extern const struct prog sy_progs[NR_PROGS];
 
+/** How many @sep-separated fields @list has (argv alternatives, thread names). */
+unsigned int sy_count_fields(const char *list, char sep);
+/** Field @k (modulo @n, the count) of @list; *@end is set to where it ends. */
+const char *sy_nth_field(const char *list, char sep, unsigned int n, unsigned int k, const char **end);
+
 /* ------------------------------------------------------------------ */
 /* Accounts                                                             */
 

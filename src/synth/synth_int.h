@@ -129,6 +129,19 @@ struct synth {
 	uint64_t nr_running, nr_blocked, nr_threads;
 };
 
+/* Where one process's mappings go, and what was learned while mapping. */
+struct layout {
+	struct rng lr;              /* layout stream: shared with forked copies */
+	struct rng *r;              /* the process's own stream */
+	const struct prog *pg;
+	const struct gen *g;
+	struct mach_mm *mm;
+	unsigned int nthreads;
+	uint64_t anon_kb;           /* target RssAnon */
+	uint64_t start_ns;
+	pid_t pid;
+};
+
 /* ------------------------------------------------------------------ */
 /* What the generator's files hand each other                           */
 
@@ -138,5 +151,14 @@ struct synth {
 int sy_plan(struct synth *s);
 /** When the task with pid @pid started (ns of uptime), from the plan's pid order. */
 uint64_t sy_pid_start_ns(const struct synth *s, pid_t pid);
+
+/* mm.c, vma.c */
+
+/** Format the library paths and compute the inodes of libraries and executables. */
+void sy_init_names(struct synth *s);
+/** Build the mm of user process @L, with its VMAs, cmdline and environment: 0 or -ENOMEM. */
+int sy_build_mm(struct synth *s, struct layout *L);
+/** Free the names of the scratch VMAs not handed to an mm, and empty the list. */
+void sy_vb_drop(struct synth *s);
 
 #endif /* UPROCFS_SYNTH_INT_H */
