@@ -243,15 +243,15 @@ static int build_user(struct synth *s, size_t idx)
 			return rc;
 		if (s->o->mem > 0.05 && rng_chance(&r, s->o->mem))
 			p->mm->vm_swap = kb_pages((double)p->mm->rss_anon * rng_uniform(&r, 0, s->o->mem));
-		s->sum_anon += p->mm->rss_anon;
-		s->sum_file += p->mm->rss_file;
-		s->sum_shmem += p->mm->rss_shmem;
-		s->sum_pte += p->mm->vm_pte;
-		s->sum_data += p->mm->vm_data + p->mm->vm_stk;
-		s->sum_swap += p->mm->vm_swap;
+		s->sum.anon += p->mm->rss_anon;
+		s->sum.file += p->mm->rss_file;
+		s->sum.shmem += p->mm->rss_shmem;
+		s->sum.pte += p->mm->vm_pte;
+		s->sum.data += p->mm->vm_data + p->mm->vm_stk;
+		s->sum.swap += p->mm->vm_swap;
 		if (p->mm->vm_lck) {
-			s->sum_lck += p->mm->vm_lck;
-			s->sum_lck_res += p->mm->vm_rss;
+			s->sum.lck += p->mm->vm_lck;
+			s->sum.lck_res += p->mm->vm_rss;
 		}
 	}
 	if (pg->tnames)
@@ -324,8 +324,8 @@ static int build_user(struct synth *s, size_t idx)
 			raw = (uint64_t)((double)raw * 0.01);
 		t->utime_ns = (uint64_t)((double)raw * pg->ushare * rng_uniform(&r, 0.85, 1.0));
 		t->stime_ns = raw - t->utime_ns;
-		s->raw_user += t->utime_ns;
-		s->raw_sys += t->stime_ns;
+		s->sum.raw_user += t->utime_ns;
+		s->sum.raw_sys += t->stime_ns;
 		if (pg->flags & PR_NICE)
 			t->nice = 19;
 		t->priority = 20 + t->nice;
@@ -348,8 +348,8 @@ static int build_user(struct synth *s, size_t idx)
 			   (pg->flags & PR_TTY) ? wakeups(&r, life, 0.05, 5) : wakeups(&r, life, 0.002, 2);
 		t->wchan = t->state != MACH_TASK_RUNNING;
 		t->exit_code = stopped ? SIGSTOP_NR : zombie ? status : 0;
-		s->sum_minflt += t->minflt;
-		s->sum_majflt += t->majflt;
+		s->sum.minflt += t->minflt;
+		s->sum.majflt += t->majflt;
 	}
 	/* children it waited for: shells, init, make, cron */
 	if (g->prog == P_SYSTEMD || g->prog == P_BASH_LOGIN || g->prog == P_BASH || g->prog == P_MAKE ||
@@ -360,8 +360,8 @@ static int build_user(struct synth *s, size_t idx)
 
 		p->cutime_ns = c * 7 / 10;
 		p->cstime_ns = c - p->cutime_ns;
-		s->raw_user += p->cutime_ns;
-		s->raw_sys += p->cstime_ns;
+		s->sum.raw_user += p->cutime_ns;
+		s->sum.raw_sys += p->cstime_ns;
 	}
 	return 0;
 }
@@ -422,7 +422,7 @@ static int build_kthread(struct synth *s, size_t idx)
 	life = s->now - t->start_time_ns;
 	raw = (uint64_t)((double)life * k->cpu * rng_logu(&r, 0.3, 3.0));
 	t->stime_ns = raw;
-	s->raw_sys += raw;
+	s->sum.raw_sys += raw;
 	t->nvcsw = wakeups(&r, life, 0.01 + 2000 * k->cpu, 0.02 + 20000 * k->cpu);
 	t->wchan = t->state != MACH_TASK_RUNNING;
 	return 0;
@@ -446,8 +446,8 @@ static void fit_task_times(struct synth *s)
 		cpu_sys += m->cpus[c].time_ns[MACH_CPU_SYSTEM];
 	}
 	/* the tasks alive now account for most of it, the exited ones for the rest */
-	ku = s->raw_user ? 0.85 * (double)cpu_user / (double)s->raw_user : 0;
-	ks = s->raw_sys ? 0.85 * (double)cpu_sys / (double)s->raw_sys : 0;
+	ku = s->sum.raw_user ? 0.85 * (double)cpu_user / (double)s->sum.raw_user : 0;
+	ks = s->sum.raw_sys ? 0.85 * (double)cpu_sys / (double)s->sum.raw_sys : 0;
 	if (ku > 1)
 		ku = 1;
 	if (ks > 1)
@@ -475,8 +475,8 @@ static void fit_task_times(struct synth *s)
 		p->cstime_ns = (uint64_t)((double)p->cstime_ns * ks);
 		p->cminflt = (p->cutime_ns + p->cstime_ns) / 1000000 * 3;
 		p->cmajflt = p->cminflt / 2000;
-		s->sum_minflt += p->cminflt;
-		s->sum_majflt += p->cmajflt;
+		s->sum.minflt += p->cminflt;
+		s->sum.majflt += p->cmajflt;
 	}
 	m->ctxt = csw + csw / 4 + (uint64_t)((double)s->now / 1e9 * m->ncpus * rng_uniform(&s->rng, 20, 200));
 }
@@ -804,15 +804,15 @@ static void build_meminfo(struct synth *s)
 	unsigned int n = s->o->cpus;
 	double mem = s->o->mem, up_days = (double)s->now / 86400e9;
 	uint64_t phys, total, fixed, left, cache, file_lru, anon_lru, shmem;
-	uint64_t kstack = 16 * (s->nr_threads + n), pt = s->sum_pte + 4 * n;
+	uint64_t kstack = 16 * (s->nr_threads + n), pt = s->sum.pte + 4 * n;
 	uint64_t sunreclaim = kb4(20000.0 + 600.0 * n + 6.0 * (double)s->nr_threads + 4.0 * (double)m->nprocs);
 	uint64_t percpu = 344 * (uint64_t)n + 4 * rng_below(r, 32);
 	/* distinct shared memory: the postgres/nginx segments are shared by their processes */
 	uint64_t shm_tmpfs = kb4(rng_uniform(r, 2000, 40000));
 	uint64_t need;
 
-	shmem = kb4((double)s->sum_shmem * rng_uniform(r, 0.1, 0.3)) + shm_tmpfs;
-	fixed = s->sum_anon + shmem + kstack + pt + sunreclaim + percpu;
+	shmem = kb4((double)s->sum.shmem * rng_uniform(r, 0.1, 0.3)) + shm_tmpfs;
+	fixed = s->sum.anon + shmem + kstack + pt + sunreclaim + percpu;
 	need = (uint64_t)((double)fixed / (0.6 - 0.4 * (mem > 1 ? 1 : mem)));
 	phys = (uint64_t)(n * s->per_cpu_gib) << 20;
 	if (phys < need)
@@ -834,8 +834,8 @@ static void build_meminfo(struct synth *s)
 	MI(SHMEM) = shmem;
 	MI(CACHED) = kb4((double)(cache - MI(BUFFERS) - MI(SRECLAIMABLE))) + shmem;
 	MI(MEMFREE) = total - fixed - (MI(CACHED) - shmem) - MI(BUFFERS) - MI(SRECLAIMABLE);
-	MI(ANONPAGES) = s->sum_anon;
-	MI(MLOCKED) = s->sum_lck_res;
+	MI(ANONPAGES) = s->sum.anon;
+	MI(MLOCKED) = s->sum.lck_res;
 	MI(UNEVICTABLE) = MI(MLOCKED);
 	MI(KERNELSTACK) = kstack;
 	MI(PAGETABLES) = pt;
@@ -855,24 +855,24 @@ static void build_meminfo(struct synth *s)
 		MI(MEMAVAILABLE) = total;
 
 	/* mapped file pages: libraries are shared by every process mapping them */
-	MI(MAPPED) = kb4((double)s->sum_file / (m->nprocs < 20 ? 2 : 10) + (double)shmem * 0.8);
+	MI(MAPPED) = kb4((double)s->sum.file / (m->nprocs < 20 ? 2 : 10) + (double)shmem * 0.8);
 	if (MI(MAPPED) > MI(CACHED))
 		MI(MAPPED) = MI(CACHED);
 	MI(DIRTY) = kb4((double)(MI(CACHED) - shmem) * rng_uniform(r, 0.0002, 0.003) * (1 + 20 * s->o->io));
 	MI(WRITEBACK) = rng_chance(r, 0.3 + s->o->io) ? kb4((double)MI(DIRTY) * rng_uniform(r, 0, 0.2)) : 0;
 
-	if (s->sum_swap || rng_chance(r, 0.5)) {
+	if (s->sum.swap || rng_chance(r, 0.5)) {
 		uint64_t swap_gib = (uint64_t)(s->per_cpu_gib * n / 4);
 
 		MI(SWAPTOTAL) = (swap_gib ? swap_gib : 1) << 20;
-		while (MI(SWAPTOTAL) < s->sum_swap * 5 / 4)
+		while (MI(SWAPTOTAL) < s->sum.swap * 5 / 4)
 			MI(SWAPTOTAL) *= 2;
-		MI(SWAPFREE) = MI(SWAPTOTAL) - s->sum_swap - kb4((double)s->sum_swap * rng_uniform(r, 0, 0.1));
-		MI(SWAPCACHED) = kb4((double)s->sum_swap * rng_uniform(r, 0, 0.05));
+		MI(SWAPFREE) = MI(SWAPTOTAL) - s->sum.swap - kb4((double)s->sum.swap * rng_uniform(r, 0, 0.1));
+		MI(SWAPCACHED) = kb4((double)s->sum.swap * rng_uniform(r, 0, 0.05));
 	}
 	MI(COMMITLIMIT) = total / 4 * 50 / 100 * 4 + MI(SWAPTOTAL);
 	MI(COMMITTED_AS) = kb4((double)MI(ANONPAGES) * rng_uniform(r, 1.2, 1.6) +
-			       (double)s->sum_data * rng_uniform(r, 0.05, 0.2)) + shmem;
+			       (double)s->sum.data * rng_uniform(r, 0.05, 0.2)) + shmem;
 	MI(VMALLOCTOTAL) = 34359738367ull;
 	MI(VMALLOCUSED) = kstack + 12000 + 400 * (uint64_t)n;
 	MI(ANONHUGEPAGES) = (uint64_t)((double)MI(ANONPAGES) * rng_uniform(r, 0, 0.15)) / 2048 * 2048;
@@ -931,8 +931,8 @@ static void build_vmstat(struct synth *s)
 	VM(NR_MEMMAP_BOOT_PAGES) = phys_pages / 64; /* 64-byte struct page per 4k page */
 	VM(PGPGIN) = (uint64_t)(up * (20 + 8000 * io) * rng_uniform(r, 0.5, 1.5)) + MI(CACHED) / 2;
 	VM(PGPGOUT) = VM(NR_WRITTEN) * 4 + (uint64_t)(up * rng_uniform(r, 1, 20));
-	VM(PGFAULT) = (uint64_t)((double)s->sum_minflt * rng_uniform(r, 1.3, 3.0)) + s->sum_majflt;
-	VM(PGMAJFAULT) = (uint64_t)((double)s->sum_majflt * rng_uniform(r, 1.2, 2.0)) +
+	VM(PGFAULT) = (uint64_t)((double)s->sum.minflt * rng_uniform(r, 1.3, 3.0)) + s->sum.majflt;
+	VM(PGMAJFAULT) = (uint64_t)((double)s->sum.majflt * rng_uniform(r, 1.2, 2.0)) +
 			 (uint64_t)(up * io * rng_uniform(r, 0, 5));
 	alloc = VM(PGFAULT) + VM(PGPGIN) / 4 + (uint64_t)(up * m->ncpus * rng_uniform(r, 50, 500));
 	VM(PGALLOC_DMA32) = alloc / 100;
@@ -1088,20 +1088,20 @@ static void *build_worker(void *arg)
 }
 
 /* Add a worker's sums into the generator's, in worker order (exact integer sums). */
-static void merge_sums(struct synth *s, const struct synth *w)
+static void merge_sums(struct synth_sums *sum, const struct synth_sums *w)
 {
-	s->sum_anon += w->sum_anon;
-	s->sum_file += w->sum_file;
-	s->sum_shmem += w->sum_shmem;
-	s->sum_pte += w->sum_pte;
-	s->sum_data += w->sum_data;
-	s->sum_swap += w->sum_swap;
-	s->sum_lck += w->sum_lck;
-	s->sum_lck_res += w->sum_lck_res;
-	s->sum_minflt += w->sum_minflt;
-	s->sum_majflt += w->sum_majflt;
-	s->raw_user += w->raw_user;
-	s->raw_sys += w->raw_sys;
+	sum->anon += w->anon;
+	sum->file += w->file;
+	sum->shmem += w->shmem;
+	sum->pte += w->pte;
+	sum->data += w->data;
+	sum->swap += w->swap;
+	sum->lck += w->lck;
+	sum->lck_res += w->lck_res;
+	sum->minflt += w->minflt;
+	sum->majflt += w->majflt;
+	sum->raw_user += w->raw_user;
+	sum->raw_sys += w->raw_sys;
 }
 
 /*
@@ -1126,9 +1126,7 @@ static int build_tasks(struct synth *s)
 		b[w].s = *s;
 		b[w].s.vb = NULL;
 		b[w].s.vn = b[w].s.vcap = 0;
-		b[w].s.sum_anon = b[w].s.sum_file = b[w].s.sum_shmem = b[w].s.sum_pte = 0;
-		b[w].s.sum_data = b[w].s.sum_swap = b[w].s.sum_lck = b[w].s.sum_lck_res = 0;
-		b[w].s.sum_minflt = b[w].s.sum_majflt = b[w].s.raw_user = b[w].s.raw_sys = 0;
+		b[w].s.sum = (struct synth_sums){ 0 };
 		b[w].next = &next;
 	}
 	for (unsigned int w = 1; w < nw; w++)
@@ -1144,7 +1142,7 @@ static int build_tasks(struct synth *s)
 			rc = b[w].rc;
 		sy_vb_drop(&b[w].s);
 		free(b[w].s.vb);
-		merge_sums(s, &b[w].s);
+		merge_sums(&s->sum, &b[w].s.sum);
 	}
 	free(b);
 	if (rc)

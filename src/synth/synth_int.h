@@ -76,6 +76,18 @@ enum env_class {
 
 #define NONE (-1)
 
+/*
+ * Sums over the tasks that the global counters are derived from: kB of
+ * the mms, faults, and CPU demand before it is fitted into the CPUs.  Each
+ * builder thread keeps its own, added up in worker order afterwards.
+ */
+struct synth_sums {
+	uint64_t anon, file, shmem, pte, data, swap;
+	uint64_t lck, lck_res;        /* VmLck, and the RSS of the mms it covers */
+	uint64_t minflt, majflt;
+	uint64_t raw_user, raw_sys;
+};
+
 struct synth {
 	const struct mach_synth_opts *o;
 	struct machine *m;
@@ -122,10 +134,7 @@ struct synth {
 	char envbuf[2048];
 
 	/* sums over the tasks, for the global counters */
-	uint64_t sum_anon, sum_file, sum_shmem, sum_pte, sum_data, sum_swap;
-	uint64_t sum_lck, sum_lck_res;
-	uint64_t sum_minflt, sum_majflt;
-	uint64_t raw_user, raw_sys;   /* CPU demand before fitting it into the CPUs */
+	struct synth_sums sum;
 	uint64_t nr_running, nr_blocked, nr_threads;
 };
 
