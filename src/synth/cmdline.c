@@ -115,7 +115,7 @@ size_t sy_expand_env(struct synth *s, const struct layout *L)
 	uint64_t x0, x1, h, j;
 	unsigned int a, b, port;
 
-	rng_init(&er, s->o->seed, 0x300000000ull + L->g->eroot);
+	rng_init(&er, s->o->seed, KEY_ENV + L->g->eroot);
 	x0 = rng_next(&er);
 	x1 = rng_next(&er);
 	h = rng_next(&er);

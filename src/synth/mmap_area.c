@@ -127,7 +127,7 @@ static int map_journals(struct synth *s, struct layout *L, uint64_t *at)
 	struct rng mr;
 	int rc;
 
-	rng_init(&mr, s->o->seed, 7);
+	rng_init(&mr, s->o->seed, KEY_MACHINE_ID);
 	snprintf(mid, sizeof(mid), "%016llx%016llx", (unsigned long long)rng_next(&mr),
 		 (unsigned long long)rng_next(&mr));
 	for (int i = 0; i < 2; i++) {

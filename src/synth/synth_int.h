@@ -33,6 +33,13 @@
 
 #define PAGE_KB (MACH_PAGE_SIZE / 1024u)
 
+/* Keys of the random streams (rng_init): one range per purpose, so no two streams coincide. */
+#define KEY_MACHINE 1ull             /* the machine-wide stream: shape, tree, pids, CPUs */
+#define KEY_MACHINE_ID 7ull          /* the machine id (journal directory name) */
+#define KEY_TASK 0x100000000ull      /* + plan index: a process's own stream */
+#define KEY_LAYOUT 0x200000000ull    /* + layout root: its address space layout */
+#define KEY_ENV 0x300000000ull       /* + environment root: its environment */
+
 /* Round kB to whole pages. */
 static inline uint64_t kb_pages(double kb)
 {
@@ -169,5 +176,43 @@ void sy_init_names(struct synth *s);
 int sy_build_mm(struct synth *s, struct layout *L);
 /** Free the names of the scratch VMAs not handed to an mm, and empty the list. */
 void sy_vb_drop(struct synth *s);
+
+/* tasks.c */
+
+/** Build planned process @idx, kernel thread or user process: 0 or -ENOMEM. */
+int sy_build_task(struct synth *s, size_t idx);
+/** Scale the tasks' raw CPU demand into the CPUs' totals; switches and children's faults follow. */
+void sy_fit_task_times(struct synth *s);
+
+/* parallel.c */
+
+/** Build every planned process, on several threads on large machines: 0 or -ENOMEM. */
+int sy_build_tasks(struct synth *s);
+
+/* cpus.c */
+
+/** The uptime, boot time and the moment libssl was upgraded. */
+void sy_build_clock(struct synth *s);
+/** SMT, packages and NUMA nodes for the CPU count, and the memory per CPU. */
+void sy_build_topology(struct synth *s);
+/** Per-CPU times from the load: 0 or -ENOMEM. */
+int sy_build_cpus(struct synth *s);
+/** Per-CPU schedstat counts and scheduler domains: 0 or -ENOMEM. */
+int sy_build_schedstat(struct synth *s);
+/** Set bits [@first, @first + @count) of @b, clipped to its width. */
+void sy_bitmap_set_range(struct mach_bitmap *b, unsigned int first, unsigned int count);
+/** Set the bits of the CPUs of NUMA node @node (all CPUs with one node). */
+void sy_bitmap_set_node_cpus(const struct synth *s, struct mach_bitmap *b, unsigned int node);
+
+/* counters.c */
+
+/** The irqs with their counts, nr_irqs and the softirq counts: 0 or -ENOMEM. */
+int sy_build_irqs(struct synth *s);
+/** /proc/meminfo from the sums over tasks, RAM sized to hold them. */
+void sy_build_meminfo(struct synth *s);
+/** /proc/vmstat: meminfo's pages and event counts since boot. */
+void sy_build_vmstat(struct synth *s);
+/** Load averages, run-queue counts and pressure. */
+void sy_build_load(struct synth *s);
 
 #endif /* UPROCFS_SYNTH_INT_H */
