@@ -267,10 +267,11 @@ static void cpu_schedstat(struct synth *s, struct mach_cpu *cpu, double pressure
 {
 	struct mach_cpu_schedstat *cs = &cpu->sched;
 	const uint64_t *t = cpu->time_ns;
+	unsigned int n = s->o->cpus;
 	double busy = (double)(t[MACH_CPU_USER] + t[MACH_CPU_NICE] + t[MACH_CPU_SYSTEM] +
 			       t[MACH_CPU_SOFTIRQ]);
 
-	cs->sched_count = (uint32_t)(uint64_t)((double)s->m->ctxt / s->o->cpus * rng_uniform(&s->rng, 0.9, 1.1));
+	cs->sched_count = (uint32_t)(uint64_t)((double)s->m->ctxt / n * rng_uniform(&s->rng, 0.9, 1.1));
 	cs->sched_goidle = u32v(cs->sched_count * rng_uniform(&s->rng, 0.3, 0.5) *
 				(1 - busy / (double)s->now));
 	cs->ttwu_count = u32v(cs->sched_count * rng_uniform(&s->rng, 0.4, 0.6));

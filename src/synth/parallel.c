@@ -36,7 +36,7 @@ struct builder {
 	pthread_t thread;
 };
 
-/* Blocks of consecutive indices: one counter update per block, and neighbours share cache lines. */
+/* Blocks of indices: the shared counter is touched once per BUILD_BLOCK processes. */
 static void *build_worker(void *arg)
 {
 	struct builder *b = arg;
