@@ -103,6 +103,7 @@ static bool parse_fraction(const char *s, size_t len, double *out)
 	return true;
 }
 
+/* The message names the accepted range, so a bad value is fixed in one go. */
 static int opt_error(char *err, size_t errlen, const struct opt_key *k, const char *v, size_t vlen)
 {
 	switch (k->type) {

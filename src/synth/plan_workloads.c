@@ -11,6 +11,7 @@
 
 #include "plan.h"
 
+/* Login users are uid 1000 and up: how many depends on the machine's size. */
 static uint32_t pick_user(struct synth *s)
 {
 	return UID_FIRST_USER + (uint32_t)rng_below(&s->rng, s->nusers);
@@ -98,6 +99,7 @@ static void wl_pool(struct synth *s, unsigned int master, uint32_t muid, unsigne
 			break;
 }
 
+/* A pool size drawn from [@lo, @hi], one more per @per_tasks tasks, at most @cap. */
 static size_t scaled(struct synth *s, size_t lo, size_t hi, size_t per_tasks, size_t cap)
 {
 	size_t n = rng_range(&s->rng, lo, hi) + s->o->tasks / per_tasks;
@@ -105,6 +107,7 @@ static size_t scaled(struct synth *s, size_t lo, size_t hi, size_t per_tasks, si
 	return n > cap ? cap : n;
 }
 
+/* The postmaster, its five auxiliary processes, and a backend per client. */
 static void wl_postgres(struct synth *s)
 {
 	int pm = sy_plan_user(s, P_POSTMASTER, 0, PG_SESSION, UID_POSTGRES, 0);
