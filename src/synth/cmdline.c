@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmdline.c - the argv and environment blocks at the top of a process's
+ * stack, expanded from the catalog's templates.
+ *
+ * Both are laid out as the kernel shows them in /proc/<pid>/cmdline and
+ * environ: NUL-separated strings with a trailing NUL.  The environment is
+ * drawn from the stream of the process that set it up, so a whole login
+ * session or service tree shares the same variables, as inherited ones do.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "mm_int.h"
+
+/* A login name: the catalog's for the first users, "u<uid>" past them. */
+static int login_name(char *out, uint32_t uid)
+{
+	if (uid >= UID_FIRST_USER && uid - UID_FIRST_USER < NR_USER_NAMES)
+		return sprintf(out, "%s", sy_user_names[uid - UID_FIRST_USER]);
+	return sprintf(out, "u%u", uid);
+}
+
+/* The environment names root too (USER=root, HOME=/root); argv templates name login users only. */
+static int user_name(char *out, uint32_t uid)
+{
+	if (uid == UID_ROOT)
+		return sprintf(out, "root");
+	return login_name(out, uid);
+}
+
+/*
+ * argv from a program's template (see struct prog): alternatives by
+ * instance, '|' as the NUL between arguments, placeholders expanded.
+ * Writes into s->argbuf with the trailing NUL; returns the length.
+ */
+size_t sy_expand_argv(struct synth *s, const struct layout *L)
+{
+	const char *e, *t = sy_nth_field(L->pg->argv, '\n', sy_count_fields(L->pg->argv, '\n'),
+					 L->g->inst, &e);
+	char *out = s->argbuf, *end = s->argbuf + sizeof(s->argbuf) - 80;
+
+	for (; t < e && out < end; t++) {
+		if (*t == '|') {
+			*out++ = '\0';
+		} else if (*t == '{' && t + 2 < e && t[2] == '}') {
+			uint32_t uid = t[1] == 'U' ? L->g->inst : L->g->uid;
+
+			switch (t[1]) {
+			case 'u':
+			case 'U':
+				out += login_name(out, uid);
+				break;
+			case 't':
+				out += sprintf(out, "%u", L->g->inst);
+				break;
+			case 'i':
+				out += sprintf(out, "%u", L->g->inst % 1000);
+				break;
+			case 'c':
+				out += sprintf(out, "%u", s->o->cpus);
+				break;
+			case 'h':
+				for (int k = 0; k < 4; k++)
+					out += sprintf(out, "%016llx", (unsigned long long)rng_next(L->r));
+				break;
+			case 'a':
+				out += sprintf(out, "%u", (unsigned int)rng_range(L->r, 1, 254));
+				break;
+			case 'p':
+				out += sprintf(out, "%u", (unsigned int)rng_range(L->r, 32768, 60999));
+				break;
+			}
+			t += 2;
+		} else {
+			*out++ = *t;
+		}
+	}
+	*out++ = '\0';
+	return (size_t)(out - s->argbuf);
+}
+
+/*
+ * The environments by where they came from, '|'-separated.  Placeholders
+ * name the process that set the environment up: {u} its user, {H} the
+ * home, {n} the uid, {t} the session (pts) number, {r} its pid; and its
+ * draws: {x} the unit's invocation id, {j} the journal stream's inode,
+ * {i} {p} the ssh client's address and port, {h} the container's hostname.
+ */
+static const char *const env_templates[] = {
+	[ENV_SERVICE] = "LANG=C.UTF-8|PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin|"
+			"INVOCATION_ID={x}|JOURNAL_STREAM=8:{j}|SYSTEMD_EXEC_PID={r}",
+	[ENV_INIT] = "HOME=/|init=/sbin/init|NETWORK_SKIP_ENSLAVED=|TERM=linux|"
+		     "BOOT_IMAGE=/boot/vmlinuz-6.18.0-uprocfs|drop_caps=|PATH=/sbin:/usr/sbin:/bin:/usr/bin|"
+		     "PWD=/|rootmnt=/root",
+	[ENV_LOGIN] = "SHELL=/bin/bash|PWD={H}|LOGNAME={u}|XDG_SESSION_TYPE=tty|MOTD_SHOWN=pam|HOME={H}|"
+		      "LANG=C.UTF-8|SSH_CONNECTION={i} {p} 10.0.0.5 22|XDG_SESSION_CLASS=user|"
+		      "TERM=xterm-256color|USER={u}|SHLVL=1|XDG_SESSION_ID={t}|XDG_RUNTIME_DIR=/run/user/{n}|"
+		      "SSH_CLIENT={i} {p} 22|PATH=/usr/local/bin:/usr/bin:/bin:/usr/games|SSH_TTY=/dev/pts/{t}",
+	[ENV_CRON] = "HOME={H}|LOGNAME={u}|PATH=/usr/bin:/bin|SHELL=/bin/sh|PWD={H}",
+	[ENV_CONTAINER] = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin|HOSTNAME={h}|HOME=/root",
+};
+
+/*
+ * The environment block, NUL-separated with a trailing NUL, into
+ * s->envbuf; its length.  Drawn from the stream of the process that set it
+ * up, so a whole session or service tree shares the same variables.
+ */
+size_t sy_expand_env(struct synth *s, const struct layout *L)
+{
+	const struct gen *root = &s->gen[L->g->eroot];
+	const char *t = env_templates[L->g->env];
+	char *out = s->envbuf, *end = s->envbuf + sizeof(s->envbuf) - 80;
+	struct rng er;
+	uint64_t x0, x1, h, j;
+	unsigned int a, b, port;
+
+	rng_init(&er, s->o->seed, KEY_ENV + L->g->eroot);
+	x0 = rng_next(&er);
+	x1 = rng_next(&er);
+	h = rng_next(&er);
+	j = rng_range(&er, 10000, 99999);
+	a = (unsigned int)rng_range(&er, 1, 254);
+	b = (unsigned int)rng_range(&er, 1, 254);
+	port = (unsigned int)rng_range(&er, 32768, 60999);
+	for (; *t && out < end; t++) {
+		if (*t == '|') {
+			*out++ = '\0';
+			continue;
+		}
+		if (*t != '{' || !t[1] || t[2] != '}') {
+			*out++ = *t;
+			continue;
+		}
+		switch (t[1]) {
+		case 'u':
+			out += user_name(out, root->uid);
+			break;
+		case 'H':
+			if (root->uid == UID_ROOT) {
+				out += sprintf(out, "/root");
+			} else {
+				out += sprintf(out, "/home/");
+				out += user_name(out, root->uid);
+			}
+			break;
+		case 'n':
+			out += sprintf(out, "%u", root->uid);
+			break;
+		case 't':
+			out += sprintf(out, "%u", root->inst);
+			break;
+		case 'x':
+			out += sprintf(out, "%016llx%016llx", (unsigned long long)x0, (unsigned long long)x1);
+			break;
+		case 'j':
+			out += sprintf(out, "%llu", (unsigned long long)j);
+			break;
+		case 'r':
+			out += sprintf(out, "%d", (int)s->m->procs[L->g->eroot].tgid);
+			break;
+		case 'i':
+			out += sprintf(out, "10.0.%u.%u", a, b);
+			break;
+		case 'p':
+			out += sprintf(out, "%u", port);
+			break;
+		case 'h':
+			out += sprintf(out, "%012llx", (unsigned long long)(h >> 16));
+			break;
+		}
+		t += 2;
+	}
+	*out++ = '\0';
+	return (size_t)(out - s->envbuf);
+}

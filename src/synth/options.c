@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+/*
+ * options.c - the options of `--machine synth:key=value,...`: defaults and
+ * the parser.
+ *
+ * Strict on purpose: a spec is typed by people and stored in scripts, so
+ * an unknown key or a value out of range is an error naming it, never a
+ * silent default.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "synth_int.h"
+
+/* A small general-purpose server: what "synth" alone gives. */
+void mach_synth_defaults(struct mach_synth_opts *o)
+{
+	*o = (struct mach_synth_opts){
+		.cpus = 8,
+		.tasks = 200,
+		.threads = 200 / 4,
+		.seed = 1,
+		.depth = 2,
+		.load = 0.5,
+		.io = 0.05,
+		.mem = 0.02,
+	};
+}
+
+enum opt_type { OPT_UINT, OPT_U64, OPT_FRACTION };
+
+struct opt_key {
+	const char *name;
+	enum opt_type type;
+	unsigned int min, max;    /* OPT_UINT */
+	size_t off;
+};
+
+#define OPT_OFF(field) offsetof(struct mach_synth_opts, field)
+
+static const struct opt_key opt_keys[] = {
+	{ "cpus", OPT_UINT, 1, SYNTH_MAX_CPUS, OPT_OFF(cpus) },
+	{ "tasks", OPT_UINT, 1, SYNTH_MAX_TASKS, OPT_OFF(tasks) },
+	{ "threads", OPT_UINT, 0, SYNTH_MAX_THREADS, OPT_OFF(threads) },
+	{ "seed", OPT_U64, 0, 0, OPT_OFF(seed) },
+	{ "depth", OPT_UINT, 0, SYNTH_MAX_DEPTH, OPT_OFF(depth) },
+	{ "load", OPT_FRACTION, 0, 0, OPT_OFF(load) },
+	{ "io", OPT_FRACTION, 0, 0, OPT_OFF(io) },
+	{ "mem", OPT_FRACTION, 0, 0, OPT_OFF(mem) },
+};
+
+#define NR_OPT_KEYS (sizeof(opt_keys) / sizeof(opt_keys[0]))
+
+/* Decimal digits only: no sign, no spaces, no base prefix; false on overflow. */
+static bool parse_u64(const char *s, size_t len, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!len)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		unsigned int d = (unsigned char)s[i] - '0';
+
+		if (d > 9 || v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return true;
+}
+
+/*
+ * "0", "1", "0.25", ".5", "1.000": a fraction from 0 to 1.  Parsed by hand
+ * rather than with strtod so the caller's locale cannot change the decimal
+ * point, and the value is exact for up to 18 fractional digits.
+ */
+static bool parse_fraction(const char *s, size_t len, double *out)
+{
+	uint64_t ip = 0, fp = 0, scale = 1;
+	size_t i = 0, digits = 0;
+
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
+		if (ip > 1)
+			return false;
+		ip = ip * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (i < len && s[i] == '.') {
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
+			if (scale < 1000000000000000000ull) {
+				fp = fp * 10 + (uint64_t)(s[i] - '0');
+				scale *= 10;
+			}
+		}
+	}
+	if (i != len || !digits)
+		return false;
+	if (ip > 1 || (ip == 1 && fp))
+		return false;
+	*out = (double)ip + (double)fp / (double)scale;
+	return true;
+}
+
+/* The message names the accepted range, so a bad value is fixed in one go. */
+static int opt_error(char *err, size_t errlen, const struct opt_key *k, const char *v, size_t vlen)
+{
+	switch (k->type) {
+	case OPT_UINT:
+		snprintf(err, errlen, "synth: %s=\"%.*s\": expected an integer from %u to %u",
+			 k->name, (int)vlen, v, k->min, k->max);
+		break;
+	case OPT_U64:
+		snprintf(err, errlen, "synth: %s=\"%.*s\": expected an integer from 0 to %llu",
+			 k->name, (int)vlen, v, (unsigned long long)UINT64_MAX);
+		break;
+	case OPT_FRACTION:
+		snprintf(err, errlen, "synth: %s=\"%.*s\": expected a decimal from 0 to 1",
+			 k->name, (int)vlen, v);
+		break;
+	}
+	return -EINVAL;
+}
+
+/* The key named by the @klen bytes at @p; NULL when there is none. */
+static const struct opt_key *opt_find(const char *p, size_t klen)
+{
+	const struct opt_key *k = NULL;
+
+	for (size_t i = 0; i < NR_OPT_KEYS; i++)
+		if (strlen(opt_keys[i].name) == klen && !memcmp(opt_keys[i].name, p, klen))
+			k = &opt_keys[i];
+	return k;
+}
+
+/* Store the @vlen bytes at @v as the value of @k in @n; 0, or -EINVAL with @err set. */
+static int opt_store(struct mach_synth_opts *n, const struct opt_key *k, const char *v, size_t vlen,
+		     char *err, size_t errlen)
+{
+	char *field = (char *)n + k->off;
+	uint64_t u;
+	double f;
+
+	if (k->type == OPT_FRACTION) {
+		if (!parse_fraction(v, vlen, &f))
+			return opt_error(err, errlen, k, v, vlen);
+		*(double *)field = f;
+		return 0;
+	}
+	if (!parse_u64(v, vlen, &u))
+		return opt_error(err, errlen, k, v, vlen);
+	if (k->type == OPT_U64) {
+		*(uint64_t *)field = u;
+		return 0;
+	}
+	if (u < k->min || u > k->max)
+		return opt_error(err, errlen, k, v, vlen);
+	*(unsigned int *)field = (unsigned int)u;
+	return 0;
+}
+
+/*
+ * The threads default follows tasks (tasks/4) unless threads is given in
+ * the same spec: "synth:tasks=1000" means 250 extra threads, not the 50 of
+ * the 200-task default.  Nothing is stored unless the whole spec parses.
+ */
+int mach_synth_parse(struct mach_synth_opts *o, const char *spec, char *err, size_t errlen)
+{
+	struct mach_synth_opts n = *o;
+	bool tasks_set = false, threads_set = false;
+	const char *p = spec ? spec : "";
+
+	while (*p) {
+		const char *end = strchr(p, ','), *eq;
+		const struct opt_key *k;
+		size_t len, klen;
+		int rc;
+
+		len = end ? (size_t)(end - p) : strlen(p);
+		eq = memchr(p, '=', len);
+		if (!len) {
+			snprintf(err, errlen, "synth: empty option in \"%s\" (expected key=value,...)", spec);
+			return -EINVAL;
+		}
+		if (!eq) {
+			snprintf(err, errlen, "synth: \"%.*s\": expected key=value", (int)len, p);
+			return -EINVAL;
+		}
+		klen = (size_t)(eq - p);
+		k = opt_find(p, klen);
+		if (!k) {
+			snprintf(err, errlen,
+				 "synth: unknown key \"%.*s\" (known: cpus, tasks, threads, seed, depth, load, io, mem)",
+				 (int)klen, p);
+			return -EINVAL;
+		}
+		if ((rc = opt_store(&n, k, eq + 1, len - klen - 1, err, errlen)))
+			return rc;
+		tasks_set |= k->off == OPT_OFF(tasks);
+		threads_set |= k->off == OPT_OFF(threads);
+		p += len;
+		if (*p == ',') {
+			p++;
+			if (!*p) {
+				snprintf(err, errlen, "synth: trailing ',' in \"%s\"", spec);
+				return -EINVAL;
+			}
+		}
+	}
+	if (tasks_set && !threads_set)
+		n.threads = n.tasks / 4;
+	*o = n;
+	return 0;
+}

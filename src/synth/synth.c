@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+/*
+ * synth.c - the seeded synthetic machine generator (`--machine synth:...`).
+ *
+ * Builds a whole struct machine the way a Linux 6.18 x86_64 server holds
+ * it: kthreadd and its kernel threads (per-CPU sets, rescuers, kworkers),
+ * systemd and its daemons, ssh sessions with jobs, services with worker
+ * pools, cron jobs and containers, each with the VMAs its ELF files,
+ * libraries, heap, thread stacks and stack give it; and the global
+ * counters (/proc/stat, meminfo, vmstat, loadavg, pressure, schedstat)
+ * agreeing with the tasks the way the kernel's own accounting makes them
+ * agree: task_mem and vm_stat_account for the mm counters, cputime fitted
+ * into the CPUs' cpustat, meminfo's LRU and slab identities, vmstat's page
+ * counts, arch_probe_nr_irqs for nr_irqs.  Constants that the live
+ * reference VM shows (capabilities, kthread flags, signal masks of common
+ * programs, inodes of libc and ld.so) are taken from it.
+ *
+ * Everything is derived from the options through splitmix64 streams: the
+ * machine-wide stream draws the shape (clock, tree, pid gaps, CPUs), and
+ * every process draws its details from its own streams keyed by (seed,
+ * index) -- its layout from the stream of the process it was forked from,
+ * so forked workers share their master's addresses.  No rand(), no clock:
+ * the same options give the same bytes, on any number of threads.
+ *
+ * Order of the build (mach_synth_build), and where each step lives:
+ *   1. clock, topology (SMT siblings, packages, NUMA nodes) and per-CPU
+ *      times from the load (cpus.c);
+ *   2. the plan: the process tree as program choices from the catalog
+ *      (catalog.c), parents first, then states, thread counts and pids
+ *      (plan*.c; pid order is fork order, so parents start before children
+ *      and start times follow the pids);
+ *   3. the processes, in parallel on large machines (parallel.c): threads,
+ *      credentials, signals, masks, raw CPU demand (tasks.c), the mm with
+ *      its VMAs (mm.c, mmap_area.c, vma.c), cmdline and environment
+ *      (cmdline.c);
+ *   4. task times fitted into the CPUs' totals, context switches (tasks.c);
+ *   5. schedstat (cpus.c), IRQs and softirqs, meminfo and vmstat from the
+ *      sums over tasks, load averages and pressure (counters.c).
+ *
+ * Dense machines (hundreds of thousands of tasks) are mostly Kubernetes-style
+ * pods whose containers run static binaries, as such hosts are; small ones
+ * look like a general-purpose server.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "synth_int.h"
+#include "uprocfs/machine.h"
+
+/* Options come from the parser or straight from C callers: check them here, with the pid budget. */
+static int check_opts(const struct mach_synth_opts *o, char *err, size_t errlen)
+{
+	uint64_t ids = (uint64_t)o->tasks + o->threads;
+
+	if (o->cpus < 1 || o->cpus > SYNTH_MAX_CPUS || o->tasks < 1 || o->tasks > SYNTH_MAX_TASKS ||
+	    o->threads > SYNTH_MAX_THREADS || o->depth > SYNTH_MAX_DEPTH || !(o->load >= 0 && o->load <= 1) ||
+	    !(o->io >= 0 && o->io <= 1) || !(o->mem >= 0 && o->mem <= 1)) {
+		snprintf(err, errlen, "synth: option out of range");
+		return -EINVAL;
+	}
+	/* every task needs a pid below the synthetic limit, with room for the gaps of boot */
+	if (ids > SYNTH_PID_TOP - SYNTH_PID_SLACK - 100000) {
+		snprintf(err, errlen, "synth: tasks + threads = %llu exceeds the %d pids a synthetic machine numbers",
+			 (unsigned long long)ids, SYNTH_PID_TOP);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * What follows RAM and the thread counts: RLIMIT_SIGPENDING defaults to
+ * max_threads / 2, which follows RAM; nr_threads makes the model complete.
+ */
+static void finish_procs(struct synth *s)
+{
+	struct machine *m = s->m;
+	uint64_t limit = m->meminfo[MACH_MEMINFO_MEMTOTAL] / 4 / 64;
+
+	for (size_t i = 0; i < m->nprocs; i++) {
+		m->procs[i].sigq_limit = limit;
+		m->procs[i].nr_threads = m->procs[i].nthreads;
+	}
+}
+
+/* The plan and the scratch belong to the build; the machine goes to the caller. */
+static void free_build(struct synth *s)
+{
+	sy_vb_drop(s);
+	free(s->vb);
+	free(s->gen);
+	free(s->user_seen);
+}
+
+/* Each step reads what the steps before it built, so the order is fixed (see above). */
+int mach_synth_build(const struct mach_synth_opts *o, struct machine **out, char *err, size_t errlen)
+{
+	struct synth s;
+	int rc;
+
+	*out = NULL;
+	if ((rc = check_opts(o, err, errlen)))
+		return rc;
+	memset(&s, 0, sizeof(s));
+	s.o = o;
+	s.m = mach_new();
+	if (!s.m) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	rng_init(&s.rng, o->seed, KEY_MACHINE);
+	sy_init_names(&s);
+	sy_build_clock(&s);
+	sy_build_topology(&s);
+	if ((rc = sy_build_cpus(&s)) || (rc = sy_plan(&s)) || (rc = sy_build_tasks(&s)))
+		goto fail;
+	sy_fit_task_times(&s);
+	if ((rc = sy_build_schedstat(&s)) || (rc = sy_build_irqs(&s)))
+		goto fail;
+	sy_build_meminfo(&s);
+	finish_procs(&s);
+	sy_build_vmstat(&s);
+	sy_build_load(&s);
+	free_build(&s);
+	*out = s.m;
+	return 0;
+fail:
+	free_build(&s);
+	mach_free(s.m);
+	snprintf(err, errlen, "synth: %s", rc == -ENOMEM ? "out of memory" : strerror(-rc));
+	return rc;
+}

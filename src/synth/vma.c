@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vma.c - the scratch VMA list of the mm being built, and the ways to add
+ * to it: one mapping, a mapping at a cursor, the vDSO pages, an ELF file.
+ *
+ * Resident kB are counted per class as each VMA is added, the way the
+ * kernel keeps MM_ANONPAGES, MM_FILEPAGES and MM_SHMEMPAGES, so the mm's
+ * RSS lines follow from its VMAs instead of being drawn apart from them.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/vec.h"
+#include "mm_int.h"
+
+/*
+ * Append one VMA to the scratch list of the mm being built and count
+ * @res_kb of it as resident in @cls.  Addresses must come in ascending
+ * order; the caller keeps them apart.
+ */
+static int vma_add_len(struct synth *s, uint64_t start, uint64_t end, unsigned int flags,
+		       enum mach_vma_kind kind, const char *name, size_t nlen, uint64_t off,
+		       uint64_t inode, enum vma_dev dev, bool deleted, uint64_t res_kb, enum res_class cls)
+{
+	struct mach_vma *v = VEC_PUSH(s->vb, s->vn, s->vcap);
+
+	if (!v)
+		return -ENOMEM;
+	*v = (struct mach_vma){ .start = start, .end = end, .offset = off, .inode = inode,
+				.flags = flags, .kind = kind, .deleted = deleted };
+	if (dev == DEV_ROOT)
+		v->dev_major = ROOT_DEV_MAJOR;
+	else if (dev == DEV_SHM)
+		v->dev_minor = 1;
+	if (name) {
+		v->name = malloc(nlen + 1);
+		if (!v->name)
+			return -ENOMEM;
+		memcpy(v->name, name, nlen + 1);
+	}
+	/* resident memory comes in whole pages, and never beyond the mapping */
+	res_kb = res_kb / PAGE_KB * PAGE_KB;
+	if (res_kb > (end - start) / 1024)
+		res_kb = (end - start) / 1024;
+	if (cls == RES_ANON)
+		s->res_anon += res_kb;
+	else if (cls == RES_FILE)
+		s->res_file += res_kb;
+	else
+		s->res_shmem += res_kb;
+	return 0;
+}
+
+/* Callers name files by C string; ELF paths come with their length precomputed. */
+int sy_vma_add(struct synth *s, uint64_t start, uint64_t end, unsigned int flags,
+	       enum mach_vma_kind kind, const char *name, uint64_t off, uint64_t inode,
+	       enum vma_dev dev, bool deleted, uint64_t res_kb, enum res_class cls)
+{
+	return vma_add_len(s, start, end, flags, kind, name, name ? strlen(name) : 0, off, inode, dev,
+			   deleted, res_kb, cls);
+}
+
+/* Most mappings have no file: one short call for them keeps the layouts readable. */
+int sy_vma_nofile(struct synth *s, uint64_t start, uint64_t end, unsigned int flags,
+		  enum mach_vma_kind kind, uint64_t res_kb)
+{
+	return vma_add_len(s, start, end, flags, kind, NULL, 0, 0, 0, DEV_NONE, false, res_kb, RES_ANON);
+}
+
+/*
+ * One page further when it would merge with the mapping before: the kernel
+ * would show the two as one VMA, and the layout means two.
+ */
+int sy_anon_at(struct synth *s, uint64_t *cursor, uint64_t size, unsigned int flags,
+	       uint64_t res_kb)
+{
+	const struct mach_vma *prev = s->vn ? &s->vb[s->vn - 1] : NULL;
+	int rc;
+
+	if (prev && prev->end == *cursor && prev->kind == MACH_VMA_ANON && prev->flags == flags)
+		*cursor += MACH_PAGE_SIZE;
+	rc = sy_vma_nofile(s, *cursor, *cursor + size, flags, MACH_VMA_ANON, res_kb);
+	*cursor += size;
+	return rc;
+}
+
+/* Files mapped whole at the cursor: journals, perf data, caches, shared memory. */
+int sy_file_at(struct synth *s, uint64_t *at, const char *path, uint64_t size, unsigned int flags,
+	       uint64_t res_kb, bool deleted, enum vma_dev dev, enum res_class cls, uint64_t inode)
+{
+	int rc = sy_vma_add(s, *at, *at + size, flags, MACH_VMA_FILE, path, 0,
+			    inode ? inode : sy_path_inode(path), dev, deleted, res_kb, cls);
+
+	*at += size;
+	return rc;
+}
+
+/* Every process has them, libc or not: three fixed-size pages of the kernel's. */
+int sy_map_vdso(struct synth *s, uint64_t *at)
+{
+	uint64_t a = *at;
+	int rc;
+
+	if ((rc = sy_vma_nofile(s, a, a + KB(16), MACH_VM_READ, MACH_VMA_VVAR, 0)) ||
+	    (rc = sy_vma_nofile(s, a + KB(16), a + KB(24), MACH_VM_READ, MACH_VMA_VVAR_VCLOCK, 0)) ||
+	    (rc = sy_vma_nofile(s, a + KB(24), a + KB(32), MACH_VM_READ | MACH_VM_EXEC, MACH_VMA_VDSO, 0)))
+		return rc;
+	*at = a + KB(32);
+	return 0;
+}
+
+/* The load segments of one ELF file, derived from its text size alone. */
+struct elf_segs {
+	uint64_t hdr, text, ro, relro, data, bss; /* bytes */
+};
+
+/* Same file, same layout in every process: sizes depend only on the file. */
+static struct elf_segs elf_segs(uint64_t text_kb, uint64_t inode, bool exe)
+{
+	struct elf_segs e;
+
+	e.hdr = clamp_kb(text_kb / 9, 4, 4096);
+	e.text = clamp_kb(text_kb, 4, 1u << 20);
+	e.ro = clamp_kb(text_kb * 24 / 100, 4, 1u << 18);
+	e.relro = clamp_kb(text_kb / 85, 4, 2048);
+	e.data = clamp_kb(text_kb / 170 + 4 * (inode % 3), 4, 4096);
+	e.bss = exe && text_kb > 64 ? KB(4 * (1 + inode % 16)) : 0;
+	return e;
+}
+
+/*
+ * Map an ELF file at @base: r--p headers, r-xp text, r--p rodata, r--p
+ * RELRO and rw-p data, consecutive in the file; the RELRO and data pages
+ * were written (relocations), so they are anonymous memory now.
+ */
+int sy_map_elf(struct synth *s, struct rng *r, uint64_t base, const char *path, size_t plen,
+	       uint64_t ino, uint64_t text_kb, bool exe, bool deleted, struct elf_map *out)
+{
+	uint64_t off = 0, at = base;
+	struct elf_segs e = elf_segs(text_kb, ino, exe);
+	double hot = exe ? rng_uniform(r, 0.5, 1.0) : rng_uniform(r, 0.25, 0.9);
+	int rc;
+
+#define SEG(size, fl, res, cls) \
+	do { \
+		rc = vma_add_len(s, at, at + (size), (fl), MACH_VMA_FILE, path, plen, off, ino, \
+				 DEV_ROOT, deleted, (res), (cls)); \
+		if (rc) \
+			return rc; \
+		at += (size); \
+		off += (size); \
+	} while (0)
+	SEG(e.hdr, MACH_VM_READ, kb_pages((double)e.hdr / 1024 * hot), RES_FILE);
+	out->text_start = at;
+	SEG(e.text, MACH_VM_READ | MACH_VM_EXEC, kb_pages((double)e.text / 1024 * hot), RES_FILE);
+	out->text_end = at;
+	SEG(e.ro, MACH_VM_READ, kb_pages((double)e.ro / 1024 * hot * 0.6), RES_FILE);
+	out->relro_start = at;
+	SEG(e.relro, MACH_VM_READ, e.relro / 1024, RES_ANON);
+	out->data_start = at;
+	SEG(e.data, VM_RW, e.data / 1024, RES_ANON);
+#undef SEG
+	out->data_end = at;
+	if (e.bss) {
+		rc = sy_anon_at(s, &at, e.bss, VM_RW, e.bss / 1024);
+		if (rc)
+			return rc;
+	}
+	out->end = at;
+	return 0;
+}
+
+/* Until the list is handed to an mm, the names belong to it; a failure frees them here. */
+void sy_vb_drop(struct synth *s)
+{
+	for (size_t i = 0; i < s->vn; i++)
+		free(s->vb[i].name);
+	s->vn = 0;
+}
