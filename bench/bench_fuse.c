@@ -97,7 +97,7 @@ static int files_cases(const struct bench_opts *o)
 	struct pfs_fuse_opts fo = { .caller_proc_fd = -1, .mounted_fd = -1 };
 	struct pfs_source *src = NULL;
 	struct pfs_fuse *fs = NULL;
-	struct machine *m = NULL;
+	struct mach_machine *m = NULL;
 	pthread_t loop;
 	pid_t pid = 0;
 	int rc;

@@ -366,7 +366,7 @@ static void clock_pass(void *arg)
  * does; wall time of one simulated second, old clock rule vs new.
  */
 struct sim_msg_job {
-	struct machine *m;
+	struct mach_machine *m;
 	struct mach_sim *sim;
 	uint64_t seconds;
 };

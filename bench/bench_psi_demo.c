@@ -101,7 +101,7 @@ static void print_file(const char *label, const char *path)
 		printf("  %-10s (no such file)\n", label);
 }
 
-static void print_rendered(const char *label, const struct machine *m, const char *path)
+static void print_rendered(const char *label, const struct mach_machine *m, const char *path)
 {
 	struct pfs_node f;
 	struct pfs_ctx ctx;
@@ -123,7 +123,7 @@ int bench_psi_demo(const struct bench_opts *o)
 	char file[] = "/var/tmp/uprocfs-direct.XXXXXX", spec[128], err[256];
 	pid_t kids[64];
 	int nkids = 0;
-	struct machine *m = NULL;
+	struct mach_machine *m = NULL;
 	struct mach_sim *sim = NULL;
 	struct mach_sim_opts so;
 	int fd = mkstemp(file);

@@ -68,7 +68,7 @@ static void live_pass(void *arg)
 }
 
 /* A typical task: a user process with a full set of mappings and a few threads at most. */
-static const struct mach_process *typical(const struct machine *m)
+static const struct mach_process *typical(const struct mach_machine *m)
 {
 	for (size_t i = 0; i < m->nprocs; i++) {
 		const struct mach_process *p = &m->procs[i];
@@ -80,7 +80,7 @@ static const struct mach_process *typical(const struct machine *m)
 
 int bench_render(const struct bench_opts *o)
 {
-	struct machine *m;
+	struct mach_machine *m;
 	const struct mach_process *p;
 	char err[256];
 	int passes = o->quick ? 9 : 21;

@@ -241,9 +241,9 @@ static double callgrind_ir(const struct bench_opts *o, const char *case_name, co
 
 /* --- the machines --------------------------------------------------------- */
 
-static struct machine *synth(const char *spec)
+static struct mach_machine *synth(const char *spec)
 {
-	struct machine *m;
+	struct mach_machine *m;
 	char err[256];
 
 	if (mach_from_spec(spec, &m, err, sizeof(err))) {
@@ -254,7 +254,7 @@ static struct machine *synth(const char *spec)
 }
 
 /* A typical user process: the first with an mm and a full set of mappings. */
-static const struct mach_process *typical_process(const struct machine *m, size_t min_vmas)
+static const struct mach_process *typical_process(const struct mach_machine *m, size_t min_vmas)
 {
 	const struct mach_process *best = NULL;
 
@@ -272,7 +272,7 @@ static const struct mach_process *typical_process(const struct machine *m, size_
 	return best;
 }
 
-static struct pfs_ctx pid_ctx(const struct machine *m, const struct mach_process *p)
+static struct pfs_ctx pid_ctx(const struct mach_machine *m, const struct mach_process *p)
 {
 	return (struct pfs_ctx){ .mach = m, .proc = p, .thread = &p->threads[0], .whole = true,
 				 .ptrace_ok = true };
@@ -321,7 +321,7 @@ static void grow_mm(struct mach_process *p, size_t n)
 }
 
 /* Keep the first @slots irq numbers, most of them zero. */
-static void set_irq_slots(struct machine *m, unsigned int slots)
+static void set_irq_slots(struct mach_machine *m, unsigned int slots)
 {
 	unsigned int kept = 0;
 
@@ -336,7 +336,7 @@ static void set_irq_slots(struct machine *m, unsigned int slots)
 }
 
 /* Three domain levels (SMT pairs, 18-CPU clusters, the package) on every CPU. */
-static void three_domains(struct machine *m)
+static void three_domains(struct mach_machine *m)
 {
 	static const enum mach_sd_level levels[3] = { MACH_SD_SMT, MACH_SD_MC, MACH_SD_PKG };
 	static const unsigned int spans[3] = { 2, 18, 0 };
@@ -400,7 +400,7 @@ static const struct seed_case cases[] = {
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
 struct prepared {
-	struct machine *mach;
+	struct mach_machine *mach;
 	struct pfs_ctx ctx;
 	struct variant before, after;
 	const char *baseline_name;
@@ -522,7 +522,7 @@ static void live_anchor(const struct bench_opts *o, const char *file, size_t ite
 {
 	struct mach_load_opts lo = { .npids = 1, .no_tasks = true };
 	struct mach_load_report rep = { 0 };
-	struct machine *m = NULL;
+	struct mach_machine *m = NULL;
 	struct read_job ours;
 	char path[64], err[256], name[48], note[128];
 	pid_t self = getpid();

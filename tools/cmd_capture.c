@@ -46,7 +46,7 @@ int cmd_capture(int argc, char **argv)
 	};
 	struct mach_load_opts opts = { 0 };
 	struct mach_load_report report = { 0 };
-	struct machine *mach = NULL;
+	struct mach_machine *mach = NULL;
 	pid_t *pids = calloc((size_t)argc, sizeof(*pids));
 	size_t written = 0, skipped = 0;
 	char err[1024];

@@ -66,7 +66,7 @@ int cmd_render(int argc, char **argv)
 	bool force = false;
 	double at = -1;
 	char *end;
-	struct machine *mach;
+	struct mach_machine *mach;
 	char err[512];
 	int c, status = 0, rc;
 

@@ -120,7 +120,7 @@ int cmd_verify(int argc, char **argv)
 	const char *dir = "/proc";
 	struct mach_load_opts opts = { 0 };
 	struct mach_load_report report = { 0 };
-	struct machine *mach = NULL;
+	struct mach_machine *mach = NULL;
 	struct pfs_verify_counts counts;
 	size_t identical, differ, skipped;
 	pid_t *pids = NULL;

@@ -14,7 +14,7 @@
 #include "uprocfs/sim.h"
 
 /* The machine's clock follows CLOCK_BOOTTIME from the moment it is served. */
-static int follow_boottime(void *ctx, struct machine *m, uint64_t now_ns)
+static int follow_boottime(void *ctx, struct mach_machine *m, uint64_t now_ns)
 {
 	struct served *s = ctx;
 

@@ -10,7 +10,7 @@
 struct mach_sim;
 
 struct served {
-	struct machine *mach;   /* the model (NULL when live) */
+	struct mach_machine *mach;   /* the model (NULL when live) */
 	struct mach_sim *sim;   /* the simulator driving mach, or NULL */
 	int live_proc_fd;       /* --machine live: the real /proc, else -1 */
 	uint64_t model_base_ns; /* the machine's uptime when serving started */

@@ -10,7 +10,7 @@
 #include "uprocfs/load.h"
 #include "uprocfs/procfs.h"
 
-int mach_from_spec(const char *spec, struct machine **out, char *err, size_t errlen)
+int mach_from_spec(const char *spec, struct mach_machine **out, char *err, size_t errlen)
 {
 	*out = NULL;
 	if (!spec || !*spec)

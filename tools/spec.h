@@ -24,7 +24,7 @@
  * -errno with a message in @err naming the place (a synth key, the tree's
  * file:line).
  */
-int mach_from_spec(const char *spec, struct machine **out, char *err, size_t errlen);
+int mach_from_spec(const char *spec, struct mach_machine **out, char *err, size_t errlen);
 
 /**
  * The simulator options @spec implies: the synth keys depth, load, io, mem

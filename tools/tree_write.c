@@ -257,14 +257,14 @@ static int write_node(void *arg, const struct pfs_node *n, const struct pfs_ctx 
 	return rc;
 }
 
-int tw_machine(struct tree_writer *w, const struct machine *m, char *err, size_t errlen)
+int tw_machine(struct tree_writer *w, const struct mach_machine *m, char *err, size_t errlen)
 {
 	struct each_arg a = { .w = w, .err = err, .errlen = errlen };
 
 	return pfs_for_each_file(m, 0, write_node, &a);
 }
 
-int tw_write_machine(const struct machine *m, const char *dest, char *err, size_t errlen)
+int tw_write_machine(const struct mach_machine *m, const char *dest, char *err, size_t errlen)
 {
 	struct tree_writer w;
 	int rc = tw_begin(&w, dest, true, err, errlen);

@@ -42,12 +42,12 @@ int tw_commit(struct tree_writer *w, char *err, size_t errlen);
 void tw_abort(struct tree_writer *w);
 
 /** Render every loadable file of @m into @w (render --tree, the round-trip tests). */
-int tw_machine(struct tree_writer *w, const struct machine *m, char *err, size_t errlen);
+int tw_machine(struct tree_writer *w, const struct mach_machine *m, char *err, size_t errlen);
 
 /**
  * Write @m's tree at @dest in one go (begin, every file, commit), forcing
  * over an existing destination; 0 or -errno with a message.
  */
-int tw_write_machine(const struct machine *m, const char *dest, char *err, size_t errlen);
+int tw_write_machine(const struct mach_machine *m, const char *dest, char *err, size_t errlen);
 
 #endif

@@ -12,7 +12,7 @@
 int before_show_stat(struct seq_file *m, void *v)
 {
 	const struct pfs_ctx *c = m->private;
-	const struct machine *mach = c->mach;
+	const struct mach_machine *mach = c->mach;
 	uint64_t s[MACH_NR_CPUTIME], intr, softirq;
 	unsigned int k = 0;
 

@@ -105,7 +105,7 @@ struct mach_load_opts {
  * followed or waited on.  Returns 0, or -errno with a message naming
  * file:line in @err.
  */
-int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct machine **out,
+int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct mach_machine **out,
 		   struct mach_load_report *report, char *err, size_t errlen);
 
 /** Free what a report holds. */
@@ -123,7 +123,7 @@ void mach_load_report_free(struct mach_load_report *report);
 struct mach_loader;
 
 /** A session loading into @m (which must outlive it); NULL on ENOMEM. */
-struct mach_loader *mach_loader_new(struct machine *m);
+struct mach_loader *mach_loader_new(struct mach_machine *m);
 
 /**
  * Parse one file of kind @kind: machine-wide with @pid and @tid 0, or of

@@ -364,7 +364,7 @@ struct mach_profile {
 /* ------------------------------------------------------------------ */
 /* The machine                                                         */
 
-struct machine {
+struct mach_machine {
 	struct mach_profile profile;
 
 	/* clock: everything time-based is relative to boot */
@@ -432,10 +432,10 @@ const char *mach_vma_kind_name(enum mach_vma_kind k);
 /* Lifetimes and lookups                                               */
 
 /** An empty machine with the Linux 6.18 x86_64 profile of the reference VM. */
-struct machine *mach_new(void);
+struct mach_machine *mach_new(void);
 
 /** Free a machine and everything it owns. */
-void mach_free(struct machine *m);
+void mach_free(struct mach_machine *m);
 
 /** Set @profile to what Linux 6.18 on the reference VM prints. */
 void mach_profile_default(struct mach_profile *profile);
@@ -450,13 +450,13 @@ void mach_bitmap_set(struct mach_bitmap *b, unsigned int bit);
 bool mach_bitmap_test(const struct mach_bitmap *b, unsigned int bit);
 
 /** The process with thread group id @tgid, or NULL. */
-const struct mach_process *mach_find_process(const struct machine *m, pid_t tgid);
+const struct mach_process *mach_find_process(const struct mach_machine *m, pid_t tgid);
 
 /** The thread @tid of @p, or NULL. */
 const struct mach_thread *mach_find_thread(const struct mach_process *p, pid_t tid);
 
 /** The thread @tid anywhere on the machine (and its process in *@proc), or NULL. */
-const struct mach_thread *mach_find_any_thread(const struct machine *m, pid_t tid,
+const struct mach_thread *mach_find_any_thread(const struct mach_machine *m, pid_t tid,
 					       const struct mach_process **proc);
 
 /** Free one process's threads, mm and strings (not the struct itself). */
@@ -496,7 +496,7 @@ void mach_synth_defaults(struct mach_synth_opts *o);
 int mach_synth_parse(struct mach_synth_opts *o, const char *spec, char *err, size_t errlen);
 
 /** Build a deterministic, self-consistent synthetic machine. */
-int mach_synth_build(const struct mach_synth_opts *o, struct machine **out, char *err, size_t errlen);
+int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -19,7 +19,7 @@ extern "C" {
 
 /** What a renderer prints: passed as seq_file.private. */
 struct pfs_ctx {
-	const struct machine *mach;
+	const struct mach_machine *mach;
 	const struct mach_process *proc;  /* task scopes */
 	const struct mach_thread *thread; /* the leader under /proc/<pid>, the thread under task/<tid> */
 	bool whole;                       /* /proc/<pid> (thread-group totals) rather than task/<tid> */

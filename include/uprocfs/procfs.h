@@ -187,7 +187,7 @@ int pfs_node_path(const struct pfs_node *n, char *buf, size_t size);
  * scopes, the entry's arg and instance.  -ENOENT when the task or the file
  * does not exist on this machine.  The reader fields stay as they are.
  */
-int pfs_bind(const struct machine *mach, const struct pfs_node *n, struct pfs_ctx *c);
+int pfs_bind(const struct mach_machine *mach, const struct pfs_node *n, struct pfs_ctx *c);
 
 /** Open file node @n for reading with @ctx (which must outlive @m); 0 or -errno. */
 int pfs_open(struct seq_file *m, const struct pfs_node *n, struct pfs_ctx *ctx);
@@ -199,7 +199,7 @@ int pfs_render(const struct pfs_node *n, const struct pfs_ctx *ctx, char **out, 
  * Parse @path and bind it against @mach with full access (the CLI's view):
  * -ENOENT with a message in @err when no such file or task exists.
  */
-int pfs_resolve(const struct machine *mach, const char *path, struct pfs_node *n, struct pfs_ctx *ctx,
+int pfs_resolve(const struct mach_machine *mach, const char *path, struct pfs_node *n, struct pfs_ctx *ctx,
 		char *err, size_t errlen);
 
 /**
@@ -219,7 +219,7 @@ int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struc
  * global files, then each process's files and each of its threads'.  Stops
  * at the first non-zero return and returns it.
  */
-int pfs_for_each_file(const struct machine *mach, unsigned int flags,
+int pfs_for_each_file(const struct mach_machine *mach, unsigned int flags,
 		      int (*fn)(void *arg, const struct pfs_node *n, const struct pfs_ctx *c), void *arg);
 
 /* ------------------------------------------------------------------ */
@@ -229,7 +229,7 @@ int pfs_for_each_file(const struct machine *mach, unsigned int flags,
 const struct mach_ld_name *pfs_load_names(size_t *n);
 
 /** mach_load_tree with the table's files (@opts may be NULL: everything). */
-int pfs_load_tree(const char *dir, const struct mach_load_opts *opts, struct machine **out,
+int pfs_load_tree(const char *dir, const struct mach_load_opts *opts, struct mach_machine **out,
 		  struct mach_load_report *report, char *err, size_t errlen);
 
 /**
@@ -264,7 +264,7 @@ struct pfs_verify_counts {
  * every file, in report order, and count the verdicts into @out.
  * 0 or -ENOMEM.
  */
-int pfs_verify(const struct machine *mach, const struct mach_load_report *report,
+int pfs_verify(const struct mach_machine *mach, const struct mach_load_report *report,
 	       void (*each)(void *arg, const struct pfs_verify_file *f), void *arg,
 	       struct pfs_verify_counts *out);
 

@@ -47,7 +47,7 @@ void mach_sim_defaults(struct mach_sim_opts *o);
  * build the cgroup chain and the PSI engine.  @m must outlive the simulator
  * and keep its processes (the simulator holds indices into them).
  */
-int mach_sim_create(struct machine *m, const struct mach_sim_opts *o, struct mach_sim **out,
+int mach_sim_create(struct mach_machine *m, const struct mach_sim_opts *o, struct mach_sim **out,
 		    char *err, size_t errlen);
 
 /**

@@ -30,7 +30,7 @@ struct pfs_source;
 /** What one request reads through: the renderer context and what it owns. */
 struct pfs_view {
 	struct pfs_ctx ctx;        /* mach, proc, thread, ptrace_ok, caller */
-	struct machine *own;       /* loaded for this view (a mirror), freed by close */
+	struct mach_machine *own;       /* loaded for this view (a mirror), freed by close */
 	bool entered;              /* between enter and leave */
 };
 
@@ -82,7 +82,7 @@ struct pfs_model_opts {
 	 * Bring @m up to @now_ns of CLOCK_BOOTTIME (the simulator), or NULL for a
 	 * machine that stands still.  Called with the model locked for writing.
 	 */
-	int (*advance)(void *ctx, struct machine *m, uint64_t now_ns);
+	int (*advance)(void *ctx, struct mach_machine *m, uint64_t now_ns);
 	void *advance_ctx;
 	/*
 	 * A real procfs of the readers' pid namespace, or -1: a reader's own
@@ -99,7 +99,7 @@ struct pfs_model_opts {
 };
 
 /** A source serving model @m (owned by the caller). 0 or -ENOMEM. */
-int pfs_model_source_new(struct machine *m, const struct pfs_model_opts *o, struct pfs_source **out);
+int pfs_model_source_new(struct mach_machine *m, const struct pfs_model_opts *o, struct pfs_source **out);
 
 /**
  * A source mirroring the real procfs at @proc_fd (kept open by the caller):

@@ -189,7 +189,7 @@ struct ld_decision {
 };
 
 struct mach_loader {
-	struct machine *m;
+	struct mach_machine *m;
 	size_t npids, cap;
 	struct ld_pid **pids;     /* mach_loader_file's records until mach_loader_finish */
 	struct ld_decision dec[LD_NR_DEC];
@@ -213,14 +213,14 @@ int ld_parse_maps(struct lex *lx, struct ld_maps *mp);
 int ld_parse_cmdline(struct lex *lx, struct ld_bytes *b);
 int ld_parse_comm(struct lex *lx, struct ld_bytes *b);
 
-int ld_parse_stat(struct lex *lx, struct machine *m);
-int ld_parse_meminfo(struct lex *lx, struct machine *m);
-int ld_parse_vmstat(struct lex *lx, struct machine *m);
-int ld_parse_loadavg(struct lex *lx, struct machine *m);
-int ld_parse_uptime(struct lex *lx, struct machine *m);
-int ld_parse_pressure(struct lex *lx, struct machine *m, enum mach_psi_res res);
+int ld_parse_stat(struct lex *lx, struct mach_machine *m);
+int ld_parse_meminfo(struct lex *lx, struct mach_machine *m);
+int ld_parse_vmstat(struct lex *lx, struct mach_machine *m);
+int ld_parse_loadavg(struct lex *lx, struct mach_machine *m);
+int ld_parse_uptime(struct lex *lx, struct mach_machine *m);
+int ld_parse_pressure(struct lex *lx, struct mach_machine *m, enum mach_psi_res res);
 /* schedstat also bounds nr_cpu_ids: by its CPUs and by the widths of its domain spans */
-int ld_parse_schedstat(struct lex *lx, struct machine *m, struct ld_bound *cpus);
+int ld_parse_schedstat(struct lex *lx, struct mach_machine *m, struct ld_bound *cpus);
 
 /* ------------------------------------------------------------------ */
 /* Records                                                              */
@@ -281,7 +281,7 @@ int ld_bytes_cmp(const struct ld_msg *ms, const struct ld_bytes *a, const struct
 		 const char *what);
 
 /** How far stat's rss may stray from VmRSS, in pages; UINT64_MAX when the CPUs are unknown. */
-uint64_t ld_rss_slack(const struct machine *m);
+uint64_t ld_rss_slack(const struct mach_machine *m);
 /** A thread's status and one of its stat files agree (rss within @slack pages). */
 int ld_status_vs_stat(const struct ld_msg *ms, const struct ld_status *s, const struct ld_stat *t,
 		      uint64_t slack);
@@ -334,6 +334,6 @@ int ld_report_add(struct ld_report *r, const char *path, enum mach_load_status s
 		  const char *reason, const char *text, size_t len);
 
 /** The CPU with id @id in @m (created, online, if @create); NULL if absent or ENOMEM. */
-struct mach_cpu *ld_cpu(struct machine *m, unsigned int id, bool create);
+struct mach_cpu *ld_cpu(struct mach_machine *m, unsigned int id, bool create);
 
 #endif

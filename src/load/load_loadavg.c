@@ -33,7 +33,7 @@ static int invert(struct lex *lx, uint64_t ip, unsigned int frac, unsigned long 
 	return 0;
 }
 
-int ld_parse_loadavg(struct lex *lx, struct machine *m)
+int ld_parse_loadavg(struct lex *lx, struct mach_machine *m)
 {
 	static const char *const names[3] = { "1-minute average", "5-minute average",
 					      "15-minute average" };

@@ -21,7 +21,7 @@ static size_t label_len(const char *label)
 	return c ? (size_t)(c + 1 - label) : strlen(label);
 }
 
-int ld_parse_meminfo(struct lex *lx, struct machine *m)
+int ld_parse_meminfo(struct lex *lx, struct mach_machine *m)
 {
 	uint64_t val[MACH_NR_MEMINFO];
 	enum mach_meminfo_id order[MACH_NR_MEMINFO];

@@ -44,7 +44,7 @@ static int psi_line(struct lex *lx, struct mach_psi_line *l)
 	return lex_eol(lx);
 }
 
-int ld_parse_pressure(struct lex *lx, struct machine *m, enum mach_psi_res res)
+int ld_parse_pressure(struct lex *lx, struct mach_machine *m, enum mach_psi_res res)
 {
 	struct mach_pressure p = { .present = true };
 	int rc;

@@ -114,7 +114,7 @@ static int domain_line(struct lex *lx, struct sched_cpu *c, struct ld_bound *cpu
 	return lex_eol(lx);
 }
 
-int ld_parse_schedstat(struct lex *lx, struct machine *m, struct ld_bound *bound)
+int ld_parse_schedstat(struct lex *lx, struct mach_machine *m, struct ld_bound *bound)
 {
 	struct sched_cpu *cpus = NULL;
 	unsigned int n = 0;

@@ -21,7 +21,7 @@
 /* Ticks whose nanoseconds plus a sub-tick remainder still fit a u64. */
 #define MAX_TICKS (UINT64_MAX / MACH_NSEC_PER_TICK - 1)
 
-struct mach_cpu *ld_cpu(struct machine *m, unsigned int id, bool create)
+struct mach_cpu *ld_cpu(struct mach_machine *m, unsigned int id, bool create)
 {
 	unsigned int lo = 0, hi = m->ncpus;
 	struct mach_cpu *n;
@@ -247,7 +247,7 @@ static int parse_softirq(struct lex *lx, uint64_t *softirq)
  * Make m->cpus the @n listed CPUs with their nanoseconds @ns, and an offline
  * CPU holding @offline when @need_offline.
  */
-static int put_cpus(struct lex *lx, struct machine *m, const struct cpu_line *cl, unsigned int n,
+static int put_cpus(struct lex *lx, struct mach_machine *m, const struct cpu_line *cl, unsigned int n,
 		    uint64_t ns[][MACH_NR_CPUTIME], const uint64_t *offline, bool need_offline)
 {
 	unsigned int offline_id = 0;
@@ -290,7 +290,7 @@ static int put_cpus(struct lex *lx, struct machine *m, const struct cpu_line *cl
 	return 0;
 }
 
-int ld_parse_stat(struct lex *lx, struct machine *m)
+int ld_parse_stat(struct lex *lx, struct mach_machine *m)
 {
 	struct intr in = { NULL, 0, 0, 0 };
 	struct cpu_line *cl = NULL;

@@ -24,7 +24,7 @@ static int centi_ns(struct lex *lx, uint64_t *ns)
 	return 0;
 }
 
-int ld_parse_uptime(struct lex *lx, struct machine *m)
+int ld_parse_uptime(struct lex *lx, struct mach_machine *m)
 {
 	uint64_t up, idle;
 	int rc;

@@ -11,7 +11,7 @@
 
 #include "load_int.h"
 
-int ld_parse_vmstat(struct lex *lx, struct machine *m)
+int ld_parse_vmstat(struct lex *lx, struct mach_machine *m)
 {
 	uint64_t val[MACH_NR_VMSTAT];
 	enum mach_vmstat_id order[MACH_NR_VMSTAT];

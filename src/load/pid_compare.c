@@ -240,7 +240,7 @@ int ld_bytes_cmp(const struct ld_msg *ms, const struct ld_bytes *a, const struct
  * approximate global counts: each of the three counters may lag by under
  * one batch (max(32, 2 * online CPUs)) per CPU.  UINT64_MAX: CPUs unknown.
  */
-uint64_t ld_rss_slack(const struct machine *m)
+uint64_t ld_rss_slack(const struct mach_machine *m)
 {
 	uint64_t online = 0, batch;
 

@@ -25,7 +25,7 @@
 
 static void session_start(struct mach_loader *ld)
 {
-	struct machine *m = ld->m;
+	struct mach_machine *m = ld->m;
 
 	for (int f = 0; f < LD_NR_DEC; f++)
 		ld->dec[f].val = -1;
@@ -36,7 +36,7 @@ static void session_start(struct mach_loader *ld)
 
 static void session_end(struct mach_loader *ld)
 {
-	struct machine *m = ld->m;
+	struct mach_machine *m = ld->m;
 
 	for (size_t i = 0; i < ld->npids; i++)
 		ld_pid_free(ld->pids[i]);
@@ -51,7 +51,7 @@ static void session_end(struct mach_loader *ld)
 	ld->m = m;
 }
 
-struct mach_loader *mach_loader_new(struct machine *m)
+struct mach_loader *mach_loader_new(struct mach_machine *m)
 {
 	struct mach_loader *ld = m ? calloc(1, sizeof(*ld)) : NULL;
 
@@ -92,7 +92,7 @@ static struct ld_pid *session_pid(struct mach_loader *ld, pid_t tgid)
 static int load_global(struct mach_loader *ld, enum mach_ld_kind kind, const char *path,
 		       const char *text, size_t len, char *err, size_t errlen)
 {
-	struct machine *m = ld->m;
+	struct mach_machine *m = ld->m;
 	struct lex lx;
 	int rc;
 
@@ -185,7 +185,7 @@ static int resize_bitmap(struct mach_bitmap *b, unsigned int nbits)
 }
 
 /* Insert @p into m->procs by tgid, replacing a process with the same tgid. */
-static int put_process(struct machine *m, struct mach_process *p)
+static int put_process(struct mach_machine *m, struct mach_process *p)
 {
 	size_t lo = 0, hi = m->nprocs;
 	struct mach_process *n;
@@ -240,7 +240,7 @@ static int finish_machine(struct mach_loader *ld, char *err, size_t errlen)
 		[DEC_MEMS] = offsetof(struct mach_profile, status_mems_allowed),
 		[DEC_X86] = offsetof(struct mach_profile, status_x86_features),
 	};
-	struct machine *m = ld->m;
+	struct mach_machine *m = ld->m;
 	unsigned int ncpu, nnode, lo;
 
 	/* nr_cpu_ids: the highest CPU + 1, raised as far as a mask's width demands */

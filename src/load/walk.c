@@ -499,11 +499,11 @@ static int list_pids(struct walk *w, const struct mach_load_opts *opts, pid_t **
 	return rc && rc != -ENOMEM ? ld_walk_error(w, ".", rc) : rc;
 }
 
-int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct machine **out,
+int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct mach_machine **out,
 		   struct mach_load_report *report, char *err, size_t errlen)
 {
 	struct walk w;
-	struct machine *m;
+	struct mach_machine *m;
 	struct statfs sfs;
 	pid_t *pids = NULL;
 	size_t npids = 0;

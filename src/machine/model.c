@@ -130,9 +130,9 @@ void mach_profile_default(struct mach_profile *p)
 		p->vmstat_order[i] = (enum mach_vmstat_id)i;
 }
 
-struct machine *mach_new(void)
+struct mach_machine *mach_new(void)
 {
-	struct machine *m = calloc(1, sizeof(*m));
+	struct mach_machine *m = calloc(1, sizeof(*m));
 
 	if (!m)
 		return NULL;
@@ -202,7 +202,7 @@ void mach_process_clear(struct mach_process *p)
 	p->mm = NULL;
 }
 
-void mach_free(struct machine *m)
+void mach_free(struct mach_machine *m)
 {
 	if (!m)
 		return;
@@ -222,7 +222,7 @@ void mach_free(struct machine *m)
 	free(m);
 }
 
-const struct mach_process *mach_find_process(const struct machine *m, pid_t tgid)
+const struct mach_process *mach_find_process(const struct mach_machine *m, pid_t tgid)
 {
 	size_t lo = 0, hi = m->nprocs;
 
@@ -246,7 +246,7 @@ const struct mach_thread *mach_find_thread(const struct mach_process *p, pid_t t
 	return NULL;
 }
 
-const struct mach_thread *mach_find_any_thread(const struct machine *m, pid_t tid,
+const struct mach_thread *mach_find_any_thread(const struct mach_machine *m, pid_t tid,
 					       const struct mach_process **proc)
 {
 	const struct mach_process *p = mach_find_process(m, tid);

@@ -58,7 +58,7 @@ struct cpu_rq {
 };
 
 struct mach_sim {
-	struct machine *m;
+	struct mach_machine *m;
 	struct mach_sim_opts o;
 	struct psi_engine *psi;
 	struct psi_group **groups; /* the chain: groups[0] system ... groups[depth] leaf */
@@ -344,7 +344,7 @@ static void account_cpu(struct mach_sim *s, int cpu, uint64_t ns)
 
 static void step(struct mach_sim *s, uint64_t dt)
 {
-	struct machine *m = s->m;
+	struct mach_machine *m = s->m;
 	uint64_t due;
 
 	s->now += dt;
@@ -409,7 +409,7 @@ static void step(struct mach_sim *s, uint64_t dt)
 /* Publish what the rest of the model derives from the tasks' states. */
 static void publish(struct mach_sim *s)
 {
-	struct machine *m = s->m;
+	struct mach_machine *m = s->m;
 	unsigned int running = 0, blocked = 0;
 
 	for (size_t i = 0; i < m->nprocs; i++)
@@ -482,7 +482,7 @@ static bool can_work(const struct mach_process *p, const struct mach_thread *t)
 
 static int by_cpu_time_desc(const void *a, const void *b, void *ctx)
 {
-	const struct machine *m = ctx;
+	const struct mach_machine *m = ctx;
 	const struct wtask *x = a, *y = b;
 	const struct mach_thread *tx = &m->procs[x->proc].threads[x->thread];
 	const struct mach_thread *ty = &m->procs[y->proc].threads[y->thread];
@@ -500,7 +500,7 @@ static int by_cpu_time_desc(const void *a, const void *b, void *ctx)
  */
 static int pick_workload(struct mach_sim *s)
 {
-	struct machine *m = s->m;
+	struct mach_machine *m = s->m;
 	unsigned int online = 0, candidates = 0, want, k = 0;
 
 	for (unsigned int c = 0; c < m->ncpus; c++)
@@ -553,7 +553,7 @@ static int make_groups(struct mach_sim *s)
 /* Tasks the simulator does not move stop being runnable or blocked: the load is the workload's. */
 static void quiesce_others(struct mach_sim *s)
 {
-	struct machine *m = s->m;
+	struct mach_machine *m = s->m;
 
 	for (size_t i = 0; i < m->nprocs; i++)
 		for (unsigned int t = 0; t < m->procs[i].nthreads; t++) {
@@ -588,7 +588,7 @@ static void start_tasks(struct mach_sim *s)
 	}
 }
 
-int mach_sim_create(struct machine *m, const struct mach_sim_opts *o, struct mach_sim **out,
+int mach_sim_create(struct mach_machine *m, const struct mach_sim_opts *o, struct mach_sim **out,
 		    char *err, size_t errlen)
 {
 	struct mach_sim *s;

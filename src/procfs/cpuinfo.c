@@ -21,7 +21,7 @@ static const char cpu_flags[] =
 int pfs_show_cpuinfo(struct seq_file *m, void *v)
 {
 	const struct pfs_ctx *c = m->private;
-	const struct machine *mach = c->mach;
+	const struct mach_machine *mach = c->mach;
 	unsigned int online = 0;
 
 	(void)v;

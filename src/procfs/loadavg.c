@@ -21,7 +21,7 @@ static void show_load(struct seq_file *m, const char *delim, unsigned long avg)
 int pfs_show_loadavg(struct seq_file *m, void *v)
 {
 	const struct pfs_ctx *c = m->private;
-	const struct machine *mach = c->mach;
+	const struct mach_machine *mach = c->mach;
 
 	(void)v;
 	show_load(m, NULL, mach->avenrun[0]);

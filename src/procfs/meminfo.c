@@ -13,7 +13,7 @@
 int pfs_show_meminfo(struct seq_file *m, void *v)
 {
 	const struct pfs_ctx *c = m->private;
-	const struct machine *mach = c->mach;
+	const struct mach_machine *mach = c->mach;
 
 	(void)v;
 	for (unsigned int i = 0; i < mach->profile.nmeminfo; i++) {

@@ -50,7 +50,7 @@ void *pfs_schedstat_next(struct seq_file *m, void *v, loff_t *pos);
 /** A stop() for iterators that take no locks. */
 void pfs_seq_stop_nothing(struct seq_file *m, void *v);
 /** /proc/stat's totals: CPU times summed over all CPUs (ns), the intr and softirq totals. */
-void pfs_stat_totals(const struct machine *mach, uint64_t cpu_ns[MACH_NR_CPUTIME], uint64_t *intr,
+void pfs_stat_totals(const struct mach_machine *mach, uint64_t cpu_ns[MACH_NR_CPUTIME], uint64_t *intr,
 		     uint64_t *softirq);
 
 #endif /* UPROCFS_PROCFS_RENDER_H */

@@ -16,7 +16,7 @@
 static void *schedstat_at(struct seq_file *m, loff_t pos)
 {
 	const struct pfs_ctx *c = m->private;
-	const struct machine *mach = c->mach;
+	const struct mach_machine *mach = c->mach;
 	loff_t online = 0;
 
 	if (pos == 0)

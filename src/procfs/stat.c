@@ -31,7 +31,7 @@ static void show_irq_gap(struct seq_file *m, unsigned int n)
 	}
 }
 
-static void show_all_irqs(struct seq_file *m, const struct machine *mach)
+static void show_all_irqs(struct seq_file *m, const struct mach_machine *mach)
 {
 	unsigned int next = 0;
 
@@ -45,7 +45,7 @@ static void show_all_irqs(struct seq_file *m, const struct machine *mach)
 	show_irq_gap(m, mach->nr_irqs - next);
 }
 
-void pfs_stat_totals(const struct machine *mach, uint64_t cpu_ns[MACH_NR_CPUTIME], uint64_t *intr,
+void pfs_stat_totals(const struct mach_machine *mach, uint64_t cpu_ns[MACH_NR_CPUTIME], uint64_t *intr,
 		     uint64_t *softirq)
 {
 	memset(cpu_ns, 0, MACH_NR_CPUTIME * sizeof(uint64_t));
@@ -63,7 +63,7 @@ void pfs_stat_totals(const struct machine *mach, uint64_t cpu_ns[MACH_NR_CPUTIME
 int pfs_show_stat(struct seq_file *m, void *v)
 {
 	const struct pfs_ctx *c = m->private;
-	const struct machine *mach = c->mach;
+	const struct mach_machine *mach = c->mach;
 	uint64_t sum[MACH_NR_CPUTIME], intr, softirq;
 
 	(void)v;

@@ -20,7 +20,7 @@ uint64_t src_boottime_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-void src_task_owner(const struct machine *m, const struct mach_process *p, const struct mach_thread *t,
+void src_task_owner(const struct mach_machine *m, const struct mach_process *p, const struct mach_thread *t,
 		    struct stat *st)
 {
 	/*

@@ -81,7 +81,7 @@ static int load_one(struct mach_loader *ld, int procfd, const char *path, bool r
 }
 
 /* Hand @m to @out once it loaded and built; on any failure free it.  @ld is freed. */
-static int finish_or_free(struct machine *m, struct mach_loader *ld, int rc, struct machine **out,
+static int finish_or_free(struct mach_machine *m, struct mach_loader *ld, int rc, struct mach_machine **out,
 			  char *err, size_t errlen)
 {
 	if (!rc)
@@ -95,9 +95,9 @@ static int finish_or_free(struct machine *m, struct mach_loader *ld, int rc, str
 	return 0;
 }
 
-int mirror_load_globals(int procfd, struct machine **out, char *err, size_t errlen)
+int mirror_load_globals(int procfd, struct mach_machine **out, char *err, size_t errlen)
 {
-	struct machine *m = mach_new();
+	struct mach_machine *m = mach_new();
 	struct mach_loader *ld = m ? mach_loader_new(m) : NULL;
 	const struct mach_ld_name *files;
 	size_t n;
@@ -136,10 +136,10 @@ static int load_task_files(struct mach_loader *ld, int procfd, const char *dir, 
 	return 0;
 }
 
-static int load_task_once(int procfd, pid_t pid, pid_t tid, unsigned int kinds, struct machine **out, char *err,
+static int load_task_once(int procfd, pid_t pid, pid_t tid, unsigned int kinds, struct mach_machine **out, char *err,
 			  size_t errlen)
 {
-	struct machine *m = mach_new();
+	struct mach_machine *m = mach_new();
 	struct mach_loader *ld = m ? mach_loader_new(m) : NULL;
 	char dir[64];
 	int rc;
@@ -162,7 +162,7 @@ static int load_task_once(int procfd, pid_t pid, pid_t tid, unsigned int kinds, 
 	return finish_or_free(m, ld, rc, out, err, errlen);
 }
 
-int mirror_load_task(int procfd, pid_t pid, pid_t tid, unsigned int kinds, struct machine **out, char *err,
+int mirror_load_task(int procfd, pid_t pid, pid_t tid, unsigned int kinds, struct mach_machine **out, char *err,
 		     size_t errlen)
 {
 	char path[64], *env;
@@ -184,7 +184,7 @@ int mirror_load_task(int procfd, pid_t pid, pid_t tid, unsigned int kinds, struc
 	return 0;
 }
 
-void mirror_dumpability(int procfd, struct machine *m)
+void mirror_dumpability(int procfd, struct mach_machine *m)
 {
 	char path[32];
 	struct stat st;

@@ -15,7 +15,7 @@
  * Load the global files of the procfs at @procfd into a new machine (enough
  * for any global file to render).  0 or -errno with a message in @err.
  */
-int mirror_load_globals(int procfd, struct machine **out, char *err, size_t errlen);
+int mirror_load_globals(int procfd, struct mach_machine **out, char *err, size_t errlen);
 
 /**
  * Load process @pid (and thread @tid if non-zero) of the procfs at @procfd,
@@ -24,7 +24,7 @@ int mirror_load_globals(int procfd, struct machine **out, char *err, size_t errl
  * Fewer files, fewer chances for a busy process to change between two.
  * -ESRCH when the process is gone.
  */
-int mirror_load_task(int procfd, pid_t pid, pid_t tid, unsigned int kinds, struct machine **out, char *err,
+int mirror_load_task(int procfd, pid_t pid, pid_t tid, unsigned int kinds, struct mach_machine **out, char *err,
 		     size_t errlen);
 
 /**
@@ -35,7 +35,7 @@ int mirror_load_task(int procfd, pid_t pid, pid_t tid, unsigned int kinds, struc
 int mirror_translate_tid(int procfd, pid_t tid, pid_t *ns_tgid, pid_t *ns_tid);
 
 /** Mark the processes of @m whose entries in the procfs at @procfd show an mm that is not dumpable. */
-void mirror_dumpability(int procfd, struct machine *m);
+void mirror_dumpability(int procfd, struct mach_machine *m);
 
 /** Read a whole file relative to @dirfd into a malloc'd buffer; 0 or -errno. */
 int mirror_read_file(int dirfd, const char *path, char **text, size_t *len);

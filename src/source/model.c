@@ -28,7 +28,7 @@
 
 struct model_source {
 	struct pfs_source base;
-	struct machine *mach;
+	struct mach_machine *mach;
 	struct pfs_model_opts o;
 	pthread_rwlock_t lock;        /* the model: readers render, advance writes */
 	pthread_mutex_t advance_lock;
@@ -106,7 +106,7 @@ static int model_task_attr(struct pfs_source *s, const struct pfs_reader *r, con
 }
 
 /* The model's pids above @after, ascending: a binary search, then the array in order. */
-static size_t model_pids(const struct machine *m, pid_t after, pid_t *ids, size_t max)
+static size_t model_pids(const struct mach_machine *m, pid_t after, pid_t *ids, size_t max)
 {
 	size_t lo = 0, hi = m->nprocs, n = 0;
 
@@ -164,9 +164,9 @@ static size_t model_list_ids(struct pfs_source *s, const struct pfs_reader *r, c
  * parent is not mirrored (the run's command, child of the namespace's init)
  * hangs under the machine's login shell.
  */
-static void adapt_mirrored(const struct model_source *ms, const struct pfs_reader *r, struct machine *own)
+static void adapt_mirrored(const struct model_source *ms, const struct pfs_reader *r, struct mach_machine *own)
 {
-	const struct machine *served = ms->mach;
+	const struct mach_machine *served = ms->mach;
 
 	for (size_t p = 0; p < own->nprocs; p++) {
 		struct mach_process *proc = &own->procs[p];
@@ -268,7 +268,7 @@ static const struct pfs_source_ops model_ops = {
 	.destroy = model_destroy,
 };
 
-int pfs_model_source_new(struct machine *m, const struct pfs_model_opts *o, struct pfs_source **out)
+int pfs_model_source_new(struct mach_machine *m, const struct pfs_model_opts *o, struct pfs_source **out)
 {
 	struct model_source *ms = calloc(1, sizeof(*ms));
 

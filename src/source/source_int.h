@@ -13,7 +13,7 @@
 uint64_t src_boottime_ns(void);
 
 /** Owner and times of a modelled task's /proc entry whose st_mode @st already holds, as the kernel sets them. */
-void src_task_owner(const struct machine *m, const struct mach_process *p, const struct mach_thread *t,
+void src_task_owner(const struct mach_machine *m, const struct mach_process *p, const struct mach_thread *t,
 		    struct stat *st);
 
 /** Whether node @n exists in the real procfs at @procfd (and the table serves it): 0 or -ENOENT. */

@@ -40,7 +40,7 @@ static void irq_set(struct synth *s, struct mach_irq *irq, unsigned int nr, uint
  */
 int sy_build_irqs(struct synth *s)
 {
-	struct machine *m = s->m;
+	struct mach_machine *m = s->m;
 	struct rng *r = &s->rng;
 	unsigned int n = s->o->cpus, blkq = n < 64 ? n : 64, netq = n < 32 ? n : 32;
 	static const unsigned int legacy[] = { 1, 4, 8, 9, 12 };
@@ -109,7 +109,7 @@ static uint64_t kb4(double kb)
  */
 void sy_build_meminfo(struct synth *s)
 {
-	struct machine *m = s->m;
+	struct mach_machine *m = s->m;
 	struct rng *r = &s->rng;
 	unsigned int n = s->o->cpus;
 	double mem = s->o->mem, up_days = (double)s->now / 86400e9;
@@ -195,7 +195,7 @@ void sy_build_meminfo(struct synth *s)
 /* The page counts meminfo already shows, in pages: the two files must agree. */
 static void vmstat_pages(struct synth *s)
 {
-	struct machine *m = s->m;
+	struct mach_machine *m = s->m;
 	struct rng *r = &s->rng;
 
 	VM(NR_FREE_PAGES) = MI(MEMFREE) / 4;
@@ -224,7 +224,7 @@ static void vmstat_pages(struct synth *s)
 /* Reclaim under memory pressure: scanning, stealing, stalls, compaction and OOM kills. */
 static void vmstat_reclaim(struct synth *s, double up, double mem)
 {
-	struct machine *m = s->m;
+	struct mach_machine *m = s->m;
 	struct rng *r = &s->rng;
 
 	if (mem > 0.01) {
@@ -259,7 +259,7 @@ static void vmstat_reclaim(struct synth *s, double up, double mem)
 /* /proc/vmstat: the page counts meminfo shows, and event counts since boot. */
 void sy_build_vmstat(struct synth *s)
 {
-	struct machine *m = s->m;
+	struct mach_machine *m = s->m;
 	struct rng *r = &s->rng;
 	double up = (double)s->now / 1e9, io = s->o->io, mem = s->o->mem;
 	uint64_t phys_pages = (MI(DIRECTMAP4K) + MI(DIRECTMAP2M)) / 4;
@@ -339,7 +339,7 @@ static unsigned long fixed_pt(double v)
  */
 void sy_build_load(struct synth *s)
 {
-	struct machine *m = s->m;
+	struct mach_machine *m = s->m;
 	struct rng *r = &s->rng;
 	double n = s->o->cpus, l1, up_us = (double)s->now / 1e3;
 	double share[MACH_NR_PSI_RES] = {

@@ -24,7 +24,7 @@
 /* Up between two hours and a month, booted at SYNTH_EPOCH_NOW minus that. */
 void sy_build_clock(struct synth *s)
 {
-	struct machine *m = s->m;
+	struct mach_machine *m = s->m;
 
 	s->now = (uint64_t)(rng_logu(&s->rng, 2 * 3600.0, 30 * 86400.0) * 1e9);
 	m->uptime_ns = s->now;
@@ -134,7 +134,7 @@ static uint64_t to_usec_ns(double ns)
  */
 int sy_build_cpus(struct synth *s)
 {
-	struct machine *m = s->m;
+	struct mach_machine *m = s->m;
 	double now = (double)s->now;
 
 	m->nr_cpu_ids = m->ncpus = s->o->cpus;

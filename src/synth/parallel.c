@@ -72,7 +72,7 @@ static void merge_sums(struct synth_sums *sum, const struct synth_sums *w)
 /* The thread counts of /proc/stat and loadavg: what the tasks' states came out as. */
 static void count_threads(struct synth *s)
 {
-	const struct machine *m = s->m;
+	const struct mach_machine *m = s->m;
 
 	for (size_t i = 0; i < m->nprocs; i++) {
 		const struct mach_process *p = &m->procs[i];
@@ -92,7 +92,7 @@ static void count_threads(struct synth *s)
  */
 int sy_build_tasks(struct synth *s)
 {
-	struct machine *m = s->m;
+	struct mach_machine *m = s->m;
 	struct builder *b;
 	atomic_size_t next = 0;
 	long online = sysconf(_SC_NPROCESSORS_ONLN);

@@ -218,7 +218,7 @@ static void map_start_times(struct synth *s)
 /* Pids in plan order, with gaps where tasks came and went; then start times follow them. */
 static void plan_pids(struct synth *s)
 {
-	struct machine *m = s->m;
+	struct mach_machine *m = s->m;
 	uint64_t next = number_user(s, number_boot(s));
 
 	m->last_pid = (pid_t)(next - 1 + rng_below(&s->rng, 4));
@@ -235,7 +235,7 @@ static void plan_pids(struct synth *s)
  */
 int sy_plan(struct synth *s)
 {
-	struct machine *m = s->m;
+	struct mach_machine *m = s->m;
 	size_t cap = s->o->tasks;
 
 	m->procs = calloc(cap, sizeof(*m->procs));

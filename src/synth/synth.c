@@ -2,7 +2,7 @@
 /*
  * synth.c - the seeded synthetic machine generator (`--machine synth:...`).
  *
- * Builds a whole struct machine the way a Linux 6.18 x86_64 server holds
+ * Builds a whole struct mach_machine the way a Linux 6.18 x86_64 server holds
  * it: kthreadd and its kernel threads (per-CPU sets, rescuers, kworkers),
  * systemd and its daemons, ssh sessions with jobs, services with worker
  * pools, cron jobs and containers, each with the VMAs its ELF files,
@@ -75,7 +75,7 @@ static int check_opts(const struct mach_synth_opts *o, char *err, size_t errlen)
  */
 static void finish_procs(struct synth *s)
 {
-	struct machine *m = s->m;
+	struct mach_machine *m = s->m;
 	uint64_t limit = m->meminfo[MACH_MEMINFO_MEMTOTAL] / 4 / 64;
 
 	for (size_t i = 0; i < m->nprocs; i++) {
@@ -94,7 +94,7 @@ static void free_build(struct synth *s)
 }
 
 /* Each step reads what the steps before it built, so the order is fixed (see above). */
-int mach_synth_build(const struct mach_synth_opts *o, struct machine **out, char *err, size_t errlen)
+int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out, char *err, size_t errlen)
 {
 	struct synth s;
 	int rc;

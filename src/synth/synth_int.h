@@ -97,7 +97,7 @@ struct synth_sums {
 
 struct synth {
 	const struct mach_synth_opts *o;
-	struct machine *m;
+	struct mach_machine *m;
 	struct rng rng;               /* the machine-wide stream */
 
 	/* clock and topology */

@@ -445,7 +445,7 @@ int sy_build_task(struct synth *s, size_t idx)
  */
 void sy_fit_task_times(struct synth *s)
 {
-	struct machine *m = s->m;
+	struct mach_machine *m = s->m;
 	uint64_t cpu_user = 0, cpu_sys = 0, csw = 0;
 	double ku, ks;
 

@@ -37,7 +37,7 @@ const struct mach_ld_name *pfs_load_names(size_t *n)
 	return names;
 }
 
-int pfs_load_tree(const char *dir, const struct mach_load_opts *opts, struct machine **out,
+int pfs_load_tree(const char *dir, const struct mach_load_opts *opts, struct mach_machine **out,
 		  struct mach_load_report *report, char *err, size_t errlen)
 {
 	struct mach_load_opts o = { 0 };

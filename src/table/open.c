@@ -11,7 +11,7 @@
 
 #include "uprocfs/procfs.h"
 
-int pfs_bind(const struct machine *mach, const struct pfs_node *n, struct pfs_ctx *c)
+int pfs_bind(const struct mach_machine *mach, const struct pfs_node *n, struct pfs_ctx *c)
 {
 	c->mach = mach;
 	c->proc = NULL;
@@ -100,7 +100,7 @@ int pfs_render(const struct pfs_node *n, const struct pfs_ctx *ctx_in, char **ou
 	return 0;
 }
 
-int pfs_resolve(const struct machine *mach, const char *path, struct pfs_node *n, struct pfs_ctx *ctx,
+int pfs_resolve(const struct mach_machine *mach, const char *path, struct pfs_node *n, struct pfs_ctx *ctx,
 		char *err, size_t errlen)
 {
 	int rc = pfs_parse_path(path, n, err, errlen);
@@ -122,7 +122,7 @@ int pfs_resolve(const struct machine *mach, const char *path, struct pfs_node *n
 }
 
 /* The loadable files of one scope, for one place in it. */
-static int each_in_scope(const struct machine *mach, unsigned int flags, enum pfs_scope scope, pid_t pid,
+static int each_in_scope(const struct mach_machine *mach, unsigned int flags, enum pfs_scope scope, pid_t pid,
 			 pid_t tid, int (*fn)(void *arg, const struct pfs_node *n, const struct pfs_ctx *c), void *arg)
 {
 	for (size_t i = 0; i < pfs_nentries; i++) {
@@ -144,7 +144,7 @@ static int each_in_scope(const struct machine *mach, unsigned int flags, enum pf
 	return 0;
 }
 
-int pfs_for_each_file(const struct machine *mach, unsigned int flags,
+int pfs_for_each_file(const struct mach_machine *mach, unsigned int flags,
 		      int (*fn)(void *arg, const struct pfs_node *n, const struct pfs_ctx *c), void *arg)
 {
 	int rc = each_in_scope(mach, flags, PFS_SCOPE_GLOBAL, 0, 0, fn, arg);

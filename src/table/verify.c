@@ -10,7 +10,7 @@
 
 #include "uprocfs/procfs.h"
 
-int pfs_verify(const struct machine *mach, const struct mach_load_report *report,
+int pfs_verify(const struct mach_machine *mach, const struct mach_load_report *report,
 	       void (*each)(void *arg, const struct pfs_verify_file *f), void *arg,
 	       struct pfs_verify_counts *out)
 {

@@ -27,7 +27,7 @@ int load_str(struct mach_loader *ld, const char *path, const char *text, char *e
 	return pfs_load_text(ld, path, text, strlen(text), err, ERRLEN);
 }
 
-int load_set(struct machine *m, const char *const *files, char *err)
+int load_set(struct mach_machine *m, const char *const *files, char *err)
 {
 	struct mach_loader *ld = mach_loader_new(m);
 	int rc = ld ? 0 : -ENOMEM;
@@ -40,7 +40,7 @@ int load_set(struct machine *m, const char *const *files, char *err)
 	return rc;
 }
 
-int roundtrip(const struct machine *m, const char *path, const char *text, size_t len, int verbose)
+int roundtrip(const struct mach_machine *m, const char *path, const char *text, size_t len, int verbose)
 {
 	struct pfs_node f;
 	struct pfs_ctx ctx;
@@ -70,7 +70,7 @@ int roundtrip(const struct machine *m, const char *path, const char *text, size_
 }
 
 /* Every (path, text) of @files renders back from @m byte for byte. */
-static void roundtrip_set(const struct machine *m, const char *const *files, const char *what)
+static void roundtrip_set(const struct mach_machine *m, const char *const *files, const char *what)
 {
 	unsigned int bad = 0, n = 0;
 
@@ -279,7 +279,7 @@ static const char weird_stat[] =
 static void test_user_process(void)
 {
 	const char *const files[] = { CAT_FILES(CAT_STATUS), NULL };
-	struct machine *m = mach_new();
+	struct mach_machine *m = mach_new();
 	struct mach_loader *ld = mach_loader_new(m);
 	const struct mach_process *p;
 	const struct mach_thread *t;
@@ -379,7 +379,7 @@ static void test_padding(void)
 	const char *const files[] = {
 		CAT_FILES(CAT_STATUS_RSS("VmRSS:\t 0001628 kB\n")), NULL
 	};
-	struct machine *m = mach_new();
+	struct mach_machine *m = mach_new();
 	const struct mach_process *p;
 	char err[ERRLEN];
 	int rc = load_set(m, files, err);
@@ -402,7 +402,7 @@ static void test_kthread_zombie_weird(void)
 				       "77/comm", "edge\n", NULL };
 	const char *const wfiles[] = { "90/status", weird_status, "90/stat", weird_stat,
 				       "90/comm", "a\nb\\c\td e)(f\n", NULL };
-	struct machine *m = mach_new();
+	struct mach_machine *m = mach_new();
 	const struct mach_process *p;
 	char err[ERRLEN];
 	int rc;
@@ -499,7 +499,7 @@ static void test_threads(void)
 		"50/task/52/statm", cat_statm, "50/task/52/comm", "worker\n",
 		NULL
 	};
-	struct machine *m = mach_new();
+	struct mach_machine *m = mach_new();
 	const struct mach_process *p;
 	char err[ERRLEN];
 	int rc;
@@ -600,7 +600,7 @@ static const char stat_text[] =
 
 static void test_stat(void)
 {
-	struct machine *m = mach_new();
+	struct mach_machine *m = mach_new();
 	char err[ERRLEN];
 	int rc = load_set(m, (const char *const[]){ "stat", stat_text, NULL }, err);
 	unsigned int bad = 0;
@@ -667,7 +667,7 @@ static const char meminfo_text[] =
 
 static void test_small_globals(void)
 {
-	struct machine *m = mach_new();
+	struct mach_machine *m = mach_new();
 	struct mach_loader *ld = mach_loader_new(m);
 	char err[ERRLEN];
 	int rc;
@@ -729,7 +729,7 @@ static void test_inverses(void)
 	for (unsigned int ip = 0; ip < 70; ip += (ip < 3 ? 1 : 33)) {
 		for (unsigned int frac = 0; frac < 100; frac++) {
 			char text[128], err[ERRLEN];
-			struct machine *m = mach_new();
+			struct mach_machine *m = mach_new();
 			struct mach_loader *ld = mach_loader_new(m);
 			unsigned long x, y;
 
@@ -765,7 +765,7 @@ static void test_inverses(void)
 static void expect_error(const char *path, const char *text, size_t len, const char *prefix,
 			 const char *needle, const char *what)
 {
-	struct machine *m = mach_new();
+	struct mach_machine *m = mach_new();
 	struct mach_loader *ld = mach_loader_new(m);
 	char err[ERRLEN] = "";
 	int rc = pfs_load_text(ld, path, text, len, err, ERRLEN);
@@ -916,7 +916,7 @@ static void test_errors(void)
 	{
 		const char *const f[] = { "42/status", CAT_STATUS, "42/statm", "765 408 379 5 0 123 0\n",
 					  NULL };
-		struct machine *m = mach_new();
+		struct mach_machine *m = mach_new();
 		char err[ERRLEN];
 		int rc = load_set(m, f, err);
 
@@ -927,7 +927,7 @@ static void test_errors(void)
 	{
 		char *bad = subst(cat_stat, "42 (cat) R", "42 (cat) S");
 		const char *const f[] = { "42/status", CAT_STATUS, "42/stat", bad, NULL };
-		struct machine *m = mach_new();
+		struct mach_machine *m = mach_new();
 		char err[ERRLEN];
 		int rc = load_set(m, f, err);
 
@@ -938,7 +938,7 @@ static void test_errors(void)
 	}
 	{
 		const char *const f[] = { "42/status", CAT_STATUS, "42/comm", "dog\n", NULL };
-		struct machine *m = mach_new();
+		struct mach_machine *m = mach_new();
 		char err[ERRLEN];
 		int rc = load_set(m, f, err);
 
@@ -948,7 +948,7 @@ static void test_errors(void)
 	{
 		char *lead = subst(CAT_STATUS, "VmHWM:\t    1628 kB", "VmHWM:\t    1632 kB");
 		const char *const f[] = { "42/status", CAT_STATUS, "42/task/42/status", lead, NULL };
-		struct machine *m = mach_new();
+		struct mach_machine *m = mach_new();
 		char err[ERRLEN];
 		int rc = load_set(m, f, err);
 
@@ -965,7 +965,7 @@ static void test_errors(void)
 		char *nokt4 = nokt3 ? subst(nokt3, "NStgid:\t42", "NStgid:\t43") : NULL;
 		char *nokt5 = nokt4 ? subst(nokt4, "NSpid:\t42", "NSpid:\t43") : NULL;
 		const char *const f[] = { "42/status", CAT_STATUS, "43/status", nokt5, NULL };
-		struct machine *m = mach_new();
+		struct mach_machine *m = mach_new();
 		char err[ERRLEN];
 		int rc = nokt5 ? load_set(m, f, err) : 0;
 
@@ -984,7 +984,7 @@ static void test_errors(void)
 			"cpu  0 0 0 0 0 0 0 0 0 0\ncpu7 0 0 0 0 0 0 0 0 0 0\nintr 0\nctxt 1\nbtime 2\n"
 			"processes 3\nprocs_running 1\nprocs_blocked 0\nsoftirq 0 0 0 0 0 0 0 0 0 0 0\n";
 		const char *const f[] = { "stat", st8, "42/status", CAT_STATUS, NULL };
-		struct machine *m = mach_new();
+		struct mach_machine *m = mach_new();
 		char err[ERRLEN];
 		int rc = load_set(m, f, err);
 
@@ -996,7 +996,7 @@ static void test_errors(void)
 		/* ... and raise it: "03" is 5 to 8 bits wide */
 		char *wide = subst(CAT_STATUS, "Cpus_allowed:\t3\n", "Cpus_allowed:\t03\n");
 		const char *const f[] = { "stat", stat_text, "42/status", wide, NULL };
-		struct machine *m = mach_new();
+		struct mach_machine *m = mach_new();
 		char err[ERRLEN];
 		int rc = load_set(m, f, err);
 

@@ -236,7 +236,7 @@ static void check_order(const struct mach_load_report *r)
 	ok(good, "report order: global files, then pids ascending, whole files before task/");
 }
 
-static void check_sane(const struct machine *m)
+static void check_sane(const struct mach_machine *m)
 {
 	unsigned int bad = 0;
 
@@ -269,7 +269,7 @@ void test_live(void)
 	char dir[] = "/tmp/uprocfs-load-XXXXXX", path[600];
 	pid_t weird, threads, stopped, zparent, zombie = 0;
 	struct mach_load_report r;
-	struct machine *m = NULL;
+	struct mach_machine *m = NULL;
 	const struct mach_process *p;
 	struct timespec a, b;
 	size_t nok = 0, nskip = 0, len = 0;
@@ -454,7 +454,7 @@ static int copy(const char *from, const char *to)
 }
 
 struct shown_diffs {
-	const struct machine *m;
+	const struct mach_machine *m;
 	int shown;
 };
 
@@ -487,7 +487,7 @@ void test_tree(void)
 {
 	char dir[] = "/tmp/uprocfs-tree-XXXXXX", a[800], b[800];
 	struct mach_load_report r;
-	struct machine *m = NULL;
+	struct mach_machine *m = NULL;
 	char err[ERRLEN];
 	pid_t child;
 	int rc, bad = 0;
@@ -762,7 +762,7 @@ static char *mutate(uint64_t *rng, const char *src, size_t len, size_t *out_len)
 static int load_pid_set(const struct text *set, size_t nset, size_t mutated, const char *mtext,
 			size_t mlen, char *err)
 {
-	struct machine *m = mach_new();
+	struct mach_machine *m = mach_new();
 	struct mach_loader *ld = mach_loader_new(m);
 	int rc = 0;
 
@@ -830,7 +830,7 @@ void test_mutations(void)
 
 	/* unmutated: everything loads */
 	for (size_t i = 0; i < nglob; i++) {
-		struct machine *m = mach_new();
+		struct mach_machine *m = mach_new();
 		struct mach_loader *ld = mach_loader_new(m);
 
 		clean += pfs_load_text(ld, glob[i].path, glob[i].buf, glob[i].len, err, ERRLEN) != 0;
@@ -845,7 +845,7 @@ void test_mutations(void)
 
 	for (unsigned int r = 0; r < rounds; r++) {
 		for (size_t i = 0; i < nglob; i++) {
-			struct machine *m = mach_new();
+			struct mach_machine *m = mach_new();
 			struct mach_loader *ld = mach_loader_new(m);
 			size_t len;
 			char *t = mutate(&rng, glob[i].buf, glob[i].len, &len);
@@ -962,7 +962,7 @@ int stat_equal_except(const char *a, size_t alen, const char *b, size_t blen,
 void test_roundtrip_live(void)
 {
 	struct mach_load_report r;
-	struct machine *m = NULL;
+	struct mach_machine *m = NULL;
 	unsigned long same = 0, differ = 0;
 	char err[ERRLEN];
 	int rc;

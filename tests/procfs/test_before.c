@@ -51,7 +51,7 @@ static unsigned long compare(const char *what, int (*bshow)(struct seq_file *, v
 
 static void check_machine(const char *spec)
 {
-	struct machine *m;
+	struct mach_machine *m;
 	char err[256];
 	unsigned long bad = 0, files = 0;
 

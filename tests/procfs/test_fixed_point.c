@@ -22,7 +22,7 @@
 
 #define FIX_1 2048ul /* 1.0 in the kernel's FSHIFT = 11 fixed point */
 
-static struct machine *mach;
+static struct mach_machine *mach;
 
 /* A rendered file as a NUL-terminated string in @out (empty on failure). */
 static void render_str(const char *path, char *out, size_t outlen)

@@ -13,7 +13,7 @@
 #include "tap.h"
 #include "uprocfs/procfs.h"
 
-static struct machine *mach;
+static struct mach_machine *mach;
 static struct mach_process *proc;
 
 static void set_bits(struct mach_bitmap *b, unsigned int nbits, unsigned int first, unsigned int last)

@@ -91,7 +91,7 @@ static void roundtrip(const char *spec)
 	/* tmpfs if there is one: 50 trees of 2,700 files are slow on a disk */
 	char dir[64], err[512];
 	struct mach_load_report rep = { 0 };
-	struct machine *m = NULL, *back = NULL;
+	struct mach_machine *m = NULL, *back = NULL;
 	size_t same = 0, differ = 0;
 	int rc;
 

@@ -37,7 +37,7 @@ struct snap {
 	size_t nthreads;
 };
 
-static void take(const struct machine *m, struct snap *s)
+static void take(const struct mach_machine *m, struct snap *s)
 {
 	size_t k = 0;
 
@@ -62,7 +62,7 @@ static void take(const struct machine *m, struct snap *s)
 		s->psi_total[r] = m->pressure[r].some.total_us;
 }
 
-static void check_step(const struct machine *m, const struct snap *a, const struct snap *b, uint64_t dt,
+static void check_step(const struct mach_machine *m, const struct snap *a, const struct snap *b, uint64_t dt,
 		       const char *what)
 {
 	unsigned int online = 0, running = 0, blocked = 0, tasks = 0;
@@ -113,7 +113,7 @@ static bool make_tmpdir(char *dir, size_t size, const char *name)
 	return mkdtemp(dir) != NULL;
 }
 
-static int render_all(const struct machine *m, char **out, size_t *len)
+static int render_all(const struct mach_machine *m, char **out, size_t *len)
 {
 	char dir[64], err[256], cmd[128];
 	size_t cap = 1 << 20;
@@ -141,11 +141,11 @@ static int render_all(const struct machine *m, char **out, size_t *len)
 	return rc;
 }
 
-static void roundtrip(const struct machine *m, const char *what)
+static void roundtrip(const struct mach_machine *m, const char *what)
 {
 	char dir[64], err[512], cmd[128];
 	struct mach_load_report rep = { 0 };
-	struct machine *back = NULL;
+	struct mach_machine *back = NULL;
 	size_t differ = 0;
 
 	if (!make_tmpdir(dir, sizeof(dir), "uprocfs-sim-rt") || tw_write_machine(m, dir, err, sizeof(err))) {
@@ -172,7 +172,7 @@ static void roundtrip(const struct machine *m, const char *what)
 
 static void run(const char *spec)
 {
-	struct machine *m = NULL;
+	struct mach_machine *m = NULL;
 	struct mach_sim *sim = NULL;
 	struct mach_sim_opts so;
 	struct snap a, b;
@@ -207,7 +207,7 @@ static void determinism(void)
 	int same = 1;
 
 	for (int k = 0; k < 2; k++) {
-		struct machine *m;
+		struct mach_machine *m;
 		struct mach_sim *sim;
 		struct mach_sim_opts so;
 		char err[256];

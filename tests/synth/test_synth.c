@@ -90,10 +90,10 @@ static void check(enum prop p, int cond, const char *fmt, ...)
 /* ------------------------------------------------------------------ */
 /* Helpers                                                              */
 
-static struct machine *build(const char *spec, char *err, size_t errlen)
+static struct mach_machine *build(const char *spec, char *err, size_t errlen)
 {
 	struct mach_synth_opts o;
-	struct machine *m = NULL;
+	struct mach_machine *m = NULL;
 
 	mach_synth_defaults(&o);
 	if (mach_synth_parse(&o, spec, err, errlen))
@@ -129,7 +129,7 @@ static void buf_add(struct buf *b, const void *data, size_t len)
  * Symlinks (exe, ns/pid, self) are read with their readlink, as the
  * reader `ps` would see them.
  */
-static int render_into(const struct machine *m, const char *path, struct buf *b)
+static int render_into(const struct mach_machine *m, const char *path, struct buf *b)
 {
 	struct pfs_node f;
 	struct pfs_ctx ctx;
@@ -185,7 +185,7 @@ static int render_one(void *arg, const struct pfs_node *n, const struct pfs_ctx 
 	return 0;
 }
 
-static void render_all(const struct machine *m, struct buf *b, unsigned long *bad)
+static void render_all(const struct mach_machine *m, struct buf *b, unsigned long *bad)
 {
 	struct render_all_arg a = { .b = b, .bad = bad };
 
@@ -326,7 +326,7 @@ static void check_mm(const struct mach_process *p)
 		      mm->untag_mask == ~0ull, "pid %d: lck/swap/thp", pid);
 }
 
-static void check_machine(const struct machine *m, const struct mach_synth_opts *o, bool render)
+static void check_machine(const struct mach_machine *m, const struct mach_synth_opts *o, bool render)
 {
 	size_t ntids = 0, k = 0;
 	pid_t *tids, maxtid = 0;
@@ -719,7 +719,7 @@ static void test_parse(void)
 		   o.cpus == 8192 && o.tasks == 2000000 && o.threads == 4000000 && o.depth == 16,
 	   "the upper bounds parse");
 
-	struct machine *m = NULL;
+	struct mach_machine *m = NULL;
 	int rc = mach_from_spec("synth:cpu=4", &m, err, sizeof(err));
 	ok(rc == -EINVAL && !m && strstr(err, "unknown key \"cpu\""), "mach_from_spec passes the parse error on");
 	rc = mach_synth_build(&o, &m, err, sizeof(err));
@@ -736,7 +736,7 @@ static void test_determinism(void)
 	char err[256];
 
 	for (size_t i = 0; i < 2; i++) {
-		struct machine *a = build(specs[i], err, sizeof(err)), *b = build(specs[i], err, sizeof(err));
+		struct mach_machine *a = build(specs[i], err, sizeof(err)), *b = build(specs[i], err, sizeof(err));
 		struct buf ba = { 0 }, bb = { 0 };
 		unsigned long bad = 0;
 
@@ -760,7 +760,7 @@ static void test_determinism(void)
 }
 
 /* FNV-1a over what the files of @m render to: globals, and stat, status and maps of each process. */
-static uint64_t render_hash(const struct machine *m)
+static uint64_t render_hash(const struct mach_machine *m)
 {
 	static const char *const per_pid[] = { "stat", "status", "maps", "environ" };
 	uint64_t h = 1469598103934665603ull;
@@ -795,7 +795,7 @@ static void test_determinism_large(void)
 {
 	const char *spec = "cpus=32,tasks=25000,seed=11";
 	char err[256];
-	struct machine *a = build(spec, err, sizeof(err)), *b = build(spec, err, sizeof(err));
+	struct mach_machine *a = build(spec, err, sizeof(err)), *b = build(spec, err, sizeof(err));
 
 	if (!ok(a && b, "synth:%s builds", spec) || !a || !b) {
 		mach_free(a);
@@ -810,7 +810,7 @@ static void test_determinism_large(void)
 static void test_seeds_differ(void)
 {
 	char err[256];
-	struct machine *a = build("seed=1", err, sizeof(err)), *b = build("seed=2", err, sizeof(err));
+	struct mach_machine *a = build("seed=1", err, sizeof(err)), *b = build("seed=2", err, sizeof(err));
 	struct buf sa = { 0 }, sb = { 0 }, pa = { 0 }, pb = { 0 };
 
 	if (!a || !b) {
@@ -842,7 +842,7 @@ static void test_contents(void)
 	char err[256], spec[64];
 
 	for (int seed = 1; seed <= 20; seed++) {
-		struct machine *m;
+		struct mach_machine *m;
 		bool z = false, t = false, d = false, del = false, dz = false;
 
 		snprintf(spec, sizeof(spec), "seed=%d", seed);
@@ -903,7 +903,7 @@ static void test_invariants(void)
 
 	for (int seed = 1; seed <= 50 + (int)(sizeof(shapes) / sizeof(shapes[0])); seed++) {
 		struct mach_synth_opts o;
-		struct machine *m = NULL;
+		struct mach_machine *m = NULL;
 
 		mach_synth_defaults(&o);
 		if (seed <= 50)

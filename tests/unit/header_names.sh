@@ -24,10 +24,8 @@ root=$1
 # Prefixes a public name may start with, upper or lower case by kind.
 allowed='^(SEQ_|seq_|MACH_|mach_|PSI_|psi_|PFS_|pfs_|CALC_LOAD_|calc_load_|UPROCFS_[A-Z0-9_]*_H$)'
 # Names that are a module's own name rather than a prefixed one: calc_load()
-# is the kernel function the module is named after, and `struct machine` is
-# the model's root type (machine.h's tag since the start; every other
-# type of that header is mach_).
-exempt='^(calc_load|machine)$'
+# is the kernel function the module is named after.
+exempt='^(calc_load)$'
 
 # Print "KIND NAME" for every file-scope name of a header.
 names() {
