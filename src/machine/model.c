@@ -193,7 +193,8 @@ static void thread_clear(struct mach_thread *t)
 
 void mach_process_clear(struct mach_process *p)
 {
-	for (unsigned int i = 0; i < p->nthreads; i++)
+	/* a half-built process (its builder failed) may count threads it never allocated */
+	for (unsigned int i = 0; p->threads && i < p->nthreads; i++)
 		thread_clear(&p->threads[i]);
 	free(p->threads);
 	mach_mm_free(p->mm);
@@ -206,17 +207,18 @@ void mach_free(struct mach_machine *m)
 {
 	if (!m)
 		return;
-	for (unsigned int i = 0; i < m->ncpus; i++) {
+	/* a half-built machine may count CPUs and IRQs whose arrays never came */
+	for (unsigned int i = 0; m->cpus && i < m->ncpus; i++) {
 		struct mach_cpu_schedstat *s = &m->cpus[i].sched;
 		for (unsigned int d = 0; d < s->ndomains; d++)
 			mach_bitmap_free(&s->domains[d].span);
 		free(s->domains);
 	}
 	free(m->cpus);
-	for (unsigned int i = 0; i < m->nirqs; i++)
+	for (unsigned int i = 0; m->irqs && i < m->nirqs; i++)
 		free(m->irqs[i].per_cpu);
 	free(m->irqs);
-	for (size_t i = 0; i < m->nprocs; i++)
+	for (size_t i = 0; m->procs && i < m->nprocs; i++)
 		mach_process_clear(&m->procs[i]);
 	free(m->procs);
 	free(m);

@@ -266,5 +266,7 @@ int sy_plan(struct synth *s)
 	sy_plan_threads(s);
 	sy_plan_running(s);
 	plan_pids(s);
+	/* a command run on this machine starts from the last login shell, beside its `ps` */
+	s->m->login_pid = idx_pid(s, s->last_bash);
 	return 0;
 }
