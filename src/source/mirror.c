@@ -12,54 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../util/readfile.h"
 #include "mirror.h"
 #include "uprocfs/load.h"
 #include "uprocfs/procfs.h"
-
-int mirror_read_file(int dirfd, const char *path, char **text, size_t *len)
-{
-	size_t cap = 8192, have = 0;
-	char *buf;
-	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	buf = malloc(cap);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	for (;;) {
-		ssize_t n;
-
-		if (have == cap) {
-			char *bigger = realloc(buf, cap * 2);
-			if (!bigger) {
-				free(buf);
-				close(fd);
-				return -ENOMEM;
-			}
-			buf = bigger;
-			cap *= 2;
-		}
-		n = read(fd, buf + have, cap - have);
-		if (n < 0) {
-			int e = errno;
-			if (e == EINTR)
-				continue;
-			free(buf);
-			close(fd);
-			return -e;
-		}
-		if (n == 0)
-			break;
-		have += (size_t)n;
-	}
-	close(fd);
-	*text = buf;
-	*len = have;
-	return 0;
-}
 
 /* Read @path of the procfs and parse it into @ld's machine. */
 static int load_one(struct mach_loader *ld, int procfd, const char *path, bool required, char *err,
@@ -67,7 +23,7 @@ static int load_one(struct mach_loader *ld, int procfd, const char *path, bool r
 {
 	char *text;
 	size_t len;
-	int rc = mirror_read_file(procfd, path, &text, &len);
+	int rc = uf_read(procfd, path, 0, UF_LIMIT_DEFAULT, &text, &len);
 
 	if (rc) {
 		if (!required && (rc == -ENOENT || rc == -EACCES || rc == -EPERM))
@@ -176,7 +132,7 @@ int mirror_load_task(int procfd, pid_t pid, pid_t tid, unsigned int kinds, struc
 		return rc == -ENOENT ? -ESRCH : rc;
 	/* environ is a byte area like cmdline: no text structure to parse */
 	snprintf(path, sizeof(path), "%d/environ", (int)pid);
-	if ((*out)->nprocs && (*out)->procs[0].mm && !mirror_read_file(procfd, path, &env, &envlen)) {
+	if ((*out)->nprocs && (*out)->procs[0].mm && !uf_read(procfd, path, 0, UF_LIMIT_DEFAULT, &env, &envlen)) {
 		(*out)->procs[0].mm->environ = env;
 		(*out)->procs[0].mm->environ_len = envlen;
 	}
@@ -213,7 +169,7 @@ int mirror_translate_tid(int procfd, pid_t tid, pid_t *ns_tgid, pid_t *ns_tid)
 
 	/* A procfs shows /proc/<tid> for any thread; its status names the group. */
 	snprintf(path, sizeof(path), "%d/status", (int)tid);
-	if (mirror_read_file(procfd, path, &text, &len))
+	if (uf_read(procfd, path, 0, UF_LIMIT_DEFAULT, &text, &len))
 		return -ESRCH;
 	rc = mach_status_ids(path, text, len, ns_tgid, ns_tid, err, sizeof(err));
 	free(text);

@@ -37,7 +37,5 @@ int mirror_translate_tid(int procfd, pid_t tid, pid_t *ns_tgid, pid_t *ns_tid);
 /** Mark the processes of @m whose entries in the procfs at @procfd show an mm that is not dumpable. */
 void mirror_dumpability(int procfd, struct mach_machine *m);
 
-/** Read a whole file relative to @dirfd into a malloc'd buffer; 0 or -errno. */
-int mirror_read_file(int dirfd, const char *path, char **text, size_t *len);
 
 #endif

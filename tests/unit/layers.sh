@@ -1,8 +1,10 @@
 #!/bin/sh
-# layers.sh - the model and the PSI engine sit below the loader and the
-# renderers: nothing in src/machine or src/psi includes load.h or procfs.h.
-# (The loader builds models and the renderers print them, so an include the
-# other way round would make the layers depend on each other.)
+# layers.sh - the layers point down only (docs/architecture.md): for each
+# directory under src/, the headers of layers above it that it must not
+# include.  The engine and utilities know nothing of /proc; the model and
+# its producers know neither text direction; the renderers print without
+# the table, the loader or the transports; the loader parses without them;
+# the table sits below the sources, the sources below FUSE.
 #
 # TAP.  usage: layers.sh SOURCE-ROOT
 set -u
@@ -10,11 +12,35 @@ set -u
 root=$1
 . "$(dirname "$0")/tap.sh"
 
-for dir in src/machine src/psi; do
-	for hdr in load.h procfs.h; do
-		hits=$(grep -ln "#include \"uprocfs/$hdr\"" "$root/$dir"/*.c "$root/$dir"/*.h 2>/dev/null)
-		ok "$([ -z "$hits" ] && echo 0 || echo 1)" "$dir includes no $hdr"
-		[ -z "$hits" ] || diag "includes it: $hits"
-	done
-done
+# directory|headers it must not include (a grep -E pattern of include paths)
+rules='
+src/util|uprocfs/|\.\./
+src/seq|uprocfs/(machine|load|procfs|pfs_ctx|source|pfs_fuse|psi|sim)\.h
+src/machine|uprocfs/(load|procfs|pfs_ctx|source|pfs_fuse)\.h|procfs/|table/|source/|fuse/|synth/
+src/psi|uprocfs/(load|procfs|pfs_ctx|source|pfs_fuse|sim)\.h|procfs/|table/|source/|fuse/
+src/synth|uprocfs/(load|procfs|pfs_ctx|source|pfs_fuse)\.h|procfs/|table/|source/|fuse/
+src/procfs|uprocfs/(load|procfs|source|pfs_fuse|psi|sim)\.h|table/|source/|fuse/|load/|synth/
+src/load|uprocfs/(procfs|pfs_ctx|source|pfs_fuse|psi|sim)\.h|procfs/|table/|source/|fuse/|synth/
+src/table|uprocfs/(source|pfs_fuse|psi|sim)\.h|source/|fuse/|synth/
+src/source|uprocfs/(pfs_fuse|sim)\.h|fuse/|synth/
+'
+
+echo "$rules" | while IFS='|' read -r dir forbidden; do
+	[ -n "$dir" ] || continue
+	hits=$(grep -HnE "#include \"([^\"]*/)?($forbidden)" "$root/$dir"/*.c "$root/$dir"/*.h 2>/dev/null)
+	if [ -z "$hits" ]; then
+		echo "ok - $dir includes no header of a layer above it"
+	else
+		echo "not ok - $dir includes a header of a layer above it"
+		printf '%s\n' "$hits" | sed "s|$root/||; s/^/# /"
+	fi
+done > "${TMPDIR:-/tmp}/layers.$$"
+while read -r line; do
+	case "$line" in
+	"ok - "*) ok 0 "${line#ok - }" ;;
+	"not ok - "*) ok 1 "${line#not ok - }" ;;
+	"# "*) diag "${line#\# }" ;;
+	esac
+done < "${TMPDIR:-/tmp}/layers.$$"
+rm -f "${TMPDIR:-/tmp}/layers.$$"
 tap_done
