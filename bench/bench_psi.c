@@ -437,34 +437,31 @@ out:
 	return rc;
 }
 
-int bench_psi(const struct bench_opts *o)
+/* What one clock read costs here: the unit the change costs are counted in. */
+static void bench_clock(const struct bench_opts *o, size_t ops, int passes)
 {
-	size_t ops = o->quick ? 20000 : 100000;
-	int passes = o->quick ? 11 : 31;
-	double new_ns[MAX_DEPTH + 1] = { 0 }, old_ns[MAX_DEPTH + 1] = { 0 };
-	struct change_job *nj = calloc(1, sizeof(*nj)), *oj = calloc(1, sizeof(*oj));
-	struct msg_job *nm = calloc(1, sizeof(*nm)), *om = calloc(1, sizeof(*om));
-	int reads_ok = 1, status = 0;
+	size_t n = ops;
+	double a, b;
+
+	bench_pair(clock_pass, &n, clock_pass, &n, passes, &a, &b);
+	struct bench_result r = {
+		.bench = "psi", .case_name = "clock_gettime_monotonic", .unit = "ns/read",
+		.value = (a + b) / 2 / (double)n,
+		.note = "the engine's clock in this bench (the kernel's cpu_clock)",
+	};
+	bench_report(o, &r);
+}
+
+/*
+ * One task change at each cgroup depth, clock read once vs once per level;
+ * the ns per change into @new_ns/@old_ns, clock reads checked in *@reads_ok.
+ * 0, or 1 when the engine refused something.
+ */
+static int bench_depths(const struct bench_opts *o, size_t ops, int passes, struct change_job *nj,
+			struct change_job *oj, double *new_ns, double *old_ns, int *reads_ok)
+{
 	char note[256];
-
-	if (!nj || !oj || !nm || !om) {
-		fprintf(stderr, "bench psi: out of memory\n");
-		status = 1;
-		goto out;
-	}
-
-	{
-		size_t n = ops;
-		double a, b;
-
-		bench_pair(clock_pass, &n, clock_pass, &n, passes, &a, &b);
-		struct bench_result r = {
-			.bench = "psi", .case_name = "clock_gettime_monotonic", .unit = "ns/read",
-			.value = (a + b) / 2 / (double)n,
-			.note = "the engine's clock in this bench (the kernel's cpu_clock)",
-		};
-		bench_report(o, &r);
-	}
+	int status = 0;
 
 	for (unsigned int depth = 1; depth <= MAX_DEPTH; depth++) {
 		double base_ns, cand_ns, rn, ro;
@@ -476,15 +473,14 @@ int bench_psi(const struct bench_opts *o)
 			fprintf(stderr, "bench psi: engine setup failed\n");
 			psi_engine_destroy(nj->eng);
 			psi_engine_destroy(oj->eng);
-			status = 1;
-			goto out;
+			return 1;
 		}
 		bench_pair(change_pass, oj, change_pass, nj, passes, &base_ns, &cand_ns);
 		new_ns[depth] = cand_ns / (double)ops;
 		old_ns[depth] = base_ns / (double)ops;
 		rn = reads_per_change(nj, 4096);
 		ro = reads_per_change(oj, 4096);
-		reads_ok &= rn == 1.0 && ro == (double)(depth + 1);
+		*reads_ok &= rn == 1.0 && ro == (double)(depth + 1);
 		if (nj->errors || oj->errors)
 			status = 1;
 
@@ -507,63 +503,86 @@ int bench_psi(const struct bench_opts *o)
 		psi_engine_destroy(nj->eng);
 		psi_engine_destroy(oj->eng);
 	}
+	return status;
+}
 
-	{
-		double growth = new_ns[MAX_DEPTH] / new_ns[1];
-		double old_growth = old_ns[MAX_DEPTH] / old_ns[1];
+/* How the cost grows from depth 1 to MAX_DEPTH: the seed's goal. */
+static void report_growth(const struct bench_opts *o, const double *new_ns, const double *old_ns, int reads_ok)
+{
+	double growth = new_ns[MAX_DEPTH] / new_ns[1];
+	double old_growth = old_ns[MAX_DEPTH] / old_ns[1];
+	char note[256];
 
-		snprintf(note, sizeof(note),
-			 "goal <= 2.00: %s; clock_per_level grows x%.2f; reads goal (1 vs depth+1): %s",
-			 growth <= 2.0 ? "met" : "MISSED", old_growth, reads_ok ? "met" : "MISSED");
-		struct bench_result r = {
-			.bench = "psi", .case_name = "depth8_over_depth1", .unit = "x",
-			.value = growth, .note = note,
-		};
-		bench_report(o, &r);
-		if (!reads_ok)
-			status = 1;
-	}
+	snprintf(note, sizeof(note),
+		 "goal <= 2.00: %s; clock_per_level grows x%.2f; reads goal (1 vs depth+1): %s",
+		 growth <= 2.0 ? "met" : "MISSED", old_growth, reads_ok ? "met" : "MISSED");
+	struct bench_result r = {
+		.bench = "psi", .case_name = "depth8_over_depth1", .unit = "x",
+		.value = growth, .note = note,
+	};
+	bench_report(o, &r);
+}
 
-	{
-		double base_ns, cand_ns;
-		struct psi_stats sa, sb;
-		int mpasses = o->quick ? 5 : 15;
+/* The messaging workload on the engine alone, old clock rule vs new; 0 or 1. */
+static int bench_messaging(const struct bench_opts *o, struct msg_job *nm, struct msg_job *om)
+{
+	double base_ns, cand_ns;
+	struct psi_stats sa, sb;
+	int mpasses = o->quick ? 5 : 15, status = 0;
+	char note[256];
 
-		bench_progress(o, "%s", "psi: messaging");
-		if (msg_job_init(nm, PSI_CLOCK_ONCE) || msg_job_init(om, PSI_CLOCK_PER_GROUP)) {
-			fprintf(stderr, "bench psi: engine setup failed\n");
-			psi_engine_destroy(nm->eng);
-			psi_engine_destroy(om->eng);
-			status = 1;
-			goto out;
-		}
-		bench_pair(msg_run, om, msg_run, nm, mpasses, &base_ns, &cand_ns);
-		psi_get_stats(nm->eng, &sa);
-		psi_get_stats(om->eng, &sb);
-		if (nm->errors || om->errors) {
-			fprintf(stderr, "bench psi: messaging: %d/%d refused PSI calls\n",
-				nm->errors, om->errors);
-			status = 1;
-		}
-		snprintf(note, sizeof(note),
-			 "400 tasks, 10 groups, 3 cgroup levels, 2 CPUs; %" PRIu64 " PSI calls/run; "
-			 "reads/call %.2f vs %.2f; seed (kernel, perf bench): 0.747 s -> 0.640 s (x1.17)",
-			 nm->psi_ops,
-			 (double)sa.change_clock_reads / (double)(sa.task_changes + sa.task_switches),
-			 (double)sb.change_clock_reads / (double)(sb.task_changes + sb.task_switches));
-		struct bench_result r = {
-			.bench = "psi", .case_name = "messaging_total", .unit = "s",
-			.value = cand_ns / 1e9, .baseline = "clock_per_level",
-			.baseline_value = base_ns / 1e9, .note = note,
-		};
-		bench_report(o, &r);
+	bench_progress(o, "%s", "psi: messaging");
+	if (msg_job_init(nm, PSI_CLOCK_ONCE) || msg_job_init(om, PSI_CLOCK_PER_GROUP)) {
+		fprintf(stderr, "bench psi: engine setup failed\n");
 		psi_engine_destroy(nm->eng);
 		psi_engine_destroy(om->eng);
+		return 1;
 	}
-	if (messaging_through_sim(o))
+	bench_pair(msg_run, om, msg_run, nm, mpasses, &base_ns, &cand_ns);
+	psi_get_stats(nm->eng, &sa);
+	psi_get_stats(om->eng, &sb);
+	if (nm->errors || om->errors) {
+		fprintf(stderr, "bench psi: messaging: %d/%d refused PSI calls\n", nm->errors, om->errors);
+		status = 1;
+	}
+	snprintf(note, sizeof(note),
+		 "400 tasks, 10 groups, 3 cgroup levels, 2 CPUs; %" PRIu64 " PSI calls/run; "
+		 "reads/call %.2f vs %.2f; seed (kernel, perf bench): 0.747 s -> 0.640 s (x1.17)",
+		 nm->psi_ops,
+		 (double)sa.change_clock_reads / (double)(sa.task_changes + sa.task_switches),
+		 (double)sb.change_clock_reads / (double)(sb.task_changes + sb.task_switches));
+	struct bench_result r = {
+		.bench = "psi", .case_name = "messaging_total", .unit = "s",
+		.value = cand_ns / 1e9, .baseline = "clock_per_level",
+		.baseline_value = base_ns / 1e9, .note = note,
+	};
+	bench_report(o, &r);
+	psi_engine_destroy(nm->eng);
+	psi_engine_destroy(om->eng);
+	return status;
+}
+
+int bench_psi(const struct bench_opts *o)
+{
+	size_t ops = o->quick ? 20000 : 100000;
+	int passes = o->quick ? 11 : 31;
+	double new_ns[MAX_DEPTH + 1] = { 0 }, old_ns[MAX_DEPTH + 1] = { 0 };
+	struct change_job *nj = calloc(1, sizeof(*nj)), *oj = calloc(1, sizeof(*oj));
+	struct msg_job *nm = calloc(1, sizeof(*nm)), *om = calloc(1, sizeof(*om));
+	int reads_ok = 1, status = 0;
+
+	if (!nj || !oj || !nm || !om) {
+		fprintf(stderr, "bench psi: out of memory\n");
+		status = 1;
+		goto out;
+	}
+	bench_clock(o, ops, passes);
+	if (bench_depths(o, ops, passes, nj, oj, new_ns, old_ns, &reads_ok))
+		status = 1;
+	report_growth(o, new_ns, old_ns, reads_ok);
+	if (!reads_ok || bench_messaging(o, nm, om) || messaging_through_sim(o))
 		status = 1;
 	bench_progress(o, "%s", "");
-
 out:
 	free(nj);
 	free(oj);
