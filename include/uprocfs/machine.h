@@ -302,6 +302,18 @@ struct mach_thread {
 	int exit_code;            /* stat field 52 of task/<tid>/stat */
 };
 
+/** One open file of a process (fs/proc/fd.c): /proc/<pid>/fd/<n> and fdinfo/<n>. */
+struct mach_fd {
+	int fd;
+};
+
+/** A process's file table (files_struct); its threads share it. */
+struct mach_files {
+	unsigned int max_fds;     /* the table's capacity: status FDSize */
+	unsigned int nfds;
+	struct mach_fd *fds;      /* ascending by fd */
+};
+
 /** One thread group (a process): what its threads share. */
 struct mach_process {
 	pid_t tgid;
@@ -312,6 +324,7 @@ struct mach_process {
 	pid_t ngid;
 	unsigned int fdsize;
 	struct mach_mm *mm;       /* NULL: kernel thread or zombie (no Vm lines) */
+	struct mach_files *files; /* NULL: none known (a zombie's, or not loaded) */
 	/* signal_struct / sighand */
 	uint64_t sig_shared_pending, sig_ignored, sig_caught;
 	uint64_t sigq_queued, sigq_limit;

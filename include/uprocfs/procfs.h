@@ -68,6 +68,7 @@ enum pfs_coll {
 	PFS_COLL_NONE,
 	PFS_COLL_PIDS,  /* the machine's processes: children are PFS_SCOPE_TGID roots */
 	PFS_COLL_TIDS,  /* a process's threads: children are PFS_SCOPE_TID roots */
+	PFS_COLL_FDS,   /* a process's open files (fd/, fdinfo/): leaves named by fd number */
 	PFS_NR_COLLS
 };
 
@@ -166,6 +167,13 @@ bool pfs_dir_next(const struct pfs_node *dir, const struct pfs_ctx *c, unsigned 
 
 /** The collection entry of @dir (its "*" child), or NULL. */
 const struct pfs_entry *pfs_dir_coll(const struct pfs_node *dir);
+
+/**
+ * The instances of a leaf collection on the task bound in @c, in listing
+ * order: the first one at cursor *@pos or after it, advancing the cursor
+ * (start at 0).  False at the end.
+ */
+bool pfs_coll_next(enum pfs_coll coll, const struct pfs_ctx *c, uint64_t *pos, uint32_t *inst);
 
 /** Whether @n's entry exists for the task or machine in @c (its exists predicate). */
 bool pfs_node_exists(const struct pfs_node *n, const struct pfs_ctx *c);

@@ -64,6 +64,8 @@ struct pfs_source_ops {
 	void (*leave)(struct pfs_source *s, struct pfs_view *v);
 	/** Free what open loaded. */
 	void (*close)(struct pfs_source *s, struct pfs_view *v);
+	/** The thread group of thread @tid (the kernel's /proc/<tid> works for any thread); 0 if none. */
+	pid_t (*tgid_of)(struct pfs_source *s, const struct pfs_reader *r, pid_t tid);
 	/** Free the source. */
 	void (*destroy)(struct pfs_source *s);
 };

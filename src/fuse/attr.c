@@ -59,6 +59,21 @@ void fs_reader(struct pfs_fuse *fs, fuse_req_t req, struct pfs_reader *r)
 		caller_ids(fs, ctx->pid, &r->pid, &r->tid);
 }
 
+int fs_node(struct pfs_fuse *fs, fuse_req_t req, uint64_t ino, struct pfs_node *n)
+{
+	struct pfs_reader r;
+
+	if (node_from_ino(ino, n))
+		return -1;
+	if (node_needs_tgid(n)) {
+		fs_reader(fs, req, &r);
+		n->pid = fs->src->ops->tgid_of(fs->src, &r, n->tid);
+		if (!n->pid)
+			return -1;
+	}
+	return 0;
+}
+
 int fs_node_stat(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *n, struct stat *st)
 {
 	struct pfs_reader r;
@@ -118,7 +133,7 @@ void fs_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	int rc;
 
 	COUNT(fs, lookup);
-	if (node_from_ino(parent, &p) || pfs_child(&p, name, &c)) {
+	if (fs_node(fs, req, parent, &p) || pfs_child(&p, name, &c)) {
 		reply_negative(fs, req, NULL, 0);
 		return;
 	}
@@ -143,7 +158,7 @@ void fs_op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 
 	(void)fi;
 	COUNT(fs, getattr);
-	rc = node_from_ino(ino, &n) ? -ENOENT : fs_node_stat(fs, req, &n, &st);
+	rc = fs_node(fs, req, ino, &n) ? -ENOENT : fs_node_stat(fs, req, &n, &st);
 	if (rc)
 		fuse_reply_err(req, -rc);
 	else
@@ -161,7 +176,7 @@ void fs_op_readlink(fuse_req_t req, fuse_ino_t ino)
 	int rc;
 
 	COUNT(fs, readlink);
-	if (node_from_ino(ino, &n) || !n.entry || n.entry->kind != PFS_LINK) {
+	if (fs_node(fs, req, ino, &n) || !n.entry || n.entry->kind != PFS_LINK) {
 		fuse_reply_err(req, EINVAL);
 		return;
 	}

@@ -86,7 +86,7 @@ void fs_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	if (node_from_ino(ino, &h->node)) {
+	if (fs_node(fs, req, ino, &h->node)) {
 		free(h);
 		fuse_reply_err(req, ENOENT);
 		return;

@@ -56,6 +56,9 @@ struct handle {
 
 #define COUNT(fs, field) __atomic_add_fetch(&(fs)->stats.field, 1, __ATOMIC_RELAXED)
 
+/** Decode inode @ino into @n, finding the pid of a thread's leaf again; -1 when it is none of ours. */
+int fs_node(struct pfs_fuse *fs, fuse_req_t req, uint64_t ino, struct pfs_node *n);
+
 /** Who sends @req, as the served machine numbers it, with the credentials to check. */
 void fs_reader(struct pfs_fuse *fs, fuse_req_t req, struct pfs_reader *r);
 

@@ -114,6 +114,43 @@ static void list_ids(struct dirbuf *d, const struct pfs_node *dir, const struct 
 	}
 }
 
+/*
+ * The instances of a leaf collection (fd numbers) from offset @off on,
+ * read from the task through a view of the directory.  Offsets are the
+ * instance plus one, so a listing resumed after the table changed goes on
+ * after the last one it returned, as fs/proc/fd.c does.
+ */
+static void list_leaves(struct dirbuf *d, const struct pfs_node *dir, const struct pfs_entry *coll, uint64_t off)
+{
+	struct pfs_source *s = d->fs->src;
+	uint64_t after = off > ID_OFFSET_BASE ? off - ID_OFFSET_BASE : 0, pos = 0;
+	uint32_t insts[ID_BATCH], inst;
+	struct pfs_reader r;
+	struct pfs_view v;
+	size_t n = 0;
+	char err[128];
+
+	fs_reader(d->fs, d->req, &r);
+	/* a batch under the view, then the entries: their attributes come from the source too */
+	if (!s->ops->open(s, &r, dir, &v, err, sizeof(err)) && !s->ops->enter(s, dir, &v)) {
+		while (n < ID_BATCH && pfs_coll_next(coll->coll, &v.ctx, &pos, &inst))
+			if ((uint64_t)inst + 1 > after)
+				insts[n++] = inst;
+		s->ops->leave(s, &v);
+	}
+	s->ops->close(s, &v);
+	for (size_t i = 0; i < n; i++) {
+		struct pfs_node child = *dir;
+		char num[16];
+
+		child.entry = coll;
+		child.inst = insts[i];
+		snprintf(num, sizeof(num), "%u", insts[i]);
+		if (!dir_add(d, num, &child, (off_t)(ID_OFFSET_BASE + (uint64_t)insts[i] + 1)))
+			break;
+	}
+}
+
 static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, bool plus)
 {
 	struct pfs_fuse *fs = fuse_req_userdata(req);
@@ -122,7 +159,7 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, b
 	struct pfs_node dir;
 
 	COUNT(fs, readdir);
-	if (node_from_ino(ino, &dir) || !pfs_node_is_dir(&dir)) {
+	if (fs_node(fs, req, ino, &dir) || !pfs_node_is_dir(&dir)) {
 		fuse_reply_err(req, ENOTDIR);
 		return;
 	}
@@ -139,6 +176,8 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, b
 		coll = pfs_dir_coll(&dir);
 		if (coll && (coll->coll == PFS_COLL_PIDS || coll->coll == PFS_COLL_TIDS))
 			list_ids(&d, &dir, coll, (uint64_t)off);
+		else if (coll)
+			list_leaves(&d, &dir, coll, (uint64_t)off);
 	}
 	fuse_reply_buf(req, d.buf, d.used);
 	free(d.buf);
@@ -162,7 +201,7 @@ void fs_op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	struct pfs_node n;
 	struct stat st;
 
-	int rc = node_from_ino(ino, &n) ? -ENOENT : fs_node_stat(fs, req, &n, &st);
+	int rc = fs_node(fs, req, ino, &n) ? -ENOENT : fs_node_stat(fs, req, &n, &st);
 
 	if (!rc && !S_ISDIR(st.st_mode))
 		rc = -ENOTDIR;

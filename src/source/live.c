@@ -129,6 +129,14 @@ static void live_destroy(struct pfs_source *s)
 	free(s);
 }
 
+static pid_t live_tgid_of(struct pfs_source *s, const struct pfs_reader *r, pid_t tid)
+{
+	pid_t tgid, ns_tid;
+
+	(void)r;
+	return mirror_translate_tid(live_fd(s), tid, &tgid, &ns_tid) ? 0 : tgid;
+}
+
 static const struct pfs_source_ops live_ops = {
 	.exists = live_exists,
 	.task_attr = live_task_attr,
@@ -137,6 +145,7 @@ static const struct pfs_source_ops live_ops = {
 	.enter = live_enter,
 	.leave = live_leave,
 	.close = live_close,
+	.tgid_of = live_tgid_of,
 	.destroy = live_destroy,
 };
 

@@ -256,6 +256,21 @@ static void model_destroy(struct pfs_source *s)
 	free(ms);
 }
 
+static pid_t model_tgid_of(struct pfs_source *s, const struct pfs_reader *r, pid_t tid)
+{
+	struct model_source *ms = of(s);
+	const struct mach_process *p = NULL;
+	pid_t tgid = 0, ns_tid;
+
+	if (mirrored(ms, r, tid))
+		return mirror_translate_tid(ms->o.reader_proc_fd, tid, &tgid, &ns_tid) ? 0 : tgid;
+	pthread_rwlock_rdlock(&ms->lock);
+	if (mach_find_any_thread(ms->mach, tid, &p))
+		tgid = p->tgid;
+	pthread_rwlock_unlock(&ms->lock);
+	return tgid;
+}
+
 static const struct pfs_source_ops model_ops = {
 	.advance = model_advance,
 	.exists = model_exists,
@@ -265,6 +280,7 @@ static const struct pfs_source_ops model_ops = {
 	.enter = model_enter,
 	.leave = model_leave,
 	.close = model_close,
+	.tgid_of = model_tgid_of,
 	.destroy = model_destroy,
 };
 

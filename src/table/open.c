@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "uprocfs/procfs.h"
+#include "table_int.h"
 
 int pfs_bind(const struct mach_machine *mach, const struct pfs_node *n, struct pfs_ctx *c)
 {
@@ -33,6 +33,8 @@ int pfs_bind(const struct mach_machine *mach, const struct pfs_node *n, struct p
 			c->whole = false;
 		}
 	}
+	if (n->entry && pfs_coll_is_leaf(n->entry->coll) && !pfs_coll_has(n->entry->coll, c, n->inst))
+		return -ENOENT; /* fd/7 of a task with no fd 7 */
 	return pfs_node_exists(n, c) ? 0 : -ENOENT;
 }
 

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "uprocfs/procfs.h"
+#include "table_int.h"
 
 /* Entries are few (hundreds); a directory's children are a short list of indexes. */
 #define MAX_ENTRIES 4096
@@ -146,9 +146,12 @@ static uint32_t parse_id(const char *s)
 /* Place a "*" child: pids and tids root scopes, other collections are leaves. */
 static int child_instance(const struct pfs_entry *e, const char *name, struct pfs_node *out)
 {
-	uint32_t id = parse_id(name);
+	/* fd 0 is a name; "00" is not */
+	uint32_t id = pfs_coll_is_leaf(e->coll) && !strcmp(name, "0") ? 0 : parse_id(name);
 
-	if (!id)
+	if (!id && strcmp(name, "0"))
+		return -ENOENT;
+	if (!id && !pfs_coll_is_leaf(e->coll))
 		return -ENOENT;
 	switch (e->coll) {
 	case PFS_COLL_PIDS:

@@ -82,10 +82,15 @@ static void test_paths(void)
 					diag("\"%s\" in scope %d: path \"%s\" does not parse back to it", e->path, s, path);
 				continue;
 			}
-			if (node_from_ino(node_ino(&n), &back) || !same_node(&n, &back)) {
+			if (node_from_ino(node_ino(&n), &back)) {
 				if (bad++ < 5)
-					diag("/proc/%s: its inode number does not decode to it", path);
+					diag("/proc/%s: its inode number does not decode", path);
+				continue;
 			}
+			if (node_needs_tgid(&back))
+				back.pid = n.pid; /* a thread's leaf: FUSE asks the source for the tgid */
+			if (!same_node(&n, &back) && bad++ < 5)
+				diag("/proc/%s: its inode number does not decode to it", path);
 		}
 	}
 	ok(bad == 0 && nodes > 0, "%lu nodes: path, parse and inode number agree (%lu bad)", nodes, bad);
