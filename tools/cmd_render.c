@@ -137,7 +137,7 @@ int cmd_render(int argc, char **argv)
 		char *text;
 		size_t len;
 
-		rc = pfs_parse_path(argv[i], &n, err, sizeof(err));
+		rc = pfs_parse_path(argv[i], mach, &n, err, sizeof(err));
 		if (!rc)
 			rc = pfs_source_render(src, NULL, &n, &text, &len, err, sizeof(err));
 		if (rc) {

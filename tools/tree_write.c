@@ -244,7 +244,7 @@ static int write_node(void *arg, const struct pfs_node *n, const struct pfs_ctx 
 	struct each_arg *a = arg;
 	char path[256], *text;
 	size_t len;
-	int rc = pfs_node_path(n, path, sizeof(path));
+	int rc = pfs_node_path(n, c, path, sizeof(path));
 
 	if (!rc)
 		rc = pfs_render(n, c, &text, &len);

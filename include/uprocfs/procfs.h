@@ -33,11 +33,16 @@
 extern "C" {
 #endif
 
-/** The directories that repeat; an entry's path is relative to its scope's directory. */
+/**
+ * The directories that repeat; an entry's path is relative to its scope's
+ * directory.  A scope's instance (a pid, a sysctl directory) is what the
+ * directory stands for.
+ */
 enum pfs_scope {
 	PFS_SCOPE_GLOBAL, /* /proc/NAME */
 	PFS_SCOPE_TGID,   /* /proc/<pid>/NAME: the whole thread group */
 	PFS_SCOPE_TID,    /* /proc/<pid>/task/<tid>/NAME: one thread */
+	PFS_SCOPE_SYSCTL, /* /proc/sys and every directory under it: instance = the directory */
 	PFS_NR_SCOPES
 };
 
@@ -69,8 +74,32 @@ enum pfs_coll {
 	PFS_COLL_PIDS,  /* the machine's processes: children are PFS_SCOPE_TGID roots */
 	PFS_COLL_TIDS,  /* a process's threads: children are PFS_SCOPE_TID roots */
 	PFS_COLL_FDS,   /* a process's open files (fd/, fdinfo/): leaves named by fd number */
+	PFS_COLL_SYSCTL_DIRS, /* the directories of a /proc/sys directory: each roots PFS_SCOPE_SYSCTL */
+	PFS_COLL_SYSCTL_KEYS, /* the files of a /proc/sys directory */
 	PFS_NR_COLLS
 };
+
+/**
+ * How a collection's instances are named, found and listed (src/table/coll.c
+ * holds one per enum pfs_coll; the pids and tids are the sources' to list).
+ * @parent is the instance of the directory that holds them (a sysctl
+ * directory), 0 where the bound task says it all (fd numbers).
+ */
+struct pfs_coll_ops {
+	bool numeric;   /* names are the instances in decimal (fd numbers): parsed without the model */
+	/* named collections: the instance named @name under @parent, 0 or -ENOENT */
+	int (*lookup)(const struct pfs_ctx *c, uint32_t parent, const char *name, uint32_t *inst);
+	/* named collections: @inst's name in its directory, and its path under the scope's root */
+	const char *(*name)(const struct pfs_ctx *c, uint32_t inst);
+	int (*path)(const struct pfs_ctx *c, uint32_t inst, char *buf, size_t size);
+	/* listing under @parent: the next instance from cursor *@pos (0 first); false at the end */
+	bool (*next)(const struct pfs_ctx *c, uint32_t parent, uint64_t *pos, uint32_t *inst);
+	/* whether @inst exists (numeric ones: on the bound task) */
+	bool (*has)(const struct pfs_ctx *c, uint32_t inst);
+};
+
+/** The operations of collection @coll, or NULL (none, or pids and tids). */
+const struct pfs_coll_ops *pfs_coll_ops(enum pfs_coll coll);
 
 /** One reader of the tree: what self points to and whom access rules are checked for. */
 struct pfs_reader {
@@ -101,7 +130,7 @@ struct pfs_entry {
 	int (*readlink)(const struct pfs_ctx *c, char *buf, size_t size);
 	/* PFS_DIR whose path ends in "*": the instances */
 	enum pfs_coll coll;
-	enum pfs_scope child_scope;       /* PFS_COLL_PIDS/TIDS: the scope each child roots */
+	enum pfs_scope child_scope;       /* a directory that roots a scope (pid dirs, /proc/sys): that scope */
 	unsigned int arg;
 	/* the loader entry that parses this file, or MACH_LD_NONE: served, not loaded nor verified */
 	enum mach_ld_kind load;
@@ -150,11 +179,15 @@ bool pfs_node_is_dir(const struct pfs_node *n);
 mode_t pfs_node_mode(const struct pfs_node *n);
 
 /**
- * The child @name of directory @dir, by syntax alone: pids, tids and leaf
- * instances are parsed, not checked against a machine (see pfs_node_exists).
- * 0, -ENOENT or -ENOTDIR.
+ * The child @name of directory @dir.  Pids, tids and numeric instances are
+ * parsed by syntax alone, not checked against a machine (see pfs_bind);
+ * named ones (sysctl entries) are looked up in the machine bound in @c, so
+ * without @c they are not found.  0, -ENOENT or -ENOTDIR.
  */
-int pfs_child(const struct pfs_node *dir, const char *name, struct pfs_node *out);
+int pfs_child(const struct pfs_node *dir, const char *name, const struct pfs_ctx *c, struct pfs_node *out);
+
+/** Whether looking up names in directory @dir needs the machine (a named collection). */
+bool pfs_dir_needs_machine(const struct pfs_node *dir);
 
 /**
  * Static children of @dir in listing order, from position @*pos (0 first);
@@ -165,27 +198,35 @@ int pfs_child(const struct pfs_node *dir, const char *name, struct pfs_node *out
 bool pfs_dir_next(const struct pfs_node *dir, const struct pfs_ctx *c, unsigned int *pos,
 		  const char **name, struct pfs_node *out);
 
-/** The collection entry of @dir (its "*" child), or NULL. */
-const struct pfs_entry *pfs_dir_coll(const struct pfs_node *dir);
+/** The @k-th collection entry of @dir (its "*" children: /proc/sys has two), or NULL. */
+const struct pfs_entry *pfs_dir_coll(const struct pfs_node *dir, unsigned int k);
 
 /**
- * The instances of a leaf collection on the task bound in @c, in listing
- * order: the first one at cursor *@pos or after it, advancing the cursor
- * (start at 0).  False at the end.
+ * The instances of @dir's collection on the machine or task bound in @c, in
+ * listing order: the first one at cursor *@pos or after it, advancing the
+ * cursor (start at 0), with its name in @name.  False at the end.
  */
-bool pfs_coll_next(enum pfs_coll coll, const struct pfs_ctx *c, uint64_t *pos, uint32_t *inst);
+bool pfs_dir_next_instance(const struct pfs_node *dir, const struct pfs_entry *coll, const struct pfs_ctx *c,
+			   uint64_t *pos, struct pfs_node *out, char *name, size_t size);
 
 /** Whether @n's entry exists for the task or machine in @c (its exists predicate). */
 bool pfs_node_exists(const struct pfs_node *n, const struct pfs_ctx *c);
 
 /**
  * Parse a path ("/proc/stat", "stat", "/proc/42/status", "42/task/43/stat",
- * "42/fd/3") into a node.  Syntax only; -ENOENT with a message in @err.
+ * "42/fd/3", "sys/kernel/pid_max") into a node; named components are looked
+ * up in @mach (NULL: syntax only, named components not found).  -ENOENT with
+ * a message in @err.
  */
-int pfs_parse_path(const char *path, struct pfs_node *out, char *err, size_t errlen);
+int pfs_parse_path(const char *path, const struct mach_machine *mach, struct pfs_node *out, char *err,
+		   size_t errlen);
 
-/** Write @n's path relative to the root ("42/task/43/stat"); 0 or -ENAMETOOLONG. */
-int pfs_node_path(const struct pfs_node *n, char *buf, size_t size);
+/**
+ * Write @n's path relative to the root ("42/task/43/stat", "sys/kernel/pid_max");
+ * a named instance's path comes from the machine bound in @c (may be NULL
+ * for other nodes).  0, -ENOENT or -ENAMETOOLONG.
+ */
+int pfs_node_path(const struct pfs_node *n, const struct pfs_ctx *c, char *buf, size_t size);
 
 /* ------------------------------------------------------------------ */
 /* Reading against a model                                             */

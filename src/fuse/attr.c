@@ -124,6 +124,30 @@ static void reply_negative(struct pfs_fuse *fs, fuse_req_t req, const struct pfs
 		fuse_reply_entry(req, &e);
 }
 
+/* The child @name of @dir: named entries (/proc/sys) are looked up in the machine, through a view. */
+static int child_of(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *dir, const char *name,
+		    struct pfs_node *out)
+{
+	struct pfs_source *s = fs->src;
+	struct pfs_reader r;
+	struct pfs_view v;
+	char err[128];
+	int rc;
+
+	if (!pfs_dir_needs_machine(dir))
+		return pfs_child(dir, name, NULL, out);
+	fs_reader(fs, req, &r);
+	rc = s->ops->open(s, &r, dir, &v, err, sizeof(err));
+	if (!rc)
+		rc = s->ops->enter(s, dir, &v);
+	if (!rc) {
+		rc = pfs_child(dir, name, &v.ctx, out);
+		s->ops->leave(s, &v);
+	}
+	s->ops->close(s, &v);
+	return rc;
+}
+
 void fs_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct pfs_fuse *fs = fuse_req_userdata(req);
@@ -133,7 +157,7 @@ void fs_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	int rc;
 
 	COUNT(fs, lookup);
-	if (fs_node(fs, req, parent, &p) || pfs_child(&p, name, &c)) {
+	if (fs_node(fs, req, parent, &p) || child_of(fs, req, &p, name, &c)) {
 		reply_negative(fs, req, NULL, 0);
 		return;
 	}

@@ -144,7 +144,7 @@ int fs_visible(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *n)
 		return -ENOENT; /* subset=pid: the process directories, self and thread-self only */
 	if (fs->opts.hidepid == PFS_HIDEPID_OFF || !n->pid)
 		return 0;
-	pid_dir = (struct pfs_node){ .entry = pfs_dir_coll(&(struct pfs_node){ .entry = NULL }),
+	pid_dir = (struct pfs_node){ .entry = pfs_dir_coll(&(struct pfs_node){ .entry = NULL }, 0),
 				     .scope = PFS_SCOPE_GLOBAL, .pid = n->pid };
 	if (!may_see(fs, req, &pid_dir, PFS_HIDEPID_INVISIBLE))
 		return -ENOENT; /* invisible, also to a lookup by name */
@@ -155,7 +155,7 @@ int fs_visible(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *n)
 
 int fs_may_enter(struct pfs_fuse *fs, fuse_req_t req, pid_t pid)
 {
-	struct pfs_node pid_dir = { .entry = pfs_dir_coll(&(struct pfs_node){ .entry = NULL }),
+	struct pfs_node pid_dir = { .entry = pfs_dir_coll(&(struct pfs_node){ .entry = NULL }, 0),
 				    .scope = PFS_SCOPE_GLOBAL, .pid = pid };
 
 	if (fs->opts.hidepid == PFS_HIDEPID_OFF)

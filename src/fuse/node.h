@@ -4,9 +4,9 @@
  *
  * An inode carries everything needed to find its node again, so the daemon
  * keeps no per-inode state and forget is free: the table entry (12 bits),
- * the scope it is seen in (2 bits) and two 25-bit values: the pid and tid,
- * or the pid and a "*" instance.  Pids stay below 2^25 (the kernel's
- * pid_max limit is 2^22).  A leaf inside a thread (task/<tid>/fd/<n>) needs
+ * the scope it is seen in (3 bits), a 24-bit value and a 25-bit one: the
+ * pid and tid, or the pid and a "*" instance.  Pids stay below 2^24 (the
+ * kernel's pid_max limit is 2^22).  A leaf inside a thread (task/<tid>/fd/<n>) needs
  * three values: it keeps the tid and the instance, marked by scope code 3,
  * and its pid is found again from the tid (node_needs_tgid).
  */
@@ -19,11 +19,16 @@
 #include "uprocfs/procfs.h"
 
 #define NODE_ENTRY_SHIFT 52
-#define NODE_SCOPE_SHIFT 50
+#define NODE_SCOPE_SHIFT 49
+#define NODE_SCOPE_MASK 7u
+#define NODE_A_BITS 24
+#define NODE_A_MASK ((1u << NODE_A_BITS) - 1)
 #define NODE_VALUE_BITS 25
 #define NODE_VALUE_MASK ((1u << NODE_VALUE_BITS) - 1)
 
-#define NODE_SCOPE_TID_LEAF 3u
+_Static_assert(PFS_NR_SCOPES < NODE_SCOPE_MASK, "scope codes fit in the inode, with one to spare");
+
+#define NODE_SCOPE_TID_LEAF NODE_SCOPE_MASK
 
 /* A leaf instance inside a thread: the tid and the instance, the pid found again. */
 static inline bool node_is_tid_leaf(const struct pfs_node *n)
@@ -44,7 +49,7 @@ static inline uint64_t node_ino(const struct pfs_node *n)
 		b = (uint32_t)n->tid;
 	}
 	return (uint64_t)(pfs_entry_index(n->entry) + 1) << NODE_ENTRY_SHIFT | scope << NODE_SCOPE_SHIFT |
-	       (a & NODE_VALUE_MASK) << NODE_VALUE_BITS | (b & NODE_VALUE_MASK);
+	       (a & NODE_A_MASK) << NODE_VALUE_BITS | (b & NODE_VALUE_MASK);
 }
 
 /** Whether a decoded node still needs its pid: the tgid of its tid. */
@@ -57,7 +62,7 @@ static inline bool node_needs_tgid(const struct pfs_node *n)
 static inline int node_from_ino(uint64_t ino, struct pfs_node *n)
 {
 	uint64_t e = ino >> NODE_ENTRY_SHIFT;
-	uint32_t a = (uint32_t)(ino >> NODE_VALUE_BITS) & NODE_VALUE_MASK, b = (uint32_t)ino & NODE_VALUE_MASK;
+	uint32_t a = (uint32_t)(ino >> NODE_VALUE_BITS) & NODE_A_MASK, b = (uint32_t)ino & NODE_VALUE_MASK;
 
 	if (ino == 1) {
 		*n = pfs_root();
@@ -65,7 +70,7 @@ static inline int node_from_ino(uint64_t ino, struct pfs_node *n)
 	}
 	if (!e || e > pfs_nentries)
 		return -1;
-	unsigned int scope = (unsigned int)(ino >> NODE_SCOPE_SHIFT) & 3;
+	unsigned int scope = (unsigned int)(ino >> NODE_SCOPE_SHIFT) & NODE_SCOPE_MASK;
 
 	*n = (struct pfs_node){ .entry = &pfs_entries[e - 1],
 				.scope = scope == NODE_SCOPE_TID_LEAF ? PFS_SCOPE_TID : (enum pfs_scope)scope };

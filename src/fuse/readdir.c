@@ -115,16 +115,20 @@ static void list_ids(struct dirbuf *d, const struct pfs_node *dir, const struct 
 }
 
 /*
- * The instances of a leaf collection (fd numbers) from offset @off on,
- * read from the task through a view of the directory.  Offsets are the
- * instance plus one, so a listing resumed after the table changed goes on
- * after the last one it returned, as fs/proc/fd.c does.
+ * The instances of a collection with instances of its own (fd numbers,
+ * /proc/sys entries) from offset @off on, read through a view of the
+ * directory.  Offsets are ID_OFFSET_BASE + the listing cursor; fd numbers
+ * instead use the instance plus one, so a listing resumed after the table
+ * changed goes on after the last fd it returned, as fs/proc/fd.c does.
  */
-static void list_leaves(struct dirbuf *d, const struct pfs_node *dir, const struct pfs_entry *coll, uint64_t off)
+static bool list_instances(struct dirbuf *d, const struct pfs_node *dir, const struct pfs_entry *coll,
+			   uint64_t base, uint64_t off)
 {
+	const struct pfs_coll_ops *ops = pfs_coll_ops(coll->coll);
 	struct pfs_source *s = d->fs->src;
-	uint64_t after = off > ID_OFFSET_BASE ? off - ID_OFFSET_BASE : 0, pos = 0;
-	uint32_t insts[ID_BATCH], inst;
+	uint64_t pos = 0, offs[ID_BATCH];
+	struct pfs_node nodes[ID_BATCH];
+	char names[ID_BATCH][64];
 	struct pfs_reader r;
 	struct pfs_view v;
 	size_t n = 0;
@@ -133,22 +137,19 @@ static void list_leaves(struct dirbuf *d, const struct pfs_node *dir, const stru
 	fs_reader(d->fs, d->req, &r);
 	/* a batch under the view, then the entries: their attributes come from the source too */
 	if (!s->ops->open(s, &r, dir, &v, err, sizeof(err)) && !s->ops->enter(s, dir, &v)) {
-		while (n < ID_BATCH && pfs_coll_next(coll->coll, &v.ctx, &pos, &inst))
-			if ((uint64_t)inst + 1 > after)
-				insts[n++] = inst;
+		while (n < ID_BATCH &&
+		       pfs_dir_next_instance(dir, coll, &v.ctx, &pos, &nodes[n], names[n], sizeof(names[n]))) {
+			offs[n] = base + (ops->numeric ? nodes[n].inst + 1ull : pos);
+			if (offs[n] > off)
+				n++;
+		}
 		s->ops->leave(s, &v);
 	}
 	s->ops->close(s, &v);
-	for (size_t i = 0; i < n; i++) {
-		struct pfs_node child = *dir;
-		char num[16];
-
-		child.entry = coll;
-		child.inst = insts[i];
-		snprintf(num, sizeof(num), "%u", insts[i]);
-		if (!dir_add(d, num, &child, (off_t)(ID_OFFSET_BASE + (uint64_t)insts[i] + 1)))
-			break;
-	}
+	for (size_t i = 0; i < n; i++)
+		if (!dir_add(d, names[i], &nodes[i], (off_t)offs[i]))
+			return false;
+	return n < ID_BATCH;
 }
 
 static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, bool plus)
@@ -173,11 +174,19 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, b
 		return;
 	}
 	if ((uint64_t)off >= ID_OFFSET_BASE || list_fixed(&d, &dir, (uint64_t)off)) {
-		coll = pfs_dir_coll(&dir);
-		if (coll && (coll->coll == PFS_COLL_PIDS || coll->coll == PFS_COLL_TIDS))
-			list_ids(&d, &dir, coll, (uint64_t)off);
-		else if (coll)
-			list_leaves(&d, &dir, coll, (uint64_t)off);
+		/* each collection of the directory in turn, in its own range of offsets */
+		for (unsigned int k = 0; (coll = pfs_dir_coll(&dir, k)); k++) {
+			uint64_t base = ID_OFFSET_BASE * (k + 1);
+
+			if ((uint64_t)off >= base + ID_OFFSET_BASE)
+				continue;
+			if (coll->coll == PFS_COLL_PIDS || coll->coll == PFS_COLL_TIDS)
+				list_ids(&d, &dir, coll, (uint64_t)off);
+			else if (!list_instances(&d, &dir, coll, base, (uint64_t)off))
+				break;
+			if (d.full)
+				break;
+		}
 	}
 	fuse_reply_buf(req, d.buf, d.used);
 	free(d.buf);

@@ -45,7 +45,7 @@ int src_mirror_exists(int procfd, const struct pfs_node *n)
 	char path[256];
 	struct stat st;
 
-	if (pfs_node_path(n, path, sizeof(path)))
+	if (pfs_node_path(n, NULL, path, sizeof(path)))
 		return -ENOENT;
 	return fstatat(procfd, path[0] ? path : ".", &st, AT_SYMLINK_NOFOLLOW) ? -ENOENT : 0;
 }
@@ -163,7 +163,7 @@ int pfs_source_render(struct pfs_source *s, const struct pfs_reader *r, const st
 	if (rc && !err[0]) {
 		char path[256];
 
-		if (pfs_node_path(n, path, sizeof(path)))
+		if (pfs_node_path(n, NULL, path, sizeof(path)))
 			path[0] = '\0';
 		if (rc == -ENOENT || rc == -ESRCH)
 			snprintf(err, errlen, "/proc/%s: not on this machine", path);

@@ -39,7 +39,7 @@ static int live_task_attr(struct pfs_source *s, const struct pfs_reader *r, cons
 
 	/* the kernel's own owner of this very entry: task_dump_owner differs between entries */
 	(void)r;
-	if (pfs_node_path(n, path, sizeof(path)) || fstatat(live_fd(s), path, &real, AT_SYMLINK_NOFOLLOW))
+	if (pfs_node_path(n, NULL, path, sizeof(path)) || fstatat(live_fd(s), path, &real, AT_SYMLINK_NOFOLLOW))
 		return -ENOENT;
 	st->st_uid = real.st_uid;
 	st->st_gid = real.st_gid;
@@ -64,7 +64,7 @@ static int daemon_may_read(int procfd, const struct pfs_node *n)
 	char path[256], target[8];
 	int fd;
 
-	if (!n->entry || n->entry->kind == PFS_DIR || pfs_node_path(n, path, sizeof(path)))
+	if (!n->entry || n->entry->kind == PFS_DIR || pfs_node_path(n, NULL, path, sizeof(path)))
 		return 0;
 	if (n->entry->kind == PFS_LINK) {
 		if (readlinkat(procfd, path, target, sizeof(target)) < 0 && (errno == EACCES || errno == EPERM))

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * coll.c - leaf collections: the instances a "*" entry stands for on one
- * task (fd numbers), whether one exists, and how they list.  The pids and
- * tids of the scopes are the sources' to list (a live source asks the
- * kernel); everything else is read from the bound model.
+ * coll.c - the collections: the instances a "*" entry stands for (fd
+ * numbers on one task; the directories and files of /proc/sys), how they
+ * are named, found and listed.  The pids and tids of the task scopes are the
+ * sources' to list (a live source asks the kernel).  A collection is added
+ * here, once: an enum pfs_coll value and its operations.
  */
 #include <stddef.h>
 
@@ -25,28 +26,33 @@ static const struct mach_fd *find_fd(const struct mach_files *f, uint32_t fd)
 	return f && lo < f->nfds && (uint32_t)f->fds[lo].fd == fd ? &f->fds[lo] : NULL;
 }
 
-bool pfs_coll_has(enum pfs_coll coll, const struct pfs_ctx *c, uint32_t inst)
+static bool fds_has(const struct pfs_ctx *c, uint32_t inst)
 {
-	switch (coll) {
-	case PFS_COLL_FDS:
-		return c->proc && find_fd(c->proc->files, inst) != NULL;
-	default:
-		return false;
-	}
+	return c->proc && find_fd(c->proc->files, inst) != NULL;
 }
 
-bool pfs_coll_next(enum pfs_coll coll, const struct pfs_ctx *c, uint64_t *pos, uint32_t *inst)
+static bool fds_next(const struct pfs_ctx *c, uint32_t parent, uint64_t *pos, uint32_t *inst)
 {
-	switch (coll) {
-	case PFS_COLL_FDS: {
-		const struct mach_files *f = c->proc ? c->proc->files : NULL;
+	const struct mach_files *f = c->proc ? c->proc->files : NULL;
 
-		if (!f || *pos >= f->nfds)
-			return false;
-		*inst = (uint32_t)f->fds[(*pos)++].fd;
-		return true;
-	}
-	default:
+	(void)parent;
+	if (!f || *pos >= f->nfds)
 		return false;
-	}
+	*inst = (uint32_t)f->fds[(*pos)++].fd;
+	return true;
+}
+
+static const struct pfs_coll_ops fds_ops = {
+	.numeric = true,
+	.next = fds_next,
+	.has = fds_has,
+};
+
+static const struct pfs_coll_ops *const colls[PFS_NR_COLLS] = {
+	[PFS_COLL_FDS] = &fds_ops,
+};
+
+const struct pfs_coll_ops *pfs_coll_ops(enum pfs_coll coll)
+{
+	return (unsigned int)coll < PFS_NR_COLLS ? colls[coll] : NULL;
 }

@@ -56,7 +56,7 @@ int pfs_load_text(struct mach_loader *ld, const char *path, const char *text, si
 		  size_t errlen)
 {
 	struct pfs_node n;
-	int rc = pfs_parse_path(path, &n, err, errlen);
+	int rc = pfs_parse_path(path, NULL, &n, err, errlen);
 
 	if (!rc && (!n.entry || n.entry->kind != PFS_FILE || n.entry->load == MACH_LD_NONE))
 		rc = -EINVAL;

@@ -33,7 +33,8 @@ int pfs_bind(const struct mach_machine *mach, const struct pfs_node *n, struct p
 			c->whole = false;
 		}
 	}
-	if (n->entry && pfs_coll_is_leaf(n->entry->coll) && !pfs_coll_has(n->entry->coll, c, n->inst))
+	if (n->entry && pfs_entry_is_star(n->entry) && pfs_coll_is_leaf(n->entry->coll) &&
+	    !pfs_coll_ops(n->entry->coll)->has(c, n->inst))
 		return -ENOENT; /* fd/7 of a task with no fd 7 */
 	return pfs_node_exists(n, c) ? 0 : -ENOENT;
 }
@@ -105,7 +106,7 @@ int pfs_render(const struct pfs_node *n, const struct pfs_ctx *ctx_in, char **ou
 int pfs_resolve(const struct mach_machine *mach, const char *path, struct pfs_node *n, struct pfs_ctx *ctx,
 		char *err, size_t errlen)
 {
-	int rc = pfs_parse_path(path, n, err, errlen);
+	int rc = pfs_parse_path(path, mach, n, err, errlen);
 
 	memset(ctx, 0, sizeof(*ctx));
 	if (rc)

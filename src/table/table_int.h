@@ -5,13 +5,13 @@
 
 #include "uprocfs/procfs.h"
 
-/** Whether instance @inst of leaf collection @coll exists on the task bound in @c. */
-bool pfs_coll_has(enum pfs_coll coll, const struct pfs_ctx *c, uint32_t inst);
-
-/** A leaf collection: a "*" entry whose instances are not scopes (fd numbers). */
+/** A collection with instances of its own: not the pids and tids, which the sources list. */
 static inline bool pfs_coll_is_leaf(enum pfs_coll coll)
 {
-	return coll != PFS_COLL_NONE && coll != PFS_COLL_PIDS && coll != PFS_COLL_TIDS;
+	return pfs_coll_ops(coll) != NULL;
 }
+
+/** Whether @e is a "*" entry (its path's last component). */
+bool pfs_entry_is_star(const struct pfs_entry *e);
 
 #endif

@@ -93,7 +93,8 @@ static bool dir_slot(const struct pfs_node *dir, enum pfs_scope *scope, const st
 	}
 	if (e->kind != PFS_DIR)
 		return false;
-	if (e->coll == PFS_COLL_PIDS || e->coll == PFS_COLL_TIDS) {
+	if (e->child_scope != PFS_SCOPE_GLOBAL) {
+		/* a directory that roots a scope: a pid, a thread, a sysctl directory */
 		*scope = e->child_scope;
 		*dc = &children[e->child_scope][0];
 		return true;
@@ -128,45 +129,63 @@ static const char *last_component(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* A decimal id component: 1..2^25-1, no sign, no leading zero; 0 if it is not one. */
-static uint32_t parse_id(const char *s)
+bool pfs_entry_is_star(const struct pfs_entry *e)
 {
-	uint32_t v = 0;
+	const char *last = last_component(e->path);
 
-	if (!*s || *s == '0')
-		return 0;
+	return last[0] == '*' && !last[1];
+}
+
+/* A decimal component: no sign, no leading zero, below 2^24 (pids) or 2^25; -1 if it is not one. */
+static int64_t parse_decimal(const char *s, uint32_t limit)
+{
+	int64_t v = 0;
+
+	if (!*s || (*s == '0' && s[1]))
+		return -1;
 	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v >= (1u << 25) / 10)
-			return 0;
-		v = v * 10 + (uint32_t)(*s - '0');
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (*s - '0');
+		if (v >= limit)
+			return -1;
 	}
-	return v < (1u << 25) ? v : 0;
+	return v;
 }
 
-/* Place a "*" child: pids and tids root scopes, other collections are leaves. */
-static int child_instance(const struct pfs_entry *e, const char *name, struct pfs_node *out)
+/* Place a "*" child named @name: a pid or tid roots a scope; other collections give an instance. */
+static int child_instance(const struct pfs_node *dir, const struct pfs_entry *e, const char *name,
+			  const struct pfs_ctx *c, struct pfs_node *out)
 {
-	/* fd 0 is a name; "00" is not */
-	uint32_t id = pfs_coll_is_leaf(e->coll) && !strcmp(name, "0") ? 0 : parse_id(name);
+	const struct pfs_coll_ops *ops = pfs_coll_ops(e->coll);
+	int64_t id;
+	uint32_t inst;
 
-	if (!id && strcmp(name, "0"))
-		return -ENOENT;
-	if (!id && !pfs_coll_is_leaf(e->coll))
-		return -ENOENT;
-	switch (e->coll) {
-	case PFS_COLL_PIDS:
-		out->pid = (pid_t)id;
-		return 0;
-	case PFS_COLL_TIDS:
-		out->tid = (pid_t)id;
-		return 0;
-	default:
-		out->inst = id;
+	if (!ops) {
+		/* pids and tids: 1.. below 2^24 */
+		id = parse_decimal(name, 1u << 24);
+		if (id <= 0)
+			return -ENOENT;
+		if (e->coll == PFS_COLL_PIDS)
+			out->pid = (pid_t)id;
+		else
+			out->tid = (pid_t)id;
 		return 0;
 	}
+	if (ops->numeric) {
+		id = parse_decimal(name, 1u << 25);
+		if (id < 0)
+			return -ENOENT;
+		out->inst = (uint32_t)id;
+		return 0;
+	}
+	if (!c || !c->mach || !ops->lookup || ops->lookup(c, dir->inst, name, &inst))
+		return -ENOENT;
+	out->inst = inst;
+	return 0;
 }
 
-int pfs_child(const struct pfs_node *dir, const char *name, struct pfs_node *out)
+int pfs_child(const struct pfs_node *dir, const char *name, const struct pfs_ctx *c, struct pfs_node *out)
 {
 	const struct dir_children *dc;
 	enum pfs_scope scope;
@@ -175,20 +194,62 @@ int pfs_child(const struct pfs_node *dir, const char *name, struct pfs_node *out
 		return -ENOTDIR;
 	if (!*name || !strcmp(name, ".") || !strcmp(name, ".."))
 		return -ENOENT;
+	/* literal names first: a "*" never hides one */
 	for (unsigned int i = 0; i < dc->n; i++) {
 		const struct pfs_entry *e = &pfs_entries[dc->idx[i]];
-		const char *last = last_component(e->path);
 
-		*out = (struct pfs_node){ .entry = e, .scope = scope, .pid = dir->pid, .tid = dir->tid,
-					  .inst = dir->inst };
-		if (last[0] == '*' && !last[1]) {
-			if (!child_instance(e, name, out))
-				return 0;
-		} else if (!strcmp(last, name)) {
+		if (!pfs_entry_is_star(e) && !strcmp(last_component(e->path), name)) {
+			/* a literal directory that roots a scope (/proc/sys) stands for its root: instance 0 */
+			*out = (struct pfs_node){ .entry = e, .scope = scope, .pid = dir->pid, .tid = dir->tid,
+						  .inst = e->child_scope != PFS_SCOPE_GLOBAL ? 0 : dir->inst };
 			return 0;
 		}
 	}
+	for (unsigned int i = 0; i < dc->n; i++) {
+		const struct pfs_entry *e = &pfs_entries[dc->idx[i]];
+
+		*out = (struct pfs_node){ .entry = e, .scope = scope, .pid = dir->pid, .tid = dir->tid,
+					  .inst = dir->inst };
+		if (pfs_entry_is_star(e) && !child_instance(dir, e, name, c, out))
+			return 0;
+	}
 	return -ENOENT;
+}
+
+bool pfs_dir_needs_machine(const struct pfs_node *dir)
+{
+	const struct dir_children *dc;
+	enum pfs_scope scope;
+
+	if (!dir_slot(dir, &scope, &dc))
+		return false;
+	for (unsigned int i = 0; i < dc->n; i++) {
+		const struct pfs_coll_ops *ops = pfs_coll_ops(pfs_entries[dc->idx[i]].coll);
+
+		if (ops && !ops->numeric)
+			return true;
+	}
+	return false;
+}
+
+bool pfs_dir_next_instance(const struct pfs_node *dir, const struct pfs_entry *coll, const struct pfs_ctx *c,
+			   uint64_t *pos, struct pfs_node *out, char *name, size_t size)
+{
+	const struct pfs_coll_ops *ops = pfs_coll_ops(coll->coll);
+	uint32_t inst;
+
+	if (!ops || !ops->next(c, dir->inst, pos, &inst))
+		return false;
+	*out = *dir;
+	out->entry = coll;
+	out->scope = dir->entry && dir->entry->child_scope != PFS_SCOPE_GLOBAL ? dir->entry->child_scope
+		     : dir->entry ? dir->scope : PFS_SCOPE_GLOBAL;
+	out->inst = inst;
+	if (ops->numeric)
+		snprintf(name, size, "%u", inst);
+	else
+		snprintf(name, size, "%s", ops->name(c, inst));
+	return true;
 }
 
 bool pfs_node_exists(const struct pfs_node *n, const struct pfs_ctx *c)
@@ -227,7 +288,7 @@ bool pfs_dir_next(const struct pfs_node *dir, const struct pfs_ctx *c, unsigned 
 	return false;
 }
 
-const struct pfs_entry *pfs_dir_coll(const struct pfs_node *dir)
+const struct pfs_entry *pfs_dir_coll(const struct pfs_node *dir, unsigned int k)
 {
 	const struct dir_children *dc;
 	enum pfs_scope scope;
@@ -236,16 +297,17 @@ const struct pfs_entry *pfs_dir_coll(const struct pfs_node *dir)
 		return NULL;
 	for (unsigned int i = 0; i < dc->n; i++) {
 		const struct pfs_entry *e = &pfs_entries[dc->idx[i]];
-		const char *last = last_component(e->path);
 
-		if (last[0] == '*' && !last[1])
+		if (pfs_entry_is_star(e) && !k--)
 			return e;
 	}
 	return NULL;
 }
 
-int pfs_parse_path(const char *path, struct pfs_node *out, char *err, size_t errlen)
+int pfs_parse_path(const char *path, const struct mach_machine *mach, struct pfs_node *out, char *err,
+		   size_t errlen)
 {
+	struct pfs_ctx c = { .mach = mach };
 	const char *p = path;
 	char part[256];
 
@@ -265,7 +327,7 @@ int pfs_parse_path(const char *path, struct pfs_node *out, char *err, size_t err
 			goto no_file;
 		memcpy(part, p, len);
 		part[len] = '\0';
-		if (len && pfs_child(out, part, &child))
+		if (len && pfs_child(out, part, mach ? &c : NULL, &child))
 			goto no_file;
 		if (len)
 			*out = child;
@@ -298,9 +360,22 @@ static bool put_id(char *buf, size_t size, size_t *at, unsigned long v)
 	return put(buf, size, at, num, (size_t)n);
 }
 
-int pfs_node_path(const struct pfs_node *n, char *buf, size_t size)
+/* The literal directory under the root that roots @scope (/proc/sys), or NULL. */
+static const struct pfs_entry *scope_root(enum pfs_scope scope)
+{
+	for (size_t i = 0; i < pfs_nentries; i++) {
+		const struct pfs_entry *e = &pfs_entries[i];
+
+		if (e->child_scope == scope && !pfs_entry_is_star(e) && (e->scopes & PFS_IN(PFS_SCOPE_GLOBAL)))
+			return e;
+	}
+	return NULL;
+}
+
+int pfs_node_path(const struct pfs_node *n, const struct pfs_ctx *c, char *buf, size_t size)
 {
 	const struct pfs_entry *e = n->entry;
+	const struct pfs_coll_ops *ops = e ? pfs_coll_ops(e->coll) : NULL;
 	size_t at = 0;
 	bool ok = true;
 
@@ -315,6 +390,17 @@ int pfs_node_path(const struct pfs_node *n, char *buf, size_t size)
 		ok = put(buf, size, &at, "/task/", 6) && put_id(buf, size, &at, (unsigned long)n->tid);
 	if (e->coll == PFS_COLL_PIDS)
 		return ok ? 0 : -ENAMETOOLONG;
+	if (n->scope > PFS_SCOPE_TID) {
+		/* a scope rooted under /proc (/proc/sys): its root's path, then the instance's own */
+		const struct pfs_entry *root = scope_root(n->scope);
+		char rest[4096];
+
+		if (!root || !ops || ops->numeric || !c || !c->mach || ops->path(c, n->inst, rest, sizeof(rest)))
+			return -ENOENT;
+		ok = put(buf, size, &at, root->path, strlen(root->path)) && put(buf, size, &at, "/", 1) &&
+		     put(buf, size, &at, rest, strlen(rest));
+		return ok ? 0 : -ENAMETOOLONG;
+	}
 	if (ok && at)
 		ok = put(buf, size, &at, "/", 1);
 	for (const char *p = e->path; ok && *p; p++) {

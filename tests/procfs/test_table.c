@@ -76,7 +76,7 @@ static void test_paths(void)
 				continue;
 			nodes++;
 			n = sample(e, (enum pfs_scope)s);
-			if (pfs_node_path(&n, path, sizeof(path)) || pfs_parse_path(path, &back, err, sizeof(err)) ||
+			if (pfs_node_path(&n, NULL, path, sizeof(path)) || pfs_parse_path(path, NULL, &back, err, sizeof(err)) ||
 			    !same_node(&n, &back)) {
 				if (bad++ < 5)
 					diag("\"%s\" in scope %d: path \"%s\" does not parse back to it", e->path, s, path);
@@ -112,11 +112,11 @@ static void test_listings(void)
 			if (!(e->scopes & PFS_IN(s)) || strchr(e->path, '*'))
 				continue;
 			n = sample(e, (enum pfs_scope)s);
-			pfs_node_path(&n, path, sizeof(path));
+			pfs_node_path(&n, NULL, path, sizeof(path));
 			slash = strrchr(path, '/');
 			if (slash)
 				*slash = '\0';
-			if (pfs_parse_path(slash ? path : "", &dir, err, sizeof(err))) {
+			if (pfs_parse_path(slash ? path : "", NULL, &dir, err, sizeof(err))) {
 				bad++;
 				continue;
 			}
@@ -140,10 +140,10 @@ static void test_parser_refuses(void)
 	unsigned long bad = 0;
 
 	for (size_t i = 0; i < sizeof(bad_paths) / sizeof(bad_paths[0]); i++)
-		if (!pfs_parse_path(bad_paths[i], &n, err, sizeof(err)) && bad++ < 5)
+		if (!pfs_parse_path(bad_paths[i], NULL, &n, err, sizeof(err)) && bad++ < 5)
 			diag("\"%s\" parsed", bad_paths[i]);
 	ok(bad == 0, "paths outside the table are refused");
-	ok(!pfs_parse_path("/proc/42/task/43/ns/pid", &n, err, sizeof(err)) && n.scope == PFS_SCOPE_TID &&
+	ok(!pfs_parse_path("/proc/42/task/43/ns/pid", NULL, &n, err, sizeof(err)) && n.scope == PFS_SCOPE_TID &&
 		   n.pid == 42 && n.tid == 43 && n.entry->kind == PFS_LINK,
 	   "a thread's ns/pid parses into scope, pid, tid and entry");
 }

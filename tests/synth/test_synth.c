@@ -179,7 +179,7 @@ static int render_one(void *arg, const struct pfs_node *n, const struct pfs_ctx 
 	char path[128] = "/proc/";
 
 	(void)c;
-	pfs_node_path(n, path + 6, sizeof(path) - 6);
+	pfs_node_path(n, c, path + 6, sizeof(path) - 6);
 	if (render_into(c->mach, path, a->b) && (*a->bad)++ < 5)
 		diag("%s: %s fails", cur_label, path);
 	return 0;
