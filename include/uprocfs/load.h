@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "uprocfs/machine.h"
@@ -146,6 +147,17 @@ int mach_loader_finish(struct mach_loader *ld, char *err, size_t errlen);
 
 /** End a session, dropping files not yet finished. */
 void mach_loader_free(struct mach_loader *ld);
+
+/** Who a status text describes: ids at the innermost pid namespace level, credentials. */
+struct mach_status_who {
+	pid_t tgid, tid, sid;       /* sid 0 when the file has no NSsid line */
+	uint32_t uid[4], gid[4];    /* real, effective, saved, fs */
+	uint64_t cap_eff;
+};
+
+/** Parse what a status text says of its task's identity and rights; 0 or -EINVAL with "path:line: ..." in @err. */
+int mach_status_who(const char *path, const char *text, size_t len, struct mach_status_who *who, char *err,
+		    size_t errlen);
 
 /**
  * The thread group id and thread id a status text names, at its innermost

@@ -299,6 +299,7 @@ struct mach_thread {
 	uint64_t delayacct_blkio_ticks;
 	uint64_t guest_time_ns;
 	bool wchan;               /* stat field 35: blocked in the kernel */
+	int ioprio;               /* ioprio_get: class << 13 | level; 0 when never set */
 	int exit_code;            /* stat field 52 of task/<tid>/stat */
 };
 
@@ -410,6 +411,7 @@ struct mach_machine {
 
 	uint64_t schedstat_timestamp; /* jiffies */
 
+	char hostname[65];        /* uname's nodename, kernel/hostname */
 	/* the login shell a command run on this machine starts from (its parent in the tree); 0: init */
 	pid_t login_pid;
 
@@ -477,6 +479,12 @@ void mach_process_clear(struct mach_process *p);
 
 /** Free an mm and everything it owns. */
 void mach_mm_free(struct mach_mm *mm);
+
+/** Free a file table and everything it owns. */
+void mach_files_free(struct mach_files *f);
+
+/** Free what one thread owns (groups, masks), not the struct itself. */
+void mach_thread_clear(struct mach_thread *t);
 
 /** Nanoseconds to clock ticks, as the kernel's nsec_to_clock_t (USER_HZ=100). */
 static inline uint64_t mach_ns_to_ticks(uint64_t ns)

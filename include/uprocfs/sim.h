@@ -62,6 +62,20 @@ uint64_t mach_sim_now(const struct mach_sim *s);
 /** The PSI engine (its system group is /proc/pressure). */
 struct psi_engine *mach_sim_psi(struct mach_sim *s);
 
+/**
+ * The machine's process at index @k changed by a control call (stopped,
+ * continued, pinned): the simulator takes its tasks off the CPUs or puts them
+ * back as the model now says.
+ */
+void mach_sim_process_changed(struct mach_sim *s, size_t k);
+
+/**
+ * The machine's process at index @k is about to be removed (it exited and
+ * was reaped), and the processes after it move down one place: the
+ * simulator forgets its tasks and follows the others.
+ */
+void mach_sim_process_removed(struct mach_sim *s, size_t k);
+
 /** Free the simulator (not the machine). */
 void mach_sim_destroy(struct mach_sim *s);
 

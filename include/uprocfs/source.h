@@ -64,6 +64,11 @@ struct pfs_source_ops {
 	void (*leave)(struct pfs_source *s, struct pfs_view *v);
 	/** Free what open loaded. */
 	void (*close)(struct pfs_source *s, struct pfs_view *v);
+	/**
+	 * Run @fn on the served model under the write lock (a control call:
+	 * kill, renice, ...); -EOPNOTSUPP for a source without a model (live).
+	 */
+	int (*control)(struct pfs_source *s, int (*fn)(void *arg, struct mach_machine *m), void *arg);
 	/** The thread group of thread @tid (the kernel's /proc/<tid> works for any thread); 0 if none. */
 	pid_t (*tgid_of)(struct pfs_source *s, const struct pfs_reader *r, pid_t tid);
 	/** Free the source. */

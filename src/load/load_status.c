@@ -467,7 +467,7 @@ int ld_parse_status(struct lex *lx, pid_t tgid, pid_t tid, struct ld_status *st)
 	return tgid < 0 ? 0 : check(lx, st, tgid, tid);
 }
 
-int mach_status_ids(const char *path, const char *text, size_t len, pid_t *tgid, pid_t *tid, char *err,
+int mach_status_who(const char *path, const char *text, size_t len, struct mach_status_who *who, char *err,
 		    size_t errlen)
 {
 	struct ld_status *st = calloc(1, sizeof(*st));
@@ -481,9 +481,29 @@ int mach_status_ids(const char *path, const char *text, size_t len, pid_t *tgid,
 	if (!rc) {
 		/* the innermost pid namespace level is the reader's numbering */
 		unsigned int l = st->ns_levels;
-		*tgid = l ? st->ns[0][l - 1] : (pid_t)st->v[ST_TGID][0];
-		*tid = l ? st->ns[1][l - 1] : (pid_t)st->v[ST_PID][0];
+
+		who->tgid = l ? st->ns[0][l - 1] : (pid_t)st->v[ST_TGID][0];
+		who->tid = l ? st->ns[1][l - 1] : (pid_t)st->v[ST_PID][0];
+		who->sid = l ? st->ns[3][l - 1] : 0;
+		for (int k = 0; k < 4; k++) {
+			who->uid[k] = (uint32_t)st->v[ST_UID][k];
+			who->gid[k] = (uint32_t)st->v[ST_GID][k];
+		}
+		who->cap_eff = st->v[ST_CAPEFF][0];
 	}
 	ld_status_free(st);
+	return rc;
+}
+
+int mach_status_ids(const char *path, const char *text, size_t len, pid_t *tgid, pid_t *tid, char *err,
+		    size_t errlen)
+{
+	struct mach_status_who who;
+	int rc = mach_status_who(path, text, len, &who, err, errlen);
+
+	if (!rc) {
+		*tgid = who.tgid;
+		*tid = who.tid;
+	}
 	return rc;
 }

@@ -184,20 +184,31 @@ void mach_mm_free(struct mach_mm *mm)
 	free(mm);
 }
 
-static void thread_clear(struct mach_thread *t)
+void mach_thread_clear(struct mach_thread *t)
 {
 	free(t->groups);
+	t->groups = NULL;
 	mach_bitmap_free(&t->cpus_allowed);
 	mach_bitmap_free(&t->mems_allowed);
+}
+
+void mach_files_free(struct mach_files *f)
+{
+	if (!f)
+		return;
+	free(f->fds);
+	free(f);
 }
 
 void mach_process_clear(struct mach_process *p)
 {
 	/* a half-built process (its builder failed) may count threads it never allocated */
 	for (unsigned int i = 0; p->threads && i < p->nthreads; i++)
-		thread_clear(&p->threads[i]);
+		mach_thread_clear(&p->threads[i]);
 	free(p->threads);
 	mach_mm_free(p->mm);
+	mach_files_free(p->files);
+	p->files = NULL;
 	p->threads = NULL;
 	p->nthreads = 0;
 	p->mm = NULL;

@@ -35,7 +35,8 @@ _Static_assert(CALC_LOAD_FSHIFT == MACH_FSHIFT, "calc_load.h and machine.h share
 #define FINE_WINDOW_NS 120000000000ull /* the last this-much of a gap runs at tick resolution */
 #define FORK_EVERY_NS 150000000ull
 
-enum wstate { W_RUNNING, W_RUNNABLE, W_SLEEP, W_IOWAIT, W_MEMSTALL };
+/* W_STOPPED: stopped by a signal; W_GONE: its process exited (its index no longer names it). */
+enum wstate { W_RUNNING, W_RUNNABLE, W_SLEEP, W_IOWAIT, W_MEMSTALL, W_STOPPED, W_GONE };
 
 struct wtask {
 	size_t proc;              /* index into m->procs */
@@ -191,7 +192,7 @@ static void set_task_state(struct mach_sim *s, struct wtask *w, enum wstate st)
 	static const enum mach_task_state shown[] = {
 		[W_RUNNING] = MACH_TASK_RUNNING, [W_RUNNABLE] = MACH_TASK_RUNNING,
 		[W_SLEEP] = MACH_TASK_SLEEPING, [W_IOWAIT] = MACH_TASK_DISK_SLEEP,
-		[W_MEMSTALL] = MACH_TASK_DISK_SLEEP,
+		[W_MEMSTALL] = MACH_TASK_DISK_SLEEP, [W_STOPPED] = MACH_TASK_STOPPED,
 	};
 	w->state = st;
 	thread_of(s, w)->state = shown[st];
@@ -234,6 +235,19 @@ static void switch_to_next(struct mach_sim *s, int cpu, struct wtask *prev, bool
 }
 
 static void wake(struct mach_sim *s, struct wtask *w);
+
+/* @cpu if the task may run there (sched_setaffinity), else the first online CPU it may use. */
+static int allowed_cpu(struct mach_sim *s, const struct wtask *w, int cpu)
+{
+	const struct mach_bitmap *mask = &thread_of(s, w)->cpus_allowed;
+
+	if (!mask->words || mach_bitmap_test(mask, s->m->cpus[cpu].id))
+		return cpu;
+	for (unsigned int c = 0; c < s->m->ncpus; c++)
+		if (s->m->cpus[c].online && mach_bitmap_test(mask, s->m->cpus[c].id))
+			return (int)c;
+	return cpu;
+}
 
 /*
  * Messaging: a sender's burst ends with a message to its group, which wakes
@@ -284,7 +298,10 @@ static void end_burst(struct mach_sim *s, int cpu, struct wtask *w)
 static void wake(struct mach_sim *s, struct wtask *w)
 {
 	int cpu = uniform(s) < 0.6 ? w->pt.cpu : least_loaded_cpu(s, w->pt.cpu);
-	bool local = cpu == w->pt.cpu;
+	bool local;
+
+	cpu = allowed_cpu(s, w, cpu);
+	local = cpu == w->pt.cpu;
 
 	if (w->state == W_IOWAIT)
 		s->rq[w->pt.cpu].nr_iowait--;
@@ -358,7 +375,7 @@ static void step(struct mach_sim *s, uint64_t dt)
 	for (unsigned int i = 0; i < s->ntasks; i++) {
 		struct wtask *w = &s->tasks[i];
 
-		if (w->state == W_RUNNABLE)
+		if (w->state == W_RUNNABLE || w->state == W_STOPPED || w->state == W_GONE)
 			continue;
 		w->remaining_ns -= (double)dt;
 		if (w->state == W_RUNNING) {
@@ -668,4 +685,87 @@ void mach_sim_destroy(struct mach_sim *s)
 	free(s->groups);
 	psi_engine_destroy(s->psi);
 	free(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* control: signals, affinity and exits from outside                    */
+
+/* Remove wtask @idx from @cpu's runqueue, keeping the others' order. */
+static void rq_remove(struct mach_sim *s, int cpu, int idx)
+{
+	struct cpu_rq *rq = &s->rq[cpu];
+	unsigned int k = 0;
+
+	for (unsigned int i = 0; i < rq->len; i++) {
+		int w = rq->queue[(rq->head + i) % s->ntasks];
+
+		if (w != idx)
+			rq->queue[(rq->head + k++) % s->ntasks] = w;
+	}
+	rq->len = k;
+}
+
+/* Take @w off its CPU or runqueue and out of any wait, as a task that stops or exits leaves them. */
+static void take_off(struct mach_sim *s, struct wtask *w)
+{
+	int cpu = w->pt.cpu;
+
+	switch (w->state) {
+	case W_RUNNING:
+		switch_to_next(s, cpu, w, true);
+		break;
+	case W_RUNNABLE:
+		rq_remove(s, cpu, (int)(w - s->tasks));
+		psi_task_change(&w->pt, PSI_TSK_RUNNING | (w->pt.in_memstall ? PSI_TSK_MEMSTALL_RUNNING : 0), 0);
+		break;
+	case W_IOWAIT:
+		s->rq[cpu].nr_iowait--;
+		psi_task_change(&w->pt, PSI_TSK_IOWAIT, 0);
+		w->pt.in_iowait = false;
+		break;
+	default:
+		break;
+	}
+	psi_memstall_leave(&w->pt);
+	w->stall_pending = false;
+}
+
+void mach_sim_process_changed(struct mach_sim *s, size_t k)
+{
+	for (unsigned int i = 0; i < s->ntasks; i++) {
+		struct wtask *w = &s->tasks[i];
+		struct mach_thread *t;
+
+		if (w->state == W_GONE || w->proc != k)
+			continue;
+		t = thread_of(s, w);
+		if (t->state == MACH_TASK_STOPPED && w->state != W_STOPPED) {
+			take_off(s, w);
+			w->state = W_STOPPED;
+		} else if (t->state != MACH_TASK_STOPPED && w->state == W_STOPPED) {
+			set_task_state(s, w, W_SLEEP);
+			w->remaining_ns = exponential(s, (double)s->tick_ns);
+		} else if (w->state != W_STOPPED && allowed_cpu(s, w, w->pt.cpu) != w->pt.cpu) {
+			/* pinned away from its CPU: it leaves it, and wakes where it may run */
+			take_off(s, w);
+			set_task_state(s, w, W_SLEEP);
+			w->remaining_ns = 0;
+		}
+	}
+}
+
+void mach_sim_process_removed(struct mach_sim *s, size_t k)
+{
+	for (unsigned int i = 0; i < s->ntasks; i++) {
+		struct wtask *w = &s->tasks[i];
+
+		if (w->state == W_GONE)
+			continue;
+		if (w->proc == k) {
+			take_off(s, w);
+			w->state = W_GONE;
+		} else if (w->proc > k) {
+			w->proc--;
+		}
+	}
 }

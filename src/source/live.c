@@ -137,6 +137,14 @@ static pid_t live_tgid_of(struct pfs_source *s, const struct pfs_reader *r, pid_
 	return mirror_translate_tid(live_fd(s), tid, &tgid, &ns_tid) ? 0 : tgid;
 }
 
+static int live_control(struct pfs_source *s, int (*fn)(void *arg, struct mach_machine *m), void *arg)
+{
+	(void)s;
+	(void)fn;
+	(void)arg;
+	return -EOPNOTSUPP; /* the kernel's tasks are the kernel's to signal */
+}
+
 static const struct pfs_source_ops live_ops = {
 	.exists = live_exists,
 	.task_attr = live_task_attr,
@@ -145,6 +153,7 @@ static const struct pfs_source_ops live_ops = {
 	.enter = live_enter,
 	.leave = live_leave,
 	.close = live_close,
+	.control = live_control,
 	.tgid_of = live_tgid_of,
 	.destroy = live_destroy,
 };

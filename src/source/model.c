@@ -256,6 +256,17 @@ static void model_destroy(struct pfs_source *s)
 	free(ms);
 }
 
+static int model_control(struct pfs_source *s, int (*fn)(void *arg, struct mach_machine *m), void *arg)
+{
+	struct model_source *ms = of(s);
+	int rc;
+
+	pthread_rwlock_wrlock(&ms->lock);
+	rc = fn(arg, ms->mach);
+	pthread_rwlock_unlock(&ms->lock);
+	return rc;
+}
+
 static pid_t model_tgid_of(struct pfs_source *s, const struct pfs_reader *r, pid_t tid)
 {
 	struct model_source *ms = of(s);
@@ -280,6 +291,7 @@ static const struct pfs_source_ops model_ops = {
 	.enter = model_enter,
 	.leave = model_leave,
 	.close = model_close,
+	.control = model_control,
 	.tgid_of = model_tgid_of,
 	.destroy = model_destroy,
 };

@@ -94,6 +94,17 @@ static void free_build(struct synth *s)
 }
 
 /* Each step reads what the steps before it built, so the order is fixed (see above). */
+/* A host name as a fleet names its machines: a role and a number. */
+static void name_host(struct synth *s)
+{
+	static const char *const roles[] = { "web", "db", "app", "build", "cache", "worker" };
+	struct rng r;
+
+	rng_init(&r, s->o->seed, KEY_HOSTNAME);
+	snprintf(s->m->hostname, sizeof(s->m->hostname), "%s-%02u",
+		 roles[rng_below(&r, sizeof(roles) / sizeof(roles[0]))], (unsigned int)rng_range(&r, 1, 42));
+}
+
 int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out, char *err, size_t errlen)
 {
 	struct synth s;
@@ -110,6 +121,7 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 		goto fail;
 	}
 	rng_init(&s.rng, o->seed, KEY_MACHINE);
+	name_host(&s); /* its own stream: naming the host changes nothing else */
 	sy_init_names(&s);
 	sy_build_clock(&s);
 	sy_build_topology(&s);

@@ -36,6 +36,7 @@
 /* Keys of the random streams (rng_init): one range per purpose, so no two streams coincide. */
 #define KEY_MACHINE 1ull             /* the machine-wide stream: shape, tree, pids, CPUs */
 #define KEY_MACHINE_ID 7ull          /* the machine id (journal directory name) */
+#define KEY_HOSTNAME 8ull            /* the host name */
 #define KEY_TASK 0x100000000ull      /* + plan index: a process's own stream */
 #define KEY_LAYOUT 0x200000000ull    /* + layout root: its address space layout */
 #define KEY_ENV 0x300000000ull       /* + environment root: its environment */
