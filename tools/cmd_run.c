@@ -39,6 +39,7 @@
 
 #include "cli.h"
 #include "served.h"
+#include "supervise.h"
 
 /* The command's pid namespace allocates from here up: above every synthetic pid. */
 #define RUN_FIRST_PID MACH_SYNTH_PID_LIMIT
@@ -56,7 +57,13 @@ static void run_usage(FILE *f)
 		"  --machine SPEC   synth[:cpus=N,tasks=M,...] (default), tree:DIR, or live\n"
 		"  --pin-cpu        keep the daemon and the command on one CPU: each FUSE request\n"
 		"                   then wakes a thread on the CPU it came from (faster for\n"
-		"                   single-threaded readers like ps; slower for parallel ones)\n");
+		"                   single-threaded readers like ps; slower for parallel ones)\n"
+		"  --real-affinity  sched_getaffinity of the command's own processes gives their\n"
+		"                   real CPUs (default: the machine's online CPUs, so nproc and\n"
+		"                   thread pools size themselves for the served machine)\n"
+		"  --no-supervise   leave kill, renice, taskset, sysinfo, uname... to the host\n"
+		"                   kernel (default: calls aimed at the machine's tasks, and those\n"
+		"                   that describe the machine, are answered from the model)\n");
 }
 
 static volatile pid_t child_pid;
@@ -124,33 +131,74 @@ static int recv_fd(int sock, int *code, int *fd)
 	return 0;
 }
 
-/* G: pid 1 of the command's namespaces. */
-static int run_init(int sock, int fuse_fd, char **cmd)
+/* What the command's side needs to know. */
+struct run_opts {
+	const char *spec;
+	bool pin, real_affinity, supervise;
+	char **cmd;
+};
+
+/*
+ * The command itself, in G's namespaces: its syscalls about the machine go to
+ * the supervisor (the listener goes to the daemon over @sock), then it runs.
+ */
+static void exec_command(int sock, const struct run_opts *ro)
+{
+	char err[256];
+	int listener = -1;
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (ro->supervise && sup_install(RUN_FIRST_PID, &listener, err, sizeof(err)))
+		fprintf(stderr, "uprocfs run: not supervising the command (%s): kill, renice and the like "
+				"of the machine's tasks go to the host kernel\n", err);
+	send_fd(sock, listener >= 0 ? 0 : ENOSYS, listener);
+	if (listener >= 0)
+		close(listener);
+	close(sock);
+	execvp(ro->cmd[0], ro->cmd);
+	fprintf(stderr, "uprocfs run: %s: %s\n", ro->cmd[0], strerror(errno));
+	_exit(errno == ENOENT ? 127 : 126);
+}
+
+/* G's procfs of its pid namespace, whose next pid is RUN_FIRST_PID; a descriptor or -errno. */
+static int namespace_procfs(void)
 {
 	char procdir[] = "/tmp/uprocfs-nsproc.XXXXXX", path[256], last_pid[16];
-	int fd, status = 0, code = 0, n;
-	pid_t cmd_pid, w;
+	int fd, n;
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	/* A procfs of this pid namespace: the daemon reads the command from it. */
-	if (!mkdtemp(procdir) || mount("proc", procdir, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) {
-		send_fd(sock, errno, -1);
-		return 1;
-	}
-	/* the next pid this namespace hands out is RUN_FIRST_PID */
+	if (!mkdtemp(procdir) || mount("proc", procdir, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
+		return -errno;
 	snprintf(path, sizeof(path), "%s/sys/kernel/ns_last_pid", procdir);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	n = snprintf(last_pid, sizeof(last_pid), "%d\n", RUN_FIRST_PID - 1);
 	if (fd < 0 || write(fd, last_pid, (size_t)n) != n) {
-		send_fd(sock, errno ? errno : EIO, -1);
-		return 1;
+		int e = errno ? -errno : -EIO;
+
+		if (fd >= 0)
+			close(fd);
+		umount2(procdir, MNT_DETACH);
+		rmdir(procdir);
+		return e;
 	}
 	close(fd);
 	fd = open(procdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	umount2(procdir, MNT_DETACH); /* the open descriptor keeps it alive */
 	rmdir(procdir);
+	return fd < 0 ? -errno : fd;
+}
+
+/* G: pid 1 of the command's namespaces. */
+static int run_init(int sock, int fuse_fd, const struct run_opts *ro)
+{
+	int fd, status = 0, code = 0;
+	pid_t cmd_pid, w;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* A procfs of this pid namespace: the daemon reads the command from it. */
+	fd = namespace_procfs();
 	if (fd < 0) {
-		send_fd(sock, errno, -1);
+		send_fd(sock, -fd, -1);
 		return 1;
 	}
 	code = pfs_fuse_mount_fd(fuse_fd, "/proc", false);
@@ -162,22 +210,41 @@ static int run_init(int sock, int fuse_fd, char **cmd)
 	/* wait until the daemon serves the tree */
 	if (read(sock, &code, sizeof(code)) != sizeof(code) || code)
 		return 1;
-	close(sock);
 	cmd_pid = fork();
 	if (cmd_pid < 0)
 		return 1;
-	if (cmd_pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		execvp(cmd[0], cmd);
-		fprintf(stderr, "uprocfs run: %s: %s\n", cmd[0], strerror(errno));
-		_exit(errno == ENOENT ? 127 : 126);
-	}
+	if (cmd_pid == 0)
+		exec_command(sock, ro);
+	close(sock);
 	/* Reap everything (we are init) until the command itself is done. */
 	while ((w = wait(&status)) != cmd_pid)
 		if (w < 0 && errno != EINTR)
 			return 1;
 	return status_code(status);
+}
+
+/* C: new namespaces, then G in them; C's status is G's. */
+static void run_namespaces(int sock, int fuse_fd, const struct run_opts *ro)
+{
+	int status;
+	pid_t g;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (unshare(CLONE_NEWNS | CLONE_NEWPID) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
+		send_fd(sock, errno, -1);
+		_exit(1);
+	}
+	g = fork();
+	if (g == 0)
+		_exit(run_init(sock, fuse_fd, ro));
+	close(sock);
+	close(fuse_fd);
+	if (g < 0)
+		_exit(1);
+	while (waitpid(g, &status, 0) < 0)
+		if (errno != EINTR)
+			_exit(1);
+	_exit(status_code(status));
 }
 
 static void *loop_thread(void *arg)
@@ -186,60 +253,139 @@ static void *loop_thread(void *arg)
 	return NULL;
 }
 
-int cmd_run(int argc, char **argv)
+/* What the daemon runs while the command does. */
+struct daemon {
+	struct served s;
+	struct pfs_fuse_opts o;
+	struct pfs_source *src;
+	struct pfs_fuse *fs;
+	struct supervisor *sup;
+	pthread_t loop;
+	int sock;
+};
+
+/* Serve the tree G mounted, then supervise the command; 0, or 1 with a message printed. */
+static int serve(struct daemon *d, const struct run_opts *ro)
+{
+	char err[512] = "";
+	int ready, listener, rc;
+
+	if (recv_fd(d->sock, &ready, &d->o.caller_proc_fd) || ready) {
+		fprintf(stderr, "uprocfs run: preparing the command's namespaces failed: %s\n",
+			strerror(ready > 0 ? ready : EIO));
+		return 1;
+	}
+	rc = served_source(&d->s, d->o.caller_proc_fd, RUN_FIRST_PID, &d->src);
+	if (!rc)
+		rc = pfs_fuse_create(&d->fs, d->src, &d->o, err, sizeof(err));
+	if (!rc && pthread_create(&d->loop, NULL, loop_thread, d->fs))
+		rc = -EAGAIN;
+	if (rc) {
+		fprintf(stderr, "uprocfs run: %s\n", err[0] ? err : strerror(-rc));
+		report(d->sock, EIO);
+		pfs_fuse_destroy(d->fs);
+		d->fs = NULL;
+		return 1;
+	}
+	d->o.mounted_fd = -1; /* the session owns it now */
+	report(d->sock, 0);
+	/* the command's listener, once it installed its filter (none: the host kernel answers) */
+	if (ro->supervise && !recv_fd(d->sock, &ready, &listener) && !ready && listener >= 0) {
+		struct sup_opts so = { .src = d->src, .sim = d->s.sim, .first_real = RUN_FIRST_PID,
+				       .real_affinity = ro->real_affinity };
+
+		if (sup_start(&d->sup, listener, &so)) {
+			fprintf(stderr, "uprocfs run: cannot start the supervisor\n");
+			close(listener);
+		}
+	}
+	return 0;
+}
+
+static void print_stats(struct daemon *d)
+{
+	struct pfs_fuse_stats st;
+	unsigned long answered = 0, passed = 0;
+
+	if (!getenv("UPROCFS_FUSE_STATS"))
+		return;
+	pfs_fuse_get_stats(d->fs, &st);
+	if (d->sup)
+		sup_counts(d->sup, &answered, &passed);
+	fprintf(stderr, "fuse requests: %llu lookup, %llu getattr, %llu readdir, %llu open, %llu read, "
+			"%llu release, %llu readlink; syscalls answered %lu, sent on %lu\n",
+		(unsigned long long)st.lookup, (unsigned long long)st.getattr, (unsigned long long)st.readdir,
+		(unsigned long long)st.open, (unsigned long long)st.read, (unsigned long long)st.release,
+		(unsigned long long)st.readlink, answered, passed);
+}
+
+static int parse_run_opts(int argc, char **argv, struct run_opts *ro)
 {
 	static const struct option longopts[] = {
 		{ "machine", required_argument, NULL, 'm' },
 		{ "pin-cpu", no_argument, NULL, 'p' },
+		{ "real-affinity", no_argument, NULL, 'r' },
+		{ "no-supervise", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool pin = false;
-	struct pfs_fuse_opts o = { .mountpoint = "/proc", .caller_proc_fd = -1,
-				   .mounted_fd = -1 };
-	const char *spec = "synth";
-	struct pfs_fuse *fs = NULL;
-	int sv[2] = { -1, -1 }, c, rc, code = 1, status, ready;
-	pthread_t loop;
-	struct pfs_source *src = NULL;
-	struct served s;
-	char err[512];
+	int c;
 
+	*ro = (struct run_opts){ .spec = "synth", .supervise = true };
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+m:ph", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'm': spec = optarg; break;
-		case 'p': pin = true; break;
+		case 'm': ro->spec = optarg; break;
+		case 'p': ro->pin = true; break;
+		case 'r': ro->real_affinity = true; break;
+		case 'n': ro->supervise = false; break;
 		case 'h': run_usage(stdout); return 0;
 		default: run_usage(stderr); return 2;
 		}
-	}
-	if (pin) {
-		cpu_set_t one;
-		int cpu = sched_getcpu();
-
-		CPU_ZERO(&one);
-		CPU_SET(cpu < 0 ? 0 : cpu, &one);
-		if (sched_setaffinity(0, sizeof(one), &one))
-			fprintf(stderr, "uprocfs run: --pin-cpu: %s\n", strerror(errno));
 	}
 	if (optind == argc) {
 		fprintf(stderr, "uprocfs run: no command given\n");
 		run_usage(stderr);
 		return 2;
 	}
+	ro->cmd = argv + optind;
+	return -1;
+}
+
+static void pin_to_this_cpu(void)
+{
+	cpu_set_t one;
+	int cpu = sched_getcpu();
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu < 0 ? 0 : cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		fprintf(stderr, "uprocfs run: --pin-cpu: %s\n", strerror(errno));
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct daemon d = { .o = { .mountpoint = "/proc", .caller_proc_fd = -1, .mounted_fd = -1 }, .sock = -1 };
+	int sv[2] = { -1, -1 }, code = 1, status, rc;
+	struct run_opts ro;
+	char err[512];
+
+	rc = parse_run_opts(argc, argv, &ro);
+	if (rc >= 0)
+		return rc;
+	if (ro.pin)
+		pin_to_this_cpu();
 	if (geteuid() != 0) {
 		fprintf(stderr, "uprocfs run: needs root, to create mount and pid namespaces "
 				"(try `uprocfs mount` as a user)\n");
 		return 1;
 	}
-	rc = served_open(&s, spec, err, sizeof(err));
-	if (rc) {
+	if (served_open(&d.s, ro.spec, err, sizeof(err))) {
 		fprintf(stderr, "uprocfs run: %s\n", err);
 		return 1;
 	}
-	o.mounted_fd = open("/dev/fuse", O_RDWR); /* G mounts it; no CLOEXEC until then */
-	if (o.mounted_fd < 0) {
+	d.o.mounted_fd = open("/dev/fuse", O_RDWR); /* G mounts it; no CLOEXEC until then */
+	if (d.o.mounted_fd < 0) {
 		fprintf(stderr, "uprocfs run: /dev/fuse: %s (is the fuse module available?)\n", strerror(errno));
 		goto out;
 	}
@@ -253,52 +399,16 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (child_pid == 0) {
-		pid_t g;
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		close(sv[0]);
-		if (unshare(CLONE_NEWNS | CLONE_NEWPID) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
-			send_fd(sv[1], errno, -1);
-			_exit(1);
-		}
-		g = fork();
-		if (g == 0)
-			_exit(run_init(sv[1], o.mounted_fd, argv + optind));
-		close(sv[1]);
-		close(o.mounted_fd);
-		if (g < 0)
-			_exit(1);
-		while (waitpid(g, &status, 0) < 0)
-			if (errno != EINTR)
-				_exit(1);
-		_exit(status_code(status));
+		run_namespaces(sv[1], d.o.mounted_fd, &ro);
 	}
 	close(sv[1]);
 	sv[1] = -1;
+	d.sock = sv[0];
 	signal(SIGINT, forward_signal);
 	signal(SIGTERM, forward_signal);
 	signal(SIGHUP, forward_signal);
-	if (recv_fd(sv[0], &ready, &o.caller_proc_fd) || ready) {
-		fprintf(stderr, "uprocfs run: preparing the command's namespaces failed: %s\n",
-			strerror(ready > 0 ? ready : EIO));
-		goto wait_child;
-	}
-	err[0] = '\0';
-	rc = served_source(&s, o.caller_proc_fd, RUN_FIRST_PID, &src);
-	if (!rc)
-		rc = pfs_fuse_create(&fs, src, &o, err, sizeof(err));
-	if (!rc && pthread_create(&loop, NULL, loop_thread, fs))
-		rc = -EAGAIN;
-	if (rc) {
-		fprintf(stderr, "uprocfs run: %s\n", err[0] ? err : strerror(-rc));
-		report(sv[0], EIO);
-		pfs_fuse_destroy(fs);
-		fs = NULL;
-		goto wait_child;
-	}
-	o.mounted_fd = -1; /* the session owns it now */
-	report(sv[0], 0);
-wait_child:
+	serve(&d, &ro);
 	while (waitpid(child_pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			status = 1 << 8;
@@ -307,32 +417,24 @@ wait_child:
 	}
 	child_pid = 0;
 	code = status_code(status);
-	if (fs) {
-		if (getenv("UPROCFS_FUSE_STATS")) {
-			struct pfs_fuse_stats st;
-			pfs_fuse_get_stats(fs, &st);
-			fprintf(stderr, "fuse requests: %llu lookup, %llu getattr, %llu readdir, %llu open, "
-					"%llu read, %llu release, %llu readlink\n",
-				(unsigned long long)st.lookup, (unsigned long long)st.getattr,
-				(unsigned long long)st.readdir, (unsigned long long)st.open,
-				(unsigned long long)st.read, (unsigned long long)st.release,
-				(unsigned long long)st.readlink);
-		}
+	sup_stop(d.sup);
+	if (d.fs) {
+		print_stats(&d);
 		/* the namespace is gone with its last process: the connection ends */
-		pfs_fuse_unmount(fs);
-		pthread_join(loop, NULL);
-		pfs_fuse_destroy(fs);
+		pfs_fuse_unmount(d.fs);
+		pthread_join(d.loop, NULL);
+		pfs_fuse_destroy(d.fs);
 	}
 out:
 	if (sv[0] >= 0)
 		close(sv[0]);
 	if (sv[1] >= 0)
 		close(sv[1]);
-	if (o.mounted_fd >= 0)
-		close(o.mounted_fd);
-	if (o.caller_proc_fd >= 0)
-		close(o.caller_proc_fd);
-	pfs_source_free(src);
-	served_close(&s);
+	if (d.o.mounted_fd >= 0)
+		close(d.o.mounted_fd);
+	if (d.o.caller_proc_fd >= 0)
+		close(d.o.caller_proc_fd);
+	pfs_source_free(d.src);
+	served_close(&d.s);
 	return code;
 }

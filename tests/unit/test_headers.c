@@ -39,6 +39,7 @@
 #define ESCAPE_SPACE 0x1000
 
 #include "uprocfs/calc_load.h"
+#include "uprocfs/control.h"
 #include "uprocfs/load.h"
 #include "uprocfs/mach_vocab.h"
 #include "uprocfs/machine.h"

@@ -1,0 +1,149 @@
+#!/bin/sh
+# test_control.sh - served tasks behave like processes under `uprocfs run`:
+# the command's processes see each other under a synthetic parent; kill,
+# renice, taskset, ionice and psutil act on synthetic tasks with the kernel's
+# rules and the served files show it; top's k and htop's F9 end a task;
+# sysinfo, uname and nproc describe the served machine; killing `uprocfs run`
+# leaves nothing behind.
+#
+# TAP.  usage: test_control.sh PATH-TO-uprocfs PATH-TO-sysinfo_probe
+# Every process and mount this starts is ended by pid / unmounted on exit.
+set -u
+
+UPROCFS=$1
+PROBE=$2
+SPEC=synth:cpus=16,tasks=500,seed=7
+. "$(dirname "$0")/../unit/tap.sh"
+
+if [ "$(id -u)" != 0 ] || [ ! -c /dev/fuse ]; then
+	echo "1..0 # SKIP needs root and /dev/fuse"
+	exit 0
+fi
+PY=/usr/bin/python3
+tmp=$(mktemp -d /tmp/uprocfs-control.XXXXXX)
+pids=""
+cleanup() {
+	for p in $pids; do kill -9 "$p" 2>/dev/null; done
+	tmux kill-session -t "uprocfs-ctl-$$" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+run() { timeout -k 5 120 "$UPROCFS" run --machine "$SPEC" -- "$@"; }
+
+"$UPROCFS" render --machine "$SPEC" --tree "$tmp/tree"
+cpus=$(grep -c '^cpu[0-9]' "$tmp/tree/stat")
+memtotal=$(awk '/^MemTotal:/ {printf "%.0f", $2 * 1024}' "$tmp/tree/meminfo")
+release=$("$UPROCFS" render --machine "$SPEC" /proc/sys/kernel/osrelease)
+# a root daemon and a user task of the machine, to act on
+cron=$(grep -l '^Name:	cron$' "$tmp"/tree/[0-9]*/status | head -1 | xargs dirname | xargs basename)
+user_task=$(grep -l '^Uid:	1000	' "$tmp"/tree/[0-9]*/status | head -1 | xargs dirname | xargs basename)
+diag "machine: $cpus CPUs, MemTotal $memtotal B, release $release; cron $cron, a user's task $user_task"
+
+# --- the machine describes itself to syscalls ----------------------------------
+run sh -c "$PROBE; free -b | awk '/^Mem:/ {print \"free \" \$2}'; uname -r; nproc" > "$tmp/describe"
+probe_total=$(awk '/^totalram/ {print $2}' "$tmp/describe")
+free_total=$(awk '/^free/ {print $2}' "$tmp/describe")
+[ "$probe_total" = "$memtotal" ] && [ "$free_total" = "$memtotal" ]
+ok $? "sysinfo(2) and free -b report the machine's memory ($probe_total, $free_total)"
+[ "$(sed -n 3p "$tmp/describe")" = "$release" ]; ok $? "uname -r prints the served osrelease"
+[ "$(sed -n 4p "$tmp/describe")" = "$cpus" ]; ok $? "nproc prints the machine's CPU count"
+
+# --- the run's processes see each other ----------------------------------------
+run sh -c 'ls -d /proc/$$ > /dev/null && read x < /proc/self/stat && echo fine' > "$tmp/self" 2>&1
+grep -qx fine "$tmp/self"; ok $? "a shell sees its own pid directory and /proc/self"
+run sh -c 'sleep 5 & ps -o pid=,ppid= --ppid $$; kill $!' > "$tmp/kids"
+[ "$(wc -l < "$tmp/kids")" -ge 1 ]; ok $? "ps --ppid lists the shell's child"
+run strace -f -o /dev/null ps aux > "$tmp/strace" 2>&1
+[ "$(grep -c . "$tmp/strace")" -gt 400 ]; ok $? "strace -f ps aux completes"
+run sh -c 'pstree -p' > "$tmp/pstree"
+grep -q 'sh(3000000)' "$tmp/pstree" && ! grep -q '^sh(3000000)' "$tmp/pstree"
+ok $? "pstree shows the command under a synthetic parent"
+run timeout 5 atop 1 1 > "$tmp/atop" 2>&1 < /dev/null
+grep -q 'PRC' "$tmp/atop"; ok $? "atop starts and shows a sample"
+
+# --- signals --------------------------------------------------------------------
+run sh -c "kill -0 $cron && echo alive; kill -0 2999999 2>/dev/null || echo nosuch;
+	kill -STOP $cron; echo stopped \$(ps -o stat= -p $cron); kill -CONT $cron; echo continued \$(ps -o stat= -p $cron);
+	kill $cron; ps -o pid= -p $cron || echo gone" > "$tmp/signals" 2>&1
+grep -qx alive "$tmp/signals"; ok $? "kill -0 of a live synthetic pid succeeds"
+grep -qx nosuch "$tmp/signals"; ok $? "kill -0 of a free pid fails (ESRCH)"
+grep -q '^stopped T' "$tmp/signals"; ok $? "kill -STOP: ps shows T"
+grep -q '^continued [SR]' "$tmp/signals"; ok $? "kill -CONT: running or sleeping again"
+grep -qx gone "$tmp/signals"; ok $? "kill (TERM): the task is gone from ps"
+run setpriv --reuid=65534 --regid=65534 --clear-groups kill "$cron" > "$tmp/nobody" 2>&1
+grep -q 'Operation not permitted' "$tmp/nobody"; ok $? "as nobody, kill of a root task: Operation not permitted"
+
+# --- nice, affinity, io priority ---------------------------------------------------
+run sh -c "renice +5 -p $cron > /dev/null; ps -o ni= -p $cron; taskset -p $cron; taskset -p 0x2 $cron > /dev/null;
+	taskset -p $cron; grep Cpus_allowed_list /proc/$cron/status; ionice -c2 -n6 -p $cron; ionice -p $cron" \
+	> "$tmp/nice" 2>&1
+[ "$(sed -n 1p "$tmp/nice" | tr -d ' ')" = 5 ]; ok $? "renice +5: ps shows nice 5"
+sed -n 2p "$tmp/nice" | grep -q 'affinity mask: ffff$'; ok $? "taskset -p prints the model's mask"
+sed -n 3p "$tmp/nice" | grep -q 'affinity mask: 2$'; ok $? "taskset -p 0x2 changes it"
+grep -q 'Cpus_allowed_list:	1$' "$tmp/nice"; ok $? "status shows the new affinity"
+grep -q 'best-effort: prio 6' "$tmp/nice"; ok $? "ionice sets and reads the I/O priority"
+
+# --- psutil, for every task --------------------------------------------------------
+run $PY -c '
+import psutil
+bad = 0
+pids = psutil.pids()
+for p in psutil.process_iter():
+    try:
+        p.nice(); p.cpu_affinity(); p.ionice()
+    except psutil.NoSuchProcess:
+        pass
+    except Exception as e:
+        bad += 1
+        if bad < 4: print("error", p.pid, repr(e))
+print("pids", len(pids), "exists", sum(psutil.pid_exists(p) for p in pids), "bad", bad)
+' > "$tmp/psutil" 2>&1
+tail -1 "$tmp/psutil" | grep -q 'bad 0$'; ok $? "psutil nice, cpu_affinity, ionice work for every task ($(tail -1 "$tmp/psutil"))"
+listed=$(awk '/^pids/ {print $2}' "$tmp/psutil"); exist=$(awk '/^pids/ {print $4}' "$tmp/psutil")
+[ -n "$listed" ] && [ "$listed" -gt 500 ] && [ "$listed" = "$exist" ]
+ok $? "psutil.pid_exists (kill 0) is true for every pid it lists ($exist of $listed)"
+
+# --- top's k and htop's F9 ------------------------------------------------------------
+sess="uprocfs-ctl-$$"
+victim=$(grep -l '^Name:	agetty$\|^Name:	rsyslogd$' "$tmp"/tree/[0-9]*/status | head -1 | xargs dirname | xargs basename)
+tmux new-session -d -s "$sess" -x 200 -y 50 \
+	"$UPROCFS run --machine $SPEC -- sh -c 'top -d 1; ps -o pid= -p $victim > $tmp/top.after 2>&1; echo done >> $tmp/top.after'"
+sleep 3
+tmux send-keys -t "$sess" k; sleep 0.5
+tmux send-keys -t "$sess" "$victim" Enter; sleep 0.5
+tmux send-keys -t "$sess" Enter; sleep 1.5
+tmux send-keys -t "$sess" q
+for i in $(seq 1 20); do grep -q done "$tmp/top.after" 2>/dev/null && break; sleep 0.5; done
+[ "$(cat "$tmp/top.after" 2>/dev/null)" = done ]; ok $? "top's k ends a synthetic task (pid $victim)"
+tmux kill-session -t "$sess" 2>/dev/null
+
+tmux new-session -d -s "$sess" -x 200 -y 50 \
+	"$UPROCFS run --machine $SPEC -- sh -c 'htop -p $cron; ps -o pid= -p $cron > $tmp/htop.after 2>&1; echo done >> $tmp/htop.after'"
+sleep 3
+tmux send-keys -t "$sess" F9; sleep 0.7
+tmux send-keys -t "$sess" Enter; sleep 1
+tmux send-keys -t "$sess" q
+for i in $(seq 1 20); do grep -q done "$tmp/htop.after" 2>/dev/null && break; sleep 0.5; done
+[ "$(cat "$tmp/htop.after" 2>/dev/null)" = done ]; ok $? "htop's F9 ends a synthetic task (pid $cron)"
+tmux kill-session -t "$sess" 2>/dev/null
+
+# --- SIGKILL of uprocfs run leaves nothing ------------------------------------------
+"$UPROCFS" run --machine "$SPEC" -- sleep 300 &
+runner=$!
+pids="$pids $runner"
+sleep 2
+tree=$(ps -o pid= --ppid "$runner"; for c in $(ps -o pid= --ppid "$runner"); do ps -o pid= --ppid "$c";
+	for g in $(ps -o pid= --ppid "$c"); do ps -o pid= --ppid "$g"; done; done)
+kill -9 "$runner"
+sleep 1
+left=""
+for p in $tree; do
+	# a zombie waits for this machine's init to reap it: it runs nothing
+	st=$(ps -o stat= -p "$p" 2>/dev/null)
+	case "$st" in ""|Z*) ;; *) left="$left $p($st)" ;; esac
+done
+[ -z "$left" ] && [ -n "$tree" ]; ok $? "SIGKILL of uprocfs run leaves no running process (tree:$(echo $tree), left:$left)"
+! grep -q 'fuse.uprocfs' /proc/mounts; ok $? "and no mount"
+tap_done
