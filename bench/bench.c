@@ -212,6 +212,8 @@ int bench_main(int argc, char **argv, const char *self_exe)
 		return bench_seeds_callgrind_child(argv[2], argv[3], argv[4]);
 	if (argc == 3 && !strcmp(argv[1], "--time-ps"))
 		return bench_time_ps(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "--time-kill"))
+		return bench_time_kill(argv[2], argv[3]);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "jqcp:h", longopts, NULL)) != -1) {
 		switch (c) {

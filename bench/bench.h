@@ -85,6 +85,8 @@ int bench_fuse(const struct bench_opts *o);
 int bench_psi_demo(const struct bench_opts *o);
 /** `uprocfs bench --time-ps N`: run ps aux N times, print the median and its lines. */
 int bench_time_ps(const char *count);
+/** `uprocfs bench --time-kill PID N`: kill(PID, 0) N times (0: this process); print the mean ns. */
+int bench_time_kill(const char *pid, const char *count);
 /** The child side of `bench seeds --callgrind`: one case variant, counted reads. */
 int bench_seeds_callgrind_child(const char *case_name, const char *variant, const char *count);
 

@@ -266,6 +266,74 @@ static int ps_case(const struct bench_opts *o, bool pin)
 	return 0;
 }
 
+int bench_time_kill(const char *pid_arg, const char *count)
+{
+	pid_t pid = (pid_t)atoi(pid_arg);
+	long n = atol(count);
+	uint64_t t0;
+	int fails = 0;
+
+	if (!pid)
+		pid = getpid();
+	t0 = bench_now_ns();
+	for (long i = 0; i < n; i++)
+		fails += kill(pid, 0) != 0;
+	printf("kill_ns=%.0f fails=%d\n", (double)(bench_now_ns() - t0) / (double)(n > 0 ? n : 1), fails);
+	return 0;
+}
+
+/* Run @argv and read its "kill_ns=X": -1 when it failed. */
+static double time_kill(char *const argv[])
+{
+	char buf[256] = "";
+	double ns = -1;
+	int out[2];
+	pid_t pid;
+	ssize_t n;
+
+	if (pipe(out))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		dup2(out[1], 1);
+		close(out[0]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(out[1]);
+	n = read(out[0], buf, sizeof(buf) - 1);
+	close(out[0]);
+	waitpid(pid, NULL, 0);
+	if (n > 0 && sscanf(buf, "kill_ns=%lf", &ns) != 1)
+		ns = -1;
+	return ns;
+}
+
+/*
+ * What a supervised syscall costs: kill(pid, 0) of a synthetic task (the
+ * supervisor answers), of the command's own process under the same filter
+ * (the kernel answers, after the filter), and outside uprocfs.
+ */
+static void kill_case(const struct bench_opts *o)
+{
+	const char *iters = o->quick ? "2000" : "20000";
+	char *synth_argv[] = { (char *)o->self_exe, "run", "--machine", PS_SPEC, "--", (char *)o->self_exe, "bench",
+			       "--time-kill", "1", (char *)iters, NULL };
+	char *own_argv[] = { (char *)o->self_exe, "run", "--machine", PS_SPEC, "--", (char *)o->self_exe, "bench",
+			     "--time-kill", "0", (char *)iters, NULL };
+	char *host_argv[] = { (char *)o->self_exe, "bench", "--time-kill", "0", (char *)iters, NULL };
+	double synth = time_kill(synth_argv), own = time_kill(own_argv), host = time_kill(host_argv);
+	char note[160];
+
+	snprintf(note, sizeof(note), "goal < 50 us; kill(own pid, 0) under the filter %.0f ns, outside uprocfs %.0f ns",
+		 own, host);
+	struct bench_result r = {
+		.bench = "fuse", .case_name = "kill0_synthetic", .unit = "ns/call", .value = synth,
+		.baseline = "kill0_host", .baseline_value = host, .note = note,
+	};
+	bench_report(o, &r);
+}
+
 int bench_fuse(const struct bench_opts *o)
 {
 	if (geteuid() != 0 || access("/dev/fuse", R_OK | W_OK)) {
@@ -278,6 +346,7 @@ int bench_fuse(const struct bench_opts *o)
 	bench_progress(o, "fuse: ps aux");
 	ps_case(o, false);
 	ps_case(o, true);
+	kill_case(o);
 	bench_progress(o, "%s", "");
 	return 0;
 }
