@@ -18,7 +18,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../src/util/num.h"
 #include "cli.h"
+
+/* The kernel's pid_max limit (PID_MAX_LIMIT on 64-bit): no pid lies beyond it. */
+#define PID_LIMIT 4194304
 #include "tree_write.h"
 #include "uprocfs/load.h"
 #include "uprocfs/procfs.h"
@@ -60,14 +64,11 @@ int cmd_capture(int argc, char **argv)
 	}
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+p:fh", longopts, NULL)) != -1) {
-		char *end;
-		long v;
+		uint64_t v;
 
 		switch (c) {
 		case 'p':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || v <= 0 || v > 0x3fffffff) {
+			if (!un_uint(optarg, 1, PID_LIMIT, &v)) {
 				fprintf(stderr, "uprocfs capture: --pid \"%s\" is not a process id\n", optarg);
 				free(pids);
 				return 2;

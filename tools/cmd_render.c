@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../src/util/num.h"
 #include "cli.h"
 #include "spec.h"
 #include "uprocfs/machine.h"
@@ -65,7 +66,6 @@ int cmd_render(int argc, char **argv)
 	struct pfs_source *src = NULL;
 	bool force = false;
 	double at = -1;
-	char *end;
 	struct mach_machine *mach;
 	char err[512];
 	int c, status = 0, rc;
@@ -75,14 +75,19 @@ int cmd_render(int argc, char **argv)
 		switch (c) {
 		case 'm': spec = optarg; break;
 		case 'a':
-			errno = 0;
-			at = strtod(optarg, &end);
-			if (errno || *end || end == optarg || at < 0 || at > 1e7) {
-				fprintf(stderr, "uprocfs render: --at \"%s\": expected seconds from 0 to 1e7\n", optarg);
+			if (at >= 0 || !un_decimal(optarg, 1e7, &at)) {
+				fprintf(stderr, "uprocfs render: --at \"%s\": %s\n", optarg,
+					at >= 0 ? "given twice" : "expected seconds from 0 to 10000000, in decimal");
 				return 2;
 			}
 			break;
-		case 't': tree = optarg; break;
+		case 't':
+			if (tree) {
+				fprintf(stderr, "uprocfs render: --tree given twice\n");
+				return 2;
+			}
+			tree = optarg;
+			break;
 		case 'f': force = true; break;
 		case 'h': render_usage(stdout); return 0;
 		default: render_usage(stderr); return 2;
@@ -90,6 +95,11 @@ int cmd_render(int argc, char **argv)
 	}
 	if (optind == argc && !tree) {
 		fprintf(stderr, "uprocfs render: no PATH given\n");
+		render_usage(stderr);
+		return 2;
+	}
+	if (optind < argc && tree) {
+		fprintf(stderr, "uprocfs render: give PATHs or --tree DIR, not both\n");
 		render_usage(stderr);
 		return 2;
 	}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../src/util/num.h"
 #include "cli.h"
 #include "uprocfs/load.h"
 #include "uprocfs/machine.h"
@@ -96,14 +97,12 @@ static void show_verdict(void *arg, const struct pfs_verify_file *v)
 	}
 }
 
+/* A pid: 1 to the kernel's pid_max limit (PID_MAX_LIMIT on 64-bit), in decimal. */
 static int parse_pid_arg(const char *s, pid_t *pid)
 {
-	char *end;
-	long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v <= 0 || v > 0x3fffffff)
+	if (!un_uint(s, 1, 4194304, &v))
 		return -EINVAL;
 	*pid = (pid_t)v;
 	return 0;

@@ -13,18 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/num.h"
 #include "fs_int.h"
 
 static int parse_gid(const char *v, gid_t *out)
 {
-	char *end;
-	unsigned long g;
+	uint64_t g;
 
-	if (!*v || *v < '0' || *v > '9')
-		return -EINVAL;
-	errno = 0;
-	g = strtoul(v, &end, 10);
-	if (errno || *end || g > 0xfffffffeul)
+	/* (gid_t)-1 means "no group" to the kernel: not one to exempt */
+	if (!un_uint(v, 0, 0xfffffffeu, &g))
 		return -EINVAL;
 	*out = (gid_t)g;
 	return 0;

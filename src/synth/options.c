@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../util/num.h"
 #include "synth_int.h"
 
 /* A small general-purpose server: what "synth" alone gives. */
@@ -54,55 +55,6 @@ static const struct opt_key opt_keys[] = {
 
 #define NR_OPT_KEYS (sizeof(opt_keys) / sizeof(opt_keys[0]))
 
-/* Decimal digits only: no sign, no spaces, no base prefix; false on overflow. */
-static bool parse_u64(const char *s, size_t len, uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if (!len)
-		return false;
-	for (size_t i = 0; i < len; i++) {
-		unsigned int d = (unsigned char)s[i] - '0';
-
-		if (d > 9 || v > (UINT64_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return true;
-}
-
-/*
- * "0", "1", "0.25", ".5", "1.000": a fraction from 0 to 1.  Parsed by hand
- * rather than with strtod so the caller's locale cannot change the decimal
- * point, and the value is exact for up to 18 fractional digits.
- */
-static bool parse_fraction(const char *s, size_t len, double *out)
-{
-	uint64_t ip = 0, fp = 0, scale = 1;
-	size_t i = 0, digits = 0;
-
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
-		if (ip > 1)
-			return false;
-		ip = ip * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (i < len && s[i] == '.') {
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
-			if (scale < 1000000000000000000ull) {
-				fp = fp * 10 + (uint64_t)(s[i] - '0');
-				scale *= 10;
-			}
-		}
-	}
-	if (i != len || !digits)
-		return false;
-	if (ip > 1 || (ip == 1 && fp))
-		return false;
-	*out = (double)ip + (double)fp / (double)scale;
-	return true;
-}
-
 /* The message names the accepted range, so a bad value is fixed in one go. */
 static int opt_error(char *err, size_t errlen, const struct opt_key *k, const char *v, size_t vlen)
 {
@@ -143,18 +95,18 @@ static int opt_store(struct mach_synth_opts *n, const struct opt_key *k, const c
 	double f;
 
 	if (k->type == OPT_FRACTION) {
-		if (!parse_fraction(v, vlen, &f))
+		if (!un_parse_decimal(v, vlen, 1.0, &f))
 			return opt_error(err, errlen, k, v, vlen);
 		*(double *)field = f;
 		return 0;
 	}
-	if (!parse_u64(v, vlen, &u))
-		return opt_error(err, errlen, k, v, vlen);
 	if (k->type == OPT_U64) {
+		if (!un_parse_uint(v, vlen, 0, UINT64_MAX, &u))
+			return opt_error(err, errlen, k, v, vlen);
 		*(uint64_t *)field = u;
 		return 0;
 	}
-	if (u < k->min || u > k->max)
+	if (!un_parse_uint(v, vlen, k->min, k->max, &u))
 		return opt_error(err, errlen, k, v, vlen);
 	*(unsigned int *)field = (unsigned int)u;
 	return 0;
@@ -168,9 +120,13 @@ static int opt_store(struct mach_synth_opts *n, const struct opt_key *k, const c
 int mach_synth_parse(struct mach_synth_opts *o, const char *spec, char *err, size_t errlen)
 {
 	struct mach_synth_opts n = *o;
-	bool tasks_set = false, threads_set = false;
+	bool tasks_set = false, threads_set = false, seen[NR_OPT_KEYS] = { false };
 	const char *p = spec ? spec : "";
 
+	if (!*p) {
+		snprintf(err, errlen, "synth: nothing after \"synth:\" (give key=value,... or plain \"synth\")");
+		return -EINVAL;
+	}
 	while (*p) {
 		const char *end = strchr(p, ','), *eq;
 		const struct opt_key *k;
@@ -195,6 +151,11 @@ int mach_synth_parse(struct mach_synth_opts *o, const char *spec, char *err, siz
 				 (int)klen, p);
 			return -EINVAL;
 		}
+		if (seen[k - opt_keys]) {
+			snprintf(err, errlen, "synth: %s given twice in \"%s\"", k->name, spec);
+			return -EINVAL;
+		}
+		seen[k - opt_keys] = true;
 		if ((rc = opt_store(&n, k, eq + 1, len - klen - 1, err, errlen)))
 			return rc;
 		tasks_set |= k->off == OPT_OFF(tasks);
