@@ -96,7 +96,8 @@ static struct mach_machine *build(const char *spec, char *err, size_t errlen)
 	struct mach_machine *m = NULL;
 
 	mach_synth_defaults(&o);
-	if (mach_synth_parse(&o, spec, err, errlen))
+	/* "": the defaults, as plain `synth` gives them */
+	if (*spec && mach_synth_parse(&o, spec, err, errlen))
 		return NULL;
 	if (mach_synth_build(&o, &m, err, errlen))
 		return NULL;
@@ -702,13 +703,15 @@ static void test_parse(void)
 	expect_parse_error("CPUS=4", "unknown key \"CPUS\"");
 
 	mach_synth_defaults(&o);
-	ok(mach_synth_parse(&o, "", err, sizeof(err)) == 0 && o.cpus == 8 && o.tasks == 200,
-	   "an empty spec keeps the defaults");
+	ok(mach_synth_parse(&o, "", err, sizeof(err)) == -EINVAL && strstr(err, "nothing after") && o.cpus == 8 &&
+		   o.tasks == 200,
+	   "an empty spec is refused and changes nothing");
 	ok(mach_synth_parse(&o, "tasks=1000", err, sizeof(err)) == 0 && o.tasks == 1000 && o.threads == 250,
 	   "threads follow tasks/4 when not given");
 	ok(mach_synth_parse(&o, "threads=7,tasks=1000", err, sizeof(err)) == 0 && o.threads == 7,
 	   "an explicit threads wins over tasks/4, in any order");
-	ok(mach_synth_parse(&o, "cpus=2,cpus=3", err, sizeof(err)) == 0 && o.cpus == 3, "a repeated key: last wins");
+	ok(mach_synth_parse(&o, "cpus=2,cpus=3", err, sizeof(err)) == -EINVAL && strstr(err, "cpus given twice"),
+	   "a repeated key is refused");
 	ok(mach_synth_parse(&o, "seed=18446744073709551615,depth=0,load=0,io=1,mem=.25", err, sizeof(err)) == 0 &&
 		   o.seed == UINT64_MAX && o.depth == 0 && o.load == 0 && o.io == 1 && o.mem == 0.25,
 	   "extremes: seed 2^64-1, depth 0, load 0, io 1, mem .25");
