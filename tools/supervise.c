@@ -34,6 +34,9 @@
 #include "uprocfs/control.h"
 #include "uprocfs/load.h"
 
+/* libseccomp's argument macros leave the second datum to its zero default (clang warns) */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
 #define MASK_MAX 1024 /* bytes of CPU mask read from a caller: 8192 CPUs */
 
 struct fake_pidfd {
