@@ -31,6 +31,8 @@ struct pfs_fuse;
 
 struct pfs_fuse_opts {
 	const char *mountpoint;
+	/* which tree this mount serves: /proc (PFS_SCOPE_GLOBAL, the default) or /sys (PFS_SCOPE_SYS) */
+	enum pfs_scope tree;
 	bool allow_other;          /* let other users in (-o allow_other) */
 	bool debug;                /* libfuse request log on stderr */
 	unsigned int max_threads;  /* request threads; 0: 8 */

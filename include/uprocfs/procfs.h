@@ -43,6 +43,7 @@ enum pfs_scope {
 	PFS_SCOPE_TGID,   /* /proc/<pid>/NAME: the whole thread group */
 	PFS_SCOPE_TID,    /* /proc/<pid>/task/<tid>/NAME: one thread */
 	PFS_SCOPE_SYSCTL, /* /proc/sys and every directory under it: instance = the directory */
+	PFS_SCOPE_SYS,    /* /sys/NAME: the other tree a machine is served as */
 	PFS_NR_SCOPES
 };
 
@@ -166,10 +167,16 @@ struct pfs_node {
 	uint32_t inst;                    /* the "*" leaf instance */
 };
 
-/** The root directory. */
+/** The root directory of /proc. */
 static inline struct pfs_node pfs_root(void)
 {
 	return (struct pfs_node){ .entry = NULL, .scope = PFS_SCOPE_GLOBAL };
+}
+
+/** The root directory of a tree: /proc (PFS_SCOPE_GLOBAL) or /sys (PFS_SCOPE_SYS). */
+static inline struct pfs_node pfs_tree_root(enum pfs_scope tree)
+{
+	return (struct pfs_node){ .entry = NULL, .scope = tree };
 }
 
 /** True when @n is a directory (the root, a scope root, or a PFS_DIR entry). */
@@ -214,7 +221,8 @@ bool pfs_node_exists(const struct pfs_node *n, const struct pfs_ctx *c);
 
 /**
  * Parse a path ("/proc/stat", "stat", "/proc/42/status", "42/task/43/stat",
- * "42/fd/3", "sys/kernel/pid_max") into a node; named components are looked
+ * "42/fd/3", "sys/kernel/pid_max", "/sys/devices/system/cpu/online": a
+ * relative path is under /proc) into a node; named components are looked
  * up in @mach (NULL: syntax only, named components not found).  -ENOENT with
  * a message in @err.
  */
@@ -222,7 +230,8 @@ int pfs_parse_path(const char *path, const struct mach_machine *mach, struct pfs
 		   size_t errlen);
 
 /**
- * Write @n's path relative to the root ("42/task/43/stat", "sys/kernel/pid_max");
+ * Write @n's path relative to the root of its tree, /proc or /sys
+ * ("42/task/43/stat", "sys/kernel/pid_max", "devices/system/cpu/online");
  * a named instance's path comes from the machine bound in @c (may be NULL
  * for other nodes).  0, -ENOENT or -ENAMETOOLONG.
  */

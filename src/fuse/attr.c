@@ -65,6 +65,8 @@ int fs_node(struct pfs_fuse *fs, fuse_req_t req, uint64_t ino, struct pfs_node *
 
 	if (node_from_ino(ino, n))
 		return -1;
+	if (!n->entry)
+		*n = pfs_tree_root(fs->opts.tree); /* FUSE's root is this mount's tree */
 	if (node_needs_tgid(n)) {
 		fs_reader(fs, req, &r);
 		n->pid = fs->src->ops->tgid_of(fs->src, &r, n->tid);

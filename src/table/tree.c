@@ -87,8 +87,9 @@ static bool dir_slot(const struct pfs_node *dir, enum pfs_scope *scope, const st
 
 	pthread_once(&children_once, build_children);
 	if (!e) {
-		*scope = PFS_SCOPE_GLOBAL;
-		*dc = &children[PFS_SCOPE_GLOBAL][0];
+		/* the root of /proc, or of /sys */
+		*scope = dir->scope == PFS_SCOPE_SYS ? PFS_SCOPE_SYS : PFS_SCOPE_GLOBAL;
+		*dc = &children[*scope][0];
 		return true;
 	}
 	if (e->kind != PFS_DIR)
@@ -316,7 +317,10 @@ int pfs_parse_path(const char *path, const struct mach_machine *mach, struct pfs
 		p += 6;
 	else if (!strcmp(p, "/proc"))
 		p += 5;
-	else if (*p == '/')
+	else if (!strncmp(p, "/sys/", 5) || !strcmp(p, "/sys")) {
+		*out = pfs_tree_root(PFS_SCOPE_SYS);
+		p += p[4] ? 5 : 4;
+	} else if (*p == '/')
 		goto no_file;
 	while (*p) {
 		const char *slash = strchr(p, '/');
@@ -390,7 +394,7 @@ int pfs_node_path(const struct pfs_node *n, const struct pfs_ctx *c, char *buf, 
 		ok = put(buf, size, &at, "/task/", 6) && put_id(buf, size, &at, (unsigned long)n->tid);
 	if (e->coll == PFS_COLL_PIDS)
 		return ok ? 0 : -ENAMETOOLONG;
-	if (n->scope > PFS_SCOPE_TID) {
+	if (n->scope > PFS_SCOPE_TID && n->scope != PFS_SCOPE_SYS) {
 		/* a scope rooted under /proc (/proc/sys): its root's path, then the instance's own */
 		const struct pfs_entry *root = scope_root(n->scope);
 		char rest[4096];
