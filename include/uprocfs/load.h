@@ -54,6 +54,9 @@ enum mach_ld_kind {
 	MACH_LD_PRESSURE_MEMORY,
 	MACH_LD_PRESSURE_CPU,
 	MACH_LD_PRESSURE_IRQ,
+	MACH_LD_SOFTIRQS,         /* /proc/softirqs: after stat (moves with it: see mach_ld_group) */
+	MACH_LD_INTERRUPTS,       /* /proc/interrupts: after stat */
+	MACH_LD_SYSCTL,           /* a tree: every file under /proc/sys is a key (mach_loader_sysctl) */
 	/* per task: /proc/<pid>/X (tid 0) or /proc/<pid>/task/<tid>/X */
 	MACH_LD_PID_STATUS,
 	MACH_LD_PID_STAT,
@@ -76,6 +79,21 @@ static inline bool mach_ld_kind_per_task(enum mach_ld_kind kind)
  * without them).  Others may be absent.
  */
 bool mach_ld_required(enum mach_ld_kind kind);
+
+/**
+ * Files whose counters move together: a file of a group is parsed after the
+ * group's first (its kind is returned) and checked against it; when the
+ * counters moved between the reads, its parse fails with -EAGAIN and the
+ * reader reads the whole group again.  /proc/softirqs and /proc/interrupts
+ * attribute /proc/stat's totals to CPUs.  Other kinds return themselves.
+ */
+enum mach_ld_kind mach_ld_group(enum mach_ld_kind kind);
+
+/** Whether @kind names a directory tree (every file beneath is one record) rather than one file. */
+static inline bool mach_ld_kind_tree(enum mach_ld_kind kind)
+{
+	return kind == MACH_LD_SYSCTL;
+}
 
 /** A file for the tree walk to read: where it is in a tree, and what it is. */
 struct mach_ld_name {

@@ -217,6 +217,9 @@ int ld_parse_stat(struct lex *lx, struct mach_machine *m);
 int ld_parse_meminfo(struct lex *lx, struct mach_machine *m);
 int ld_parse_vmstat(struct lex *lx, struct mach_machine *m);
 int ld_parse_loadavg(struct lex *lx, struct mach_machine *m);
+/** /proc/interrupts and /proc/softirqs, after stat: -EAGAIN when they disagree with its totals. */
+int ld_parse_interrupts(struct lex *lx, struct mach_machine *m);
+int ld_parse_softirqs(struct lex *lx, struct mach_machine *m);
 int ld_parse_uptime(struct lex *lx, struct mach_machine *m);
 int ld_parse_pressure(struct lex *lx, struct mach_machine *m, enum mach_psi_res res);
 /* schedstat also bounds nr_cpu_ids: by its CPUs and by the widths of its domain spans */

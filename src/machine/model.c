@@ -120,6 +120,12 @@ void mach_profile_default(struct mach_profile *p)
 	p->status_spec_ib = p->status_mems_allowed = true;
 	p->status_x86_features = false;
 	p->sig_hex_digits = 16;
+	/* CONFIG_X86_MCE off, KVM built in, a KVM guest's HYP vector, no Hyper-V */
+#define ROW(r) (1u << MACH_ARCH_IRQ_##r)
+	p->arch_irq_rows = ROW(NMI) | ROW(LOC) | ROW(SPU) | ROW(PMI) | ROW(IWI) | ROW(RTR) | ROW(RES) | ROW(CAL) |
+			   ROW(TLB) | ROW(TRM) | ROW(HYP) | ROW(ERR) | ROW(MIS) | ROW(PIN) | ROW(NPI) | ROW(PIW);
+#undef ROW
+
 	p->has_schedstat = true; /* synthetic machines have it; the loader clears it */
 	p->schedstat_version = 17;
 	p->nmeminfo = sizeof(meminfo_618) / sizeof(meminfo_618[0]);
@@ -143,6 +149,16 @@ struct mach_machine *mach_new(void)
 	snprintf(m->cpu_model, sizeof(m->cpu_model), "%s", "AMD EPYC 9B14");
 	m->cpu_khz = 2600000;
 	return m;
+}
+
+void mach_irq_clear(struct mach_irq *irq)
+{
+	free(irq->per_cpu);
+	free(irq->chip);
+	free(irq->flow);
+	free(irq->actions);
+	irq->per_cpu = NULL;
+	irq->chip = irq->flow = irq->actions = NULL;
 }
 
 int mach_bitmap_alloc(struct mach_bitmap *b, unsigned int nbits)
@@ -216,7 +232,7 @@ void mach_free(struct mach_machine *m)
 	}
 	free(m->cpus);
 	for (unsigned int i = 0; m->irqs && i < m->nirqs; i++)
-		free(m->irqs[i].per_cpu);
+		mach_irq_clear(&m->irqs[i]);
 	free(m->irqs);
 	for (size_t i = 0; m->procs && i < m->nprocs; i++)
 		mach_process_clear(&m->procs[i]);

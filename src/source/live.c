@@ -92,7 +92,7 @@ static int live_open(struct pfs_source *s, const struct pfs_reader *r, const str
 	if (n->pid)
 		rc = mirror_load_task(live_fd(s), n->pid, n->tid, node_needs(n), &v->own, err, errlen);
 	else
-		rc = mirror_load_globals(live_fd(s), &v->own, err, errlen);
+		rc = mirror_load_globals(live_fd(s), node_needs(n), &v->own, err, errlen);
 	if (rc)
 		return rc == -ESRCH ? -ENOENT : rc; /* gone since the lookup */
 	rc = pfs_bind(v->own, n, &v->ctx);

