@@ -153,6 +153,34 @@ int mach_loader_file(struct mach_loader *ld, enum mach_ld_kind kind, pid_t pid, 
 		     const char *path, const char *text, size_t len, char *err, size_t errlen);
 
 /**
+ * Load one key of a /proc/sys tree into @ld's machine (its tree is created
+ * on first use): @key is its path below /proc/sys ("kernel/hostname"),
+ * @mode its permission bits, and @read_rc 0 with what one read from offset
+ * 0 gave in @text, or -EIO when the read failed so (an unset key).  A key
+ * its owner may not read (0200) is write-only, and not read by the caller.
+ * Numbers in the kernel's form load as numbers, other text as a string.
+ * 0 with *@skip NULL when the key loaded as read; 0 with *@skip set to a
+ * reason when the model holds the key but not what this read said (a
+ * write-only or unset key, a new random UUID, a value another file read
+ * before shows otherwise); or -EINVAL / -ENOTDIR / -ENOMEM with a message.
+ */
+int mach_loader_sysctl(struct mach_loader *ld, const char *key, unsigned int mode, int read_rc, const char *text,
+		       size_t len, const char **skip, char *err, size_t errlen);
+
+/**
+ * Load every key of the /proc/sys tree at @dir under @dirfd (a real procfs
+ * when @live, whose values may change between two reads: each key is read
+ * twice, and a key that changed is read a third time, kept when it then
+ * held still; otherwise a written tree, read beneath @dirfd).  @each (may
+ * be NULL) hears of every key: its path under @dirfd ("sys/kernel/hostname"),
+ * NULL or the reason it is skipped, and the text loaded.  0 or -errno with
+ * a message in @err.
+ */
+int mach_loader_sysctl_tree(struct mach_loader *ld, int dirfd, const char *dir, bool live,
+			    int (*each)(void *arg, const char *path, const char *skip, const char *text, size_t len),
+			    void *arg, char *err, size_t errlen);
+
+/**
  * Check what the per-task files said about values they share (status VmRSS
  * and stat rss, Threads and num_threads, ...), build their processes and
  * finish derived fields.  0; -EINVAL naming the disagreement; -ENOTSUP when

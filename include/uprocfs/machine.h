@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "uprocfs/mach_sysctl.h"
 #include "uprocfs/mach_vocab.h"
 
 #ifdef __cplusplus
@@ -469,6 +470,9 @@ struct mach_machine {
 	unsigned int cpu_khz;     /* /proc/cpuinfo "cpu MHz" * 1000 */
 
 	struct mach_pressure pressure[MACH_NR_PSI_RES];
+
+	/* /proc/sys (mach_sysctl.h); an empty machine has the kernel's identity keys */
+	struct mach_sysctl *sysctl;
 
 	size_t nprocs;            /* ascending by tgid */
 	struct mach_process *procs;

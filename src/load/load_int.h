@@ -195,6 +195,7 @@ struct mach_loader {
 	struct ld_decision dec[LD_NR_DEC];
 	struct ld_bound cpus, mems;
 	unsigned int prev_nr_cpu_ids, prev_max_numnodes;
+	bool have_loadavg;        /* this session read /proc/loadavg: kernel/ns_last_pid must agree with it */
 };
 
 /* What one process adds to the machine-wide state when it is accepted. */

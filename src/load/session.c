@@ -108,7 +108,9 @@ static int load_global(struct mach_loader *ld, enum mach_ld_kind kind, const cha
 	case MACH_LD_VMSTAT:
 		return ld_parse_vmstat(&lx, m);
 	case MACH_LD_LOADAVG:
-		return ld_parse_loadavg(&lx, m);
+		rc = ld_parse_loadavg(&lx, m);
+		ld->have_loadavg |= !rc;
+		return rc;
 	case MACH_LD_UPTIME:
 		return ld_parse_uptime(&lx, m);
 	case MACH_LD_SCHEDSTAT:

@@ -136,6 +136,32 @@ void mach_profile_default(struct mach_profile *p)
 		p->vmstat_order[i] = (enum mach_vmstat_id)i;
 }
 
+/*
+ * What every machine's /proc/sys shows, loaded or not: the kernel's name,
+ * release and pid_max (top reads the release to know its fields).
+ */
+static int identity_keys(struct mach_machine *m)
+{
+	static const char *const derived[] = { "kernel/osrelease", "kernel/pid_max" };
+	uint32_t id;
+	int rc;
+
+	m->sysctl = mach_sysctl_new();
+	if (!m->sysctl)
+		return -ENOMEM;
+	if ((rc = mach_sysctl_make(m->sysctl, "kernel/ostype", false, &id)) ||
+	    (rc = mach_sysctl_set_string(m->sysctl, id, "Linux", 5)))
+		return rc;
+	m->sysctl->nodes[id].mode = 0444;
+	for (size_t i = 0; i < sizeof(derived) / sizeof(derived[0]); i++) {
+		if ((rc = mach_sysctl_make(m->sysctl, derived[i], false, &id)))
+			return rc;
+		m->sysctl->nodes[id].src = (uint8_t)mach_sysctl_src_of(derived[i]);
+		m->sysctl->nodes[id].mode = i ? 0644 : 0444;
+	}
+	return 0;
+}
+
 struct mach_machine *mach_new(void)
 {
 	struct mach_machine *m = calloc(1, sizeof(*m));
@@ -148,6 +174,10 @@ struct mach_machine *mach_new(void)
 	m->pidns_inode = 4026531836u; /* the initial pid namespace's inode on Linux */
 	snprintf(m->cpu_model, sizeof(m->cpu_model), "%s", "AMD EPYC 9B14");
 	m->cpu_khz = 2600000;
+	if (identity_keys(m)) {
+		mach_free(m);
+		return NULL;
+	}
 	return m;
 }
 
@@ -237,6 +267,7 @@ void mach_free(struct mach_machine *m)
 	for (size_t i = 0; m->procs && i < m->nprocs; i++)
 		mach_process_clear(&m->procs[i]);
 	free(m->procs);
+	mach_sysctl_free(m->sysctl);
 	free(m);
 }
 

@@ -33,8 +33,8 @@ extern const struct seq_operations pfs_vmstat_ops;
 int pfs_show_loadavg(struct seq_file *m, void *v);
 int pfs_show_uptime(struct seq_file *m, void *v);
 int pfs_show_cpuinfo(struct seq_file *m, void *v);
-int pfs_show_pid_max(struct seq_file *m, void *v);
-int pfs_show_osrelease(struct seq_file *m, void *v);
+/** A key of /proc/sys: the node c->inst of the machine's tree. */
+int pfs_show_sysctl(struct seq_file *m, void *v);
 int pfs_show_tty_drivers(struct seq_file *m, void *v);
 extern const struct seq_operations pfs_interrupts_ops;
 int pfs_show_softirqs(struct seq_file *m, void *v);

@@ -195,10 +195,5 @@ int mirror_translate_tid(int procfd, pid_t tid, pid_t *ns_tgid, pid_t *ns_tid)
 
 int mirror_load_sysctl(struct mach_loader *ld, int procfd, const char *dir, char *err, size_t errlen)
 {
-	(void)ld;
-	(void)procfd;
-	(void)dir;
-	(void)err;
-	(void)errlen;
-	return 0;
+	return mach_loader_sysctl_tree(ld, procfd, dir, true, NULL, NULL, err, errlen);
 }

@@ -12,8 +12,7 @@
  * admin or config vector and one queue per CPU group (managed affinity, so
  * each queue fires on one CPU of its group), the NIC's queues spread over
  * the CPUs as irqbalance leaves them.  A KVM guest has virtio devices and
- * the HYP row; bare metal has an NVMe disk, an Intel-style NIC and the NMI
- * watchdog's NMIs.
+ * the HYP row; bare metal has an NVMe disk and an Intel-style NIC.
  *
  * Counts follow the CPU times built before: the local timer ticks at HZ
  * while a CPU is busy and rarely while it idles (NO_HZ), rescheduling and
@@ -179,7 +178,7 @@ static int device_irqs(struct synth *s)
 static void per_cpu_counts(struct synth *s)
 {
 	struct mach_machine *m = s->m;
-	double switches = (double)m->ctxt / m->ncpus, up = (double)s->now / 1e9;
+	double switches = (double)m->ctxt / m->ncpus;
 
 	for (unsigned int c = 0; c < m->ncpus; c++) {
 		struct mach_cpu *cpu = &m->cpus[c];
@@ -193,12 +192,9 @@ static void per_cpu_counts(struct synth *s)
 		a[MACH_ARCH_IRQ_CAL] = clamp32(a[MACH_ARCH_IRQ_RES] * rng_uniform(&s->rng, 0.05, 0.2));
 		a[MACH_ARCH_IRQ_TLB] = clamp32(a[MACH_ARCH_IRQ_RES] * rng_uniform(&s->rng, 0.002, 0.02));
 		a[MACH_ARCH_IRQ_IWI] = (uint32_t)rng_below(&s->rng, 4);
-		if (s->virt) {
+		/* no NMI watchdog: the reference kernel has no hardlockup detector (kernel.nmi_watchdog 0, 0444) */
+		if (s->virt)
 			a[MACH_ARCH_IRQ_HYP] = (uint32_t)rng_range(&s->rng, 20, 120);
-		} else {
-			/* the NMI watchdog's perf counter overflows about every watchdog_thresh seconds */
-			a[MACH_ARCH_IRQ_NMI] = a[MACH_ARCH_IRQ_PMI] = clamp32(up / 10.0);
-		}
 		soft[MACH_SOFTIRQ_TIMER] = clamp32(loc * rng_uniform(&s->rng, 0.15, 0.25));
 		soft[MACH_SOFTIRQ_SCHED] = clamp32(loc * rng_uniform(&s->rng, 0.15, 0.3) + switches * 0.02);
 		soft[MACH_SOFTIRQ_RCU] = clamp32(loc * rng_uniform(&s->rng, 1.5, 3.0));
