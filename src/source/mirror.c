@@ -51,6 +51,49 @@ static int finish_or_free(struct mach_machine *m, struct mach_loader *ld, int rc
 	return 0;
 }
 
+/* Whether global file @f is to be loaded for @kinds. */
+static bool wanted(const struct mach_ld_name *f, unsigned int kinds)
+{
+	return !mach_ld_kind_per_task(f->kind) && (mach_ld_required(f->kind) || (kinds & PFS_NEEDS(f->kind)));
+}
+
+/*
+ * File @lead and the files that move with it (mach_ld_group), read back to
+ * back before any is parsed: the fewer microseconds between them, the
+ * likelier their counters agree.
+ */
+static int load_group(struct mach_loader *ld, int procfd, const struct mach_ld_name *files, size_t n, size_t lead,
+		      unsigned int kinds, char *err, size_t errlen)
+{
+	char *text[8] = { NULL };
+	size_t len[8], idx[8], k = 0;
+	int rc = 0, got[8];
+
+	for (size_t i = lead; i < n && k < 8; i++)
+		if (i == lead || (wanted(&files[i], kinds) && files[i].kind != files[lead].kind &&
+				  mach_ld_group(files[i].kind) == files[lead].kind))
+			idx[k++] = i;
+	for (size_t j = 0; j < k; j++)
+		got[j] = uf_read(procfd, files[idx[j]].name, 0, UF_LIMIT_DEFAULT, &text[j], &len[j]);
+	for (size_t j = 0; j < k && !rc; j++) {
+		const char *name = files[idx[j]].name;
+		bool required = mach_ld_required(files[idx[j]].kind);
+
+		if (got[j] && !required && (got[j] == -ENOENT || got[j] == -EACCES || got[j] == -EPERM))
+			continue;
+		if (got[j]) {
+			snprintf(err, errlen, "%s: %s", name, strerror(-got[j]));
+			rc = got[j];
+		} else {
+			rc = pfs_load_text(ld, name, text[j], len[j], err, errlen);
+		}
+	}
+	for (size_t j = 0; j < k; j++)
+		if (!got[j])
+			free(text[j]);
+	return rc;
+}
+
 static int load_globals_once(int procfd, unsigned int kinds, struct mach_machine **out, char *err, size_t errlen)
 {
 	struct mach_machine *m = mach_new();
@@ -68,12 +111,12 @@ static int load_globals_once(int procfd, unsigned int kinds, struct mach_machine
 	for (size_t i = 0; i < n && !rc; i++) {
 		enum mach_ld_kind k = files[i].kind;
 
-		if (mach_ld_kind_per_task(k) || (!mach_ld_required(k) && !(kinds & PFS_NEEDS(k))))
-			continue;
+		if (!wanted(&files[i], kinds) || mach_ld_group(k) != k)
+			continue; /* a group's other files are read with its first */
 		if (mach_ld_kind_tree(k))
 			rc = mirror_load_sysctl(ld, procfd, files[i].name, err, errlen);
 		else
-			rc = load_one(ld, procfd, files[i].name, mach_ld_required(k), err, errlen);
+			rc = load_group(ld, procfd, files, n, i, kinds, err, errlen);
 	}
 	return finish_or_free(m, ld, rc, out, err, errlen);
 }
@@ -83,7 +126,7 @@ int mirror_load_globals(int procfd, unsigned int kinds, struct mach_machine **ou
 	int rc = -EAGAIN;
 
 	/* /proc/interrupts and /proc/softirqs move with /proc/stat: read them again until they agree */
-	for (int attempt = 0; attempt < 8 && rc == -EAGAIN; attempt++)
+	for (int attempt = 0; attempt < 20 && rc == -EAGAIN; attempt++)
 		rc = load_globals_once(procfd, kinds, out, err, errlen);
 	return rc;
 }
