@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "irq_sums.h"
+#include "sysctl_checks.h"
 #include "spec.h"
 #include "tap.h"
 #include "uprocfs/procfs.h"
@@ -36,7 +37,7 @@
 enum prop {
 	P_BUILD, P_SORTED, P_TIDS, P_TREE, P_KTHREADS, P_ZOMBIES, P_CMDLINE, P_VMAS, P_LAYOUT,
 	P_COUNTERS, P_TIMES, P_TASK_CPU, P_CPU_TIMES, P_STATES, P_MASKS, P_IDS, P_SIGNALS,
-	P_MEMINFO, P_VMSTAT, P_LOAD, P_PSI, P_IRQS, P_SCHEDSTAT, P_RENDER, NR_PROPS
+	P_MEMINFO, P_VMSTAT, P_LOAD, P_PSI, P_IRQS, P_SYSCTL, P_SCHEDSTAT, P_RENDER, NR_PROPS
 };
 
 static const char *const prop_names[NR_PROPS] = {
@@ -62,6 +63,7 @@ static const char *const prop_names[NR_PROPS] = {
 	[P_LOAD] = "load averages and context switches",
 	[P_PSI] = "pressure: io/memory/cpu present, irq absent, totals within uptime",
 	[P_IRQS] = "irqs ascending below nr_irqs, all per CPU; stat's intr and softirq = interrupts' and softirqs' sums",
+	[P_SYSCTL] = "/proc/sys: the 6.18 keys and modes, per interface, agreeing with meminfo and the CPUs",
 	[P_SCHEDSTAT] = "schedstat: domains nest, spans hold their CPU, timestamp in jiffies",
 	[P_RENDER] = "every global, process and task file renders; exe links name the executable",
 };
@@ -586,6 +588,12 @@ static void check_machine(const struct mach_machine *m, const struct mach_synth_
 		char why[256];
 
 		check(P_IRQS, !irq_sums_check(m, why, sizeof(why)), "%s", why);
+	}
+
+	{
+		char why[256];
+
+		check(P_SYSCTL, !sysctl_check(m, why, sizeof(why)), "%s", why);
 	}
 
 	/* schedstat */
