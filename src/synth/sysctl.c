@@ -128,8 +128,14 @@ static int net_devices(struct mach_sysctl *t)
 		rc = rc ? rc : set_num(t, path, dev && dev->loopback ? (uint64_t)-1 : 0);
 		for (int v = 0; v < 2 && !rc && d; v++) {
 			snprintf(dir, sizeof(dir), "%s/%s", neigh[v], name);
-			rc = put_keys(t, dir, v ? sy_keys_neigh6 : sy_keys_neigh4, v ? sy_nkeys_neigh6 : sy_nkeys_neigh4,
-				      d >= 2);
+			rc = put_keys(t, dir, sy_keys_neigh, sy_nkeys_neigh, d >= 2);
+			if (rc || !v)
+				continue;
+			/* ndisc's defaults differ from ARP's: no lock time, retrans_time 250 */
+			snprintf(path, sizeof(path), "%s/locktime", dir);
+			rc = set_num(t, path, 0);
+			snprintf(path, sizeof(path), "%s/retrans_time", dir);
+			rc = rc ? rc : set_num(t, path, 250);
 		}
 	}
 	return rc;

@@ -50,8 +50,8 @@ extern const size_t sy_nkeys_sys;
 /* net, but the per-device directories */
 extern const struct sy_key sy_keys_net[];
 extern const size_t sy_nkeys_net;
-/* the per-device directories, with the values of conf/all and neigh/default */
-extern const struct sy_key sy_keys_conf4[], sy_keys_conf6[], sy_keys_neigh4[], sy_keys_neigh6[];
-extern const size_t sy_nkeys_conf4, sy_nkeys_conf6, sy_nkeys_neigh4, sy_nkeys_neigh6;
+/* the per-device directories, with the values of conf/all and IPv4's neigh/default */
+extern const struct sy_key sy_keys_conf4[], sy_keys_conf6[], sy_keys_neigh[];
+extern const size_t sy_nkeys_conf4, sy_nkeys_conf6, sy_nkeys_neigh;
 
 #endif

@@ -441,8 +441,11 @@ const struct sy_key sy_keys_conf6[] = {
 };
 const size_t sy_nkeys_conf6 = sizeof(sy_keys_conf6) / sizeof(sy_keys_conf6[0]);
 
-/* net/ipv4/neigh/default; a device has all but gc_interval and gc_thresh1-3 */
-const struct sy_key sy_keys_neigh4[] = {
+/*
+ * net/ipv{4,6}/neigh/default, with IPv4's values (IPv6 differs in locktime
+ * and retrans_time); a device has all but gc_interval and gc_thresh1-3
+ */
+const struct sy_key sy_keys_neigh[] = {
 	NUM("anycast_delay", 0644, 100),
 	NUM("app_solicit", 0644, 0),
 	NUM("base_reachable_time", 0644, 30),
@@ -465,30 +468,4 @@ const struct sy_key sy_keys_neigh4[] = {
 	NUM("unres_qlen", 0644, 101),
 	NUM("unres_qlen_bytes", 0644, 212992),
 };
-const size_t sy_nkeys_neigh4 = sizeof(sy_keys_neigh4) / sizeof(sy_keys_neigh4[0]);
-
-/* net/ipv6/neigh/default, likewise */
-const struct sy_key sy_keys_neigh6[] = {
-	NUM("anycast_delay", 0644, 100),
-	NUM("app_solicit", 0644, 0),
-	NUM("base_reachable_time", 0644, 30),
-	NUM("base_reachable_time_ms", 0644, 30000),
-	NUM("delay_first_probe_time", 0644, 5),
-	NUM("gc_interval", 0644, 30),
-	NUM("gc_stale_time", 0644, 60),
-	NUM("gc_thresh1", 0644, 128),
-	NUM("gc_thresh2", 0644, 512),
-	NUM("gc_thresh3", 0644, 1024),
-	NUM("interval_probe_time_ms", 0644, 5000),
-	NUM("locktime", 0644, 0),
-	NUM("mcast_resolicit", 0644, 0),
-	NUM("mcast_solicit", 0644, 3),
-	NUM("proxy_delay", 0644, 80),
-	NUM("proxy_qlen", 0644, 64),
-	NUM("retrans_time", 0644, 250),
-	NUM("retrans_time_ms", 0644, 1000),
-	NUM("ucast_solicit", 0644, 3),
-	NUM("unres_qlen", 0644, 101),
-	NUM("unres_qlen_bytes", 0644, 212992),
-};
-const size_t sy_nkeys_neigh6 = sizeof(sy_keys_neigh6) / sizeof(sy_keys_neigh6[0]);
+const size_t sy_nkeys_neigh = sizeof(sy_keys_neigh) / sizeof(sy_keys_neigh[0]);
