@@ -33,6 +33,7 @@ struct mach_load_file {
 	char *reason;       /* SKIPPED: why ("permission denied", "task exited", ...) */
 	char *text;         /* OK: the bytes read */
 	size_t len;
+	unsigned int mode;  /* permission bits where they say something (a /proc/sys key), else 0 */
 };
 
 struct mach_load_report {
@@ -173,11 +174,12 @@ int mach_loader_sysctl(struct mach_loader *ld, const char *key, unsigned int mod
  * twice, and a key that changed is read a third time, kept when it then
  * held still; otherwise a written tree, read beneath @dirfd).  @each (may
  * be NULL) hears of every key: its path under @dirfd ("sys/kernel/hostname"),
- * NULL or the reason it is skipped, and the text loaded.  0 or -errno with
+ * its mode, NULL or the reason it is skipped, and the text loaded.  0 or -errno with
  * a message in @err.
  */
 int mach_loader_sysctl_tree(struct mach_loader *ld, int dirfd, const char *dir, bool live,
-			    int (*each)(void *arg, const char *path, const char *skip, const char *text, size_t len),
+			    int (*each)(void *arg, const char *path, unsigned int mode, const char *skip, const char *text,
+					size_t len),
 			    void *arg, char *err, size_t errlen);
 
 /**

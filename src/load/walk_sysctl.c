@@ -31,7 +31,7 @@ struct sysctl_walk {
 	struct mach_loader *ld;
 	bool live;
 	unsigned int uf_flags;
-	int (*each)(void *arg, const char *path, const char *skip, const char *text, size_t len);
+	int (*each)(void *arg, const char *path, unsigned int mode, const char *skip, const char *text, size_t len);
 	void *arg;
 	char *err;
 	size_t errlen;
@@ -130,7 +130,7 @@ static int walk_key(struct sysctl_walk *sw, int dfd, const char *name, const cha
 	if (rc == -ENOENT && sw->live)
 		return 0; /* gone meanwhile: a device left */
 	if (rc == -EACCES || rc == -EPERM)
-		return sw->each ? sw->each(sw->arg, path, "permission denied", NULL, 0) : 0;
+		return sw->each ? sw->each(sw->arg, path, mode, "permission denied", NULL, 0) : 0;
 	if (rc && rc != -EIO) {
 		snprintf(sw->err, sw->errlen, "%s: %s", path, uf_reason(rc));
 		return rc;
@@ -139,7 +139,7 @@ static int walk_key(struct sysctl_walk *sw, int dfd, const char *name, const cha
 	if (!rc && moved && !skip)
 		skip = "changes between reads";
 	if (!rc && sw->each)
-		rc = sw->each(sw->arg, path, skip, text, len);
+		rc = sw->each(sw->arg, path, mode, skip, text, len);
 	free(text);
 	return rc;
 }
@@ -179,7 +179,7 @@ static int walk_dir(struct sysctl_walk *sw, int dirfd, const char *rel, const ch
 		} else if (S_ISREG(st.st_mode)) {
 			rc = walk_key(sw, dfd, names[i], sub_key, sub_path, st.st_mode & 07777);
 		} else if (sw->each) {
-			rc = sw->each(sw->arg, sub_path, "not a regular file or directory", NULL, 0);
+			rc = sw->each(sw->arg, sub_path, st.st_mode & 07777, "not a regular file or directory", NULL, 0);
 		}
 	}
 	free_names(names, n);
@@ -188,7 +188,8 @@ static int walk_dir(struct sysctl_walk *sw, int dirfd, const char *rel, const ch
 }
 
 int mach_loader_sysctl_tree(struct mach_loader *ld, int dirfd, const char *dir, bool live,
-			    int (*each)(void *arg, const char *path, const char *skip, const char *text, size_t len),
+			    int (*each)(void *arg, const char *path, unsigned int mode, const char *skip, const char *text,
+					size_t len),
 			    void *arg, char *err, size_t errlen)
 {
 	struct sysctl_walk sw = { .ld = ld, .live = live, .uf_flags = live ? 0 : UF_BENEATH, .each = each,
@@ -200,12 +201,15 @@ int mach_loader_sysctl_tree(struct mach_loader *ld, int dirfd, const char *dir, 
 	return walk_dir(&sw, dirfd, dir, "", 0, dir);
 }
 
-/* The walk's report: every key, loaded or skipped with its reason. */
-static int report_key(void *arg, const char *path, const char *skip, const char *text, size_t len)
+/* The walk's report: every key, loaded or skipped with its reason, and its mode (a capture keeps it). */
+static int report_key(void *arg, const char *path, unsigned int mode, const char *skip, const char *text, size_t len)
 {
 	struct walk *w = arg;
+	int rc = ld_report_add(&w->rep, path, skip ? MACH_LOAD_SKIPPED : MACH_LOAD_OK, skip, text, skip ? 0 : len);
 
-	return ld_report_add(&w->rep, path, skip ? MACH_LOAD_SKIPPED : MACH_LOAD_OK, skip, text, skip ? 0 : len);
+	if (!rc)
+		w->rep.files[w->rep.n - 1].mode = mode;
+	return rc;
 }
 
 int ld_walk_sysctl(struct walk *w, const struct mach_ld_name *g)
