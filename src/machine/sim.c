@@ -297,7 +297,7 @@ static void wake(struct mach_sim *s, struct wtask *w)
 	}
 	if (!local) {
 		psi_task_migrate(&w->pt, cpu);
-		sim_irq_resched(s->m, (unsigned int)cpu);
+		sim_irq_resched(s->m, (unsigned int)cpu, next_rand(s));
 	}
 	psi_task_wakeup(&w->pt);
 	s->wakeups++;

@@ -12,6 +12,7 @@
 #include "sim_irq.h"
 
 #define IDLE_TICK_EVERY 20        /* NO_HZ_IDLE: an idle CPU takes about one tick in this many */
+#define CALL_IPI_EVERY 6          /* function call IPIs per rescheduling IPI, as servers show them */
 
 /* The CPU an irq's counts went to most: where its vector fires. */
 static unsigned int home_cpu(const struct mach_irq *irq, unsigned int ncpus)
@@ -76,9 +77,11 @@ void sim_irq_ticks(struct mach_machine *m, unsigned int cpu, bool busy, uint64_t
 	c->softirq[MACH_SOFTIRQ_SCHED] += (n + (uint32_t)(rnd >> 16) % 4) / 4;
 }
 
-void sim_irq_resched(struct mach_machine *m, unsigned int cpu)
+void sim_irq_resched(struct mach_machine *m, unsigned int cpu, uint64_t rnd)
 {
 	m->cpus[cpu].arch_irq[MACH_ARCH_IRQ_RES]++;
+	if (rnd % CALL_IPI_EVERY == 0)
+		m->cpus[cpu].arch_irq[MACH_ARCH_IRQ_CAL]++;
 }
 
 void sim_irq_io_done(const struct sim_irqs *si, struct mach_machine *m, unsigned int cpu)

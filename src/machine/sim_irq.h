@@ -33,8 +33,11 @@ void sim_irqs_free(struct sim_irqs *si);
  */
 void sim_irq_ticks(struct mach_machine *m, unsigned int cpu, bool busy, uint64_t ticks, uint64_t rnd);
 
-/** A wakeup sent to CPU @cpu from another: a rescheduling IPI. */
-void sim_irq_resched(struct mach_machine *m, unsigned int cpu);
+/**
+ * A wakeup sent to CPU @cpu from another: a rescheduling IPI, and now and
+ * then (by @rnd) a function call IPI, as remote TLB and membarrier work sends.
+ */
+void sim_irq_resched(struct mach_machine *m, unsigned int cpu, uint64_t rnd);
 
 /** An io completion for a task of CPU @cpu: its disk queue's vector and the BLOCK softirq. */
 void sim_irq_io_done(const struct sim_irqs *si, struct mach_machine *m, unsigned int cpu);
