@@ -21,7 +21,7 @@
 struct render_job {
 	struct pfs_node f;
 	struct pfs_ctx ctx;
-	size_t iters, bytes;
+	size_t iters, bytes, cap;
 	char *buf;
 };
 
@@ -37,7 +37,7 @@ static void render_pass(void *arg)
 		if (pfs_open(&m, &j->f, &j->ctx))
 			exit(1);
 		j->bytes = 0;
-		while ((n = seq_read(&m, j->buf + j->bytes, BUF - j->bytes, &pos)) > 0)
+		while ((n = seq_read(&m, j->buf + j->bytes, j->cap - j->bytes, &pos)) > 0)
 			j->bytes += (size_t)n;
 		seq_release(&m);
 	}
@@ -78,6 +78,45 @@ static const struct mach_process *typical(const struct mach_machine *m)
 	return m->nprocs ? &m->procs[m->nprocs - 1] : NULL;
 }
 
+/*
+ * /proc/interrupts against /proc/stat on one 1024-CPU machine: a row per irq
+ * and arch counter, a column per CPU, beside stat's line per CPU.  The goal
+ * is within 10x of stat.
+ */
+static int interrupts_vs_stat(const struct bench_opts *o)
+{
+	struct mach_machine *m;
+	struct render_job irqs = { .iters = o->quick ? 30 : 300, .cap = 4 * BUF }, stat = irqs;
+	int passes = o->quick ? 9 : 21;
+	double irq_ns, stat_ns;
+	char err[256], note[128];
+
+	if (mach_from_spec("synth:cpus=1024,tasks=200", &m, err, sizeof(err))) {
+		fprintf(stderr, "bench render: %s\n", err);
+		return 1;
+	}
+	bench_progress(o, "render: interrupts vs stat, 1024 CPUs");
+	irqs.buf = malloc(BUF * 4);
+	stat.buf = malloc(BUF * 4);
+	if (!irqs.buf || !stat.buf || pfs_resolve(m, "interrupts", &irqs.f, &irqs.ctx, err, sizeof(err)) ||
+	    pfs_resolve(m, "stat", &stat.f, &stat.ctx, err, sizeof(err))) {
+		fprintf(stderr, "bench render: %s\n", err);
+		return 1;
+	}
+	bench_pair(render_pass, &stat, render_pass, &irqs, passes, &stat_ns, &irq_ns);
+	snprintf(note, sizeof(note), "%zu B vs stat's %zu B; goal: within 10x of stat", irqs.bytes, stat.bytes);
+	struct bench_result r = {
+		.bench = "render", .case_name = "interrupts_1024cpu", .unit = "ns/file",
+		.value = irq_ns / (double)irqs.iters, .baseline = "stat_1024cpu",
+		.baseline_value = stat_ns / (double)stat.iters, .note = note,
+	};
+	bench_report(o, &r);
+	free(irqs.buf);
+	free(stat.buf);
+	mach_free(m);
+	return 0;
+}
+
 int bench_render(const struct bench_opts *o)
 {
 	struct mach_machine *m;
@@ -94,7 +133,7 @@ int bench_render(const struct bench_opts *o)
 	for (size_t i = 0; i < pfs_nentries; i++) {
 		const struct pfs_entry *e = &pfs_entries[i];
 		bool per_pid = !(e->scopes & PFS_IN(PFS_SCOPE_GLOBAL));
-		struct render_job rj = { .iters = iters };
+		struct render_job rj = { .iters = iters, .cap = BUF };
 		struct live_job lj = { .iters = iters, .ok = true };
 		double ours, kernel = 0, unused;
 		char note[96];
@@ -135,5 +174,5 @@ int bench_render(const struct bench_opts *o)
 	}
 	bench_progress(o, "%s", "");
 	mach_free(m);
-	return 0;
+	return interrupts_vs_stat(o);
 }

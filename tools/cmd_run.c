@@ -136,6 +136,7 @@ struct run_opts {
 	const char *spec;
 	bool pin, real_affinity, supervise;
 	char **cmd;
+	const struct mach_machine *mach; /* the served model (NULL when live), as the fork left it */
 };
 
 /*
@@ -188,6 +189,62 @@ static int namespace_procfs(void)
 	return fd < 0 ? -errno : fd;
 }
 
+/*
+ * The machine's CPUs where sysfs lists them: mpstat and sar count the
+ * cpuN directories of /sys/devices/system/cpu and size their reading of
+ * /proc/interrupts by them, glibc's get_nprocs reads "online".  A tmpfs
+ * in the command's mount namespace, read-only once filled: cpuN for each
+ * possible CPU, and the online, possible and present lists.  Best effort:
+ * without it the command sees the host's CPUs there.
+ */
+static void mount_sysfs_cpus(const struct mach_machine *m)
+{
+	static const char dir[] = "/sys/devices/system/cpu";
+	char path[96], online[4096] = "", all[4096] = "";
+	size_t on = 0, at = 0;
+	int fd;
+
+	if (!m || !m->ncpus || mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0755"))
+		return;
+	for (unsigned int i = 0; i < m->ncpus; i++) {
+		snprintf(path, sizeof(path), "%s/cpu%u", dir, m->cpus[i].id);
+		if (mkdir(path, 0755))
+			break;
+	}
+	/* the lists as the kernel's %*pbl prints them: runs of consecutive ids */
+	for (unsigned int i = 0; i < m->ncpus; i++) {
+		for (int pass = 0; pass < 2; pass++) {
+			char *buf = pass ? all : online;
+			size_t *len = pass ? &at : &on;
+			unsigned int first = m->cpus[i].id, last = first;
+
+			if (!pass && !m->cpus[i].online)
+				continue;
+			if (i && m->cpus[i - 1].id + 1 == first && (pass || m->cpus[i - 1].online))
+				continue; /* inside a run started before */
+			for (unsigned int k = i + 1; k < m->ncpus && m->cpus[k].id == last + 1 &&
+						     (pass || m->cpus[k].online); k++)
+				last = m->cpus[k].id;
+			*len += (size_t)snprintf(buf + *len, sizeof(all) - *len, *len ? ",%u" : "%u", first);
+			if (last != first)
+				*len += (size_t)snprintf(buf + *len, sizeof(all) - *len, "-%u", last);
+		}
+	}
+	for (int f = 0; f < 3; f++) {
+		static const char *const names[] = { "online", "possible", "present" };
+		const char *text = f ? all : online;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[f]);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+		if (fd >= 0) {
+			if (write(fd, text, strlen(text)) < 0 || write(fd, "\n", 1) < 0)
+				fprintf(stderr, "uprocfs run: %s: %s\n", path, strerror(errno));
+			close(fd);
+		}
+	}
+	mount(NULL, dir, NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+}
+
 /* G: pid 1 of the command's namespaces. */
 static int run_init(int sock, int fuse_fd, const struct run_opts *ro)
 {
@@ -203,6 +260,8 @@ static int run_init(int sock, int fuse_fd, const struct run_opts *ro)
 	}
 	code = pfs_fuse_mount_fd(fuse_fd, "/proc", false);
 	close(fuse_fd);
+	if (!code)
+		mount_sysfs_cpus(ro->mach);
 	send_fd(sock, -code, fd);
 	close(fd);
 	if (code)
@@ -384,6 +443,7 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "uprocfs run: %s\n", err);
 		return 1;
 	}
+	ro.mach = d.s.mach;
 	d.o.mounted_fd = open("/dev/fuse", O_RDWR); /* G mounts it; no CLOEXEC until then */
 	if (d.o.mounted_fd < 0) {
 		fprintf(stderr, "uprocfs run: /dev/fuse: %s (is the fuse module available?)\n", strerror(errno));

@@ -155,6 +155,12 @@ static int parent_dir(struct tree_writer *w, const char *rel, const char **base)
 
 int tw_file(struct tree_writer *w, const char *rel, const char *text, size_t len, char *err, size_t errlen)
 {
+	return tw_file_mode(w, rel, text, len, 0, err, errlen);
+}
+
+int tw_file_mode(struct tree_writer *w, const char *rel, const char *text, size_t len, unsigned int mode, char *err,
+		 size_t errlen)
+{
 	const char *base = rel;
 	int dfd = parent_dir(w, rel, &base), fd, rc = 0;
 
@@ -162,8 +168,15 @@ int tw_file(struct tree_writer *w, const char *rel, const char *text, size_t len
 		snprintf(err, errlen, "%s/%s: %s", w->dest, rel, strerror(-dfd));
 		return dfd;
 	}
-	fd = openat(dfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	fd = openat(dfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	close(dfd);
+	/* the kernel's mode, whatever the umask (the open descriptor writes a 0444 key all the same) */
+	if (fd >= 0 && fchmod(fd, mode ? mode & 07777 : 0644)) {
+		rc = -errno;
+		close(fd);
+		snprintf(err, errlen, "%s/%s: %s", w->dest, rel, strerror(-rc));
+		return rc;
+	}
 	if (fd < 0) {
 		rc = -errno;
 		snprintf(err, errlen, "%s/%s: %s", w->dest, rel, strerror(errno));
@@ -252,7 +265,8 @@ static int write_node(void *arg, const struct pfs_node *n, const struct pfs_ctx 
 		snprintf(a->err, a->errlen, "%s: %s", path, strerror(-rc));
 		return rc;
 	}
-	rc = tw_file(a->w, path, text, len, a->err, a->errlen);
+	rc = tw_file_mode(a->w, path, text, len, pfs_node_mode_needs_machine(n) ? pfs_node_mode(n, c) & 07777 : 0,
+			  a->err, a->errlen);
 	free(text);
 	return rc;
 }

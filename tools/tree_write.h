@@ -35,6 +35,10 @@ int tw_begin(struct tree_writer *w, const char *dest, bool force, char *err, siz
 /** Write one file at @rel ("42/task/43/stat") of the tree; 0 or -errno with a message. */
 int tw_file(struct tree_writer *w, const char *rel, const char *text, size_t len, char *err, size_t errlen);
 
+/** tw_file with permission bits @mode (0: 0644): a /proc/sys key keeps the kernel's mode in a tree. */
+int tw_file_mode(struct tree_writer *w, const char *rel, const char *text, size_t len, unsigned int mode, char *err,
+		 size_t errlen);
+
 /** Put the tree in place (replacing a forced destination); 0 or -errno with a message. */
 int tw_commit(struct tree_writer *w, char *err, size_t errlen);
 

@@ -35,7 +35,7 @@ int before_show_stat(struct seq_file *m, void *v)
 		unsigned long long count = 0;
 
 		if (k < mach->nirqs && mach->irqs[k].irq == irq)
-			count = mach->irqs[k++].total;
+			count = mach_irq_count(&mach->irqs[k++], mach->ncpus);
 		before_seq_printf(m, " %llu", count);
 	}
 	before_seq_printf(m, "\nctxt %llu\nbtime %llu\nprocesses %llu\nprocs_running %u\nprocs_blocked %u\n",
@@ -43,7 +43,7 @@ int before_show_stat(struct seq_file *m, void *v)
 			  (unsigned long long)mach->processes, mach->procs_running, mach->procs_blocked);
 	before_seq_printf(m, "softirq %llu", (unsigned long long)softirq);
 	for (int i = 0; i < MACH_NR_SOFTIRQS; i++)
-		before_seq_printf(m, " %llu", (unsigned long long)mach->softirq[i]);
+		before_seq_printf(m, " %llu", (unsigned long long)pfs_softirq_count(mach, i));
 	seq_putc(m, '\n');
 	return 0;
 }

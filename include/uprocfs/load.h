@@ -34,6 +34,7 @@ struct mach_load_file {
 	char *reason;       /* SKIPPED: why ("permission denied", "task exited", ...) */
 	char *text;         /* OK: the bytes read */
 	size_t len;
+	unsigned int mode;  /* permission bits where they say something (a /proc/sys key), else 0 */
 };
 
 struct mach_load_report {
@@ -55,6 +56,9 @@ enum mach_ld_kind {
 	MACH_LD_PRESSURE_MEMORY,
 	MACH_LD_PRESSURE_CPU,
 	MACH_LD_PRESSURE_IRQ,
+	MACH_LD_SOFTIRQS,         /* /proc/softirqs: after stat (moves with it: see mach_ld_group) */
+	MACH_LD_INTERRUPTS,       /* /proc/interrupts: after stat */
+	MACH_LD_SYSCTL,           /* a tree: every file under /proc/sys is a key (mach_loader_sysctl) */
 	/* per task: /proc/<pid>/X (tid 0) or /proc/<pid>/task/<tid>/X */
 	MACH_LD_PID_STATUS,
 	MACH_LD_PID_STAT,
@@ -77,6 +81,21 @@ static inline bool mach_ld_kind_per_task(enum mach_ld_kind kind)
  * without them).  Others may be absent.
  */
 bool mach_ld_required(enum mach_ld_kind kind);
+
+/**
+ * Files whose counters move together: a file of a group is parsed after the
+ * group's first (its kind is returned) and checked against it; when the
+ * counters moved between the reads, its parse fails with -EAGAIN and the
+ * reader reads the whole group again.  /proc/softirqs and /proc/interrupts
+ * attribute /proc/stat's totals to CPUs.  Other kinds return themselves.
+ */
+enum mach_ld_kind mach_ld_group(enum mach_ld_kind kind);
+
+/** Whether @kind names a directory tree (every file beneath is one record) rather than one file. */
+static inline bool mach_ld_kind_tree(enum mach_ld_kind kind)
+{
+	return kind == MACH_LD_SYSCTL;
+}
 
 /** A file for the tree walk to read: where it is in a tree, and what it is. */
 struct mach_ld_name {
@@ -134,6 +153,35 @@ struct mach_loader *mach_loader_new(struct mach_machine *m);
  */
 int mach_loader_file(struct mach_loader *ld, enum mach_ld_kind kind, pid_t pid, pid_t tid,
 		     const char *path, const char *text, size_t len, char *err, size_t errlen);
+
+/**
+ * Load one key of a /proc/sys tree into @ld's machine (its tree is created
+ * on first use): @key is its path below /proc/sys ("kernel/hostname"),
+ * @mode its permission bits, and @read_rc 0 with what one read from offset
+ * 0 gave in @text, or -EIO when the read failed so (an unset key).  A key
+ * its owner may not read (0200) is write-only, and not read by the caller.
+ * Numbers in the kernel's form load as numbers, other text as a string.
+ * 0 with *@skip NULL when the key loaded as read; 0 with *@skip set to a
+ * reason when the model holds the key but not what this read said (a
+ * write-only or unset key, a new random UUID, a value another file read
+ * before shows otherwise); or -EINVAL / -ENOTDIR / -ENOMEM with a message.
+ */
+int mach_loader_sysctl(struct mach_loader *ld, const char *key, unsigned int mode, int read_rc, const char *text,
+		       size_t len, const char **skip, char *err, size_t errlen);
+
+/**
+ * Load every key of the /proc/sys tree at @dir under @dirfd (a real procfs
+ * when @live, whose values may change between two reads: each key is read
+ * twice, and a key that changed is read a third time, kept when it then
+ * held still; otherwise a written tree, read beneath @dirfd).  @each (may
+ * be NULL) hears of every key: its path under @dirfd ("sys/kernel/hostname"),
+ * its mode, NULL or the reason it is skipped, and the text loaded.  0 or -errno with
+ * a message in @err.
+ */
+int mach_loader_sysctl_tree(struct mach_loader *ld, int dirfd, const char *dir, bool live,
+			    int (*each)(void *arg, const char *path, unsigned int mode, const char *skip, const char *text,
+					size_t len),
+			    void *arg, char *err, size_t errlen);
 
 /**
  * Check what the per-task files said about values they share (status VmRSS

@@ -279,11 +279,68 @@
 	X(VMSTAT_DIRECT_MAP_LEVEL3_COLLAPSES, "direct_map_level3_collapses") \
 	X(VMSTAT_NR_UNSTABLE, "nr_unstable")
 
+/*
+ * X(ident, "SYM", "description", in_intr): the x86 rows /proc/interrupts
+ * prints after the device irqs (arch_show_interrupts, the 6.18 seq_printf
+ * form), in print order.  in_intr: the row's counts are in /proc/stat's
+ * intr total (arch_irq_stat_cpu, arch_irq_stat).  ERR and MIS print one
+ * machine-wide number and no description (NULL).
+ */
+#define MACH_ARCH_IRQ_ROWS(X) \
+	X(NMI, "NMI", "Non-maskable interrupts", 1) \
+	X(LOC, "LOC", "Local timer interrupts", 1) \
+	X(SPU, "SPU", "Spurious interrupts", 1) \
+	X(PMI, "PMI", "Performance monitoring interrupts", 1) \
+	X(IWI, "IWI", "IRQ work interrupts", 1) \
+	X(RTR, "RTR", "APIC ICR read retries", 1) \
+	X(PLT, "PLT", "Platform interrupts", 1) \
+	X(RES, "RES", "Rescheduling interrupts", 1) \
+	X(CAL, "CAL", "Function call interrupts", 1) \
+	X(TLB, "TLB", "TLB shootdowns", 0) \
+	X(TRM, "TRM", "Thermal event interrupts", 1) \
+	X(THR, "THR", "Threshold APIC interrupts", 1) \
+	X(DFR, "DFR", "Deferred Error APIC interrupts", 0) \
+	X(MCE, "MCE", "Machine check exceptions", 1) \
+	X(MCP, "MCP", "Machine check polls", 1) \
+	X(HYP, "HYP", "Hypervisor callback interrupts", 1) \
+	X(HRE, "HRE", "Hyper-V reenlightenment interrupts", 1) \
+	X(HVS, "HVS", "Hyper-V stimer0 interrupts", 1) \
+	X(ERR, "ERR", NULL, 1) \
+	X(MIS, "MIS", NULL, 0) \
+	X(PIN, "PIN", "Posted-interrupt notification event", 0) \
+	X(NPI, "NPI", "Nested posted-interrupt event", 0) \
+	X(PIW, "PIW", "Posted-interrupt wakeup event", 0) \
+	X(PMN, "PMN", "Posted MSI notification event", 0)
+
+/* X(ident, "NAME"): the softirq vectors in /proc/softirqs order (softirq_to_name). */
+#define MACH_SOFTIRQ_NAMES(X) \
+	X(HI, "HI") X(TIMER, "TIMER") X(NET_TX, "NET_TX") X(NET_RX, "NET_RX") X(BLOCK, "BLOCK") \
+	X(IRQ_POLL, "IRQ_POLL") X(TASKLET, "TASKLET") X(SCHED, "SCHED") X(HRTIMER, "HRTIMER") \
+	X(RCU, "RCU")
+
 #define MACH__MEMINFO_ENUM(id, label, width, kb) MACH_##id,
 #define MACH__VMSTAT_ENUM(id, name) MACH_##id,
 
 enum mach_meminfo_id { MACH_MEMINFO_FIELDS(MACH__MEMINFO_ENUM) MACH_NR_MEMINFO };
 enum mach_vmstat_id { MACH_VMSTAT_FIELDS(MACH__VMSTAT_ENUM) MACH_NR_VMSTAT };
+
+#define MACH__ARCH_IRQ_ENUM(id, sym, text, in_intr) MACH_ARCH_IRQ_##id,
+#define MACH__SOFTIRQ_ENUM(id, name) MACH_SOFTIRQ_##id,
+
+enum mach_arch_irq { MACH_ARCH_IRQ_ROWS(MACH__ARCH_IRQ_ENUM) MACH_NR_ARCH_IRQS };
+enum mach_softirq { MACH_SOFTIRQ_NAMES(MACH__SOFTIRQ_ENUM) MACH_NR_SOFTIRQ_NAMES };
+
+/** How one arch row of /proc/interrupts prints, and whether /proc/stat's intr total counts it. */
+struct mach_arch_irq_format {
+	const char *sym;
+	const char *text;       /* NULL: one machine-wide number (ERR, MIS) */
+	unsigned char in_intr;
+};
+
+/** Per arch row. */
+extern const struct mach_arch_irq_format mach_arch_irq_formats[MACH_NR_ARCH_IRQS];
+/** Per softirq vector. */
+extern const char *const mach_softirq_names[MACH_NR_SOFTIRQ_NAMES];
 
 /** How one meminfo line prints. */
 struct mach_meminfo_format {

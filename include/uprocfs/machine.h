@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "uprocfs/mach_sysctl.h"
 #include "uprocfs/mach_vocab.h"
 
 #ifdef __cplusplus
@@ -132,14 +133,48 @@ struct mach_cpu {
 	bool online;              /* offline CPUs count in the aggregate line only */
 	uint64_t time_ns[MACH_NR_CPUTIME];
 	struct mach_cpu_schedstat sched;
+	/* irq_stat of this CPU: the arch rows of /proc/interrupts (ERR and MIS are the machine's) */
+	uint32_t arch_irq[MACH_NR_ARCH_IRQS];
+	uint32_t softirq[MACH_NR_SOFTIRQS]; /* kstat_softirqs_cpu: /proc/softirqs columns */
 };
 
-/** One IRQ with a non-zero or active descriptor; all others print 0. */
+/** What raises an irq, for the simulator to move its counts; loaded machines do not know. */
+enum mach_irq_dev { MACH_IRQ_DEV_OTHER, MACH_IRQ_DEV_BLOCK, MACH_IRQ_DEV_NET };
+
+/*
+ * One interrupt descriptor that has counts or an action; all other irq
+ * numbers below nr_irqs print 0.  Its count in /proc/stat is total plus the
+ * sum of per_cpu, so /proc/stat and /proc/interrupts agree by construction.
+ */
 struct mach_irq {
 	unsigned int irq;
-	uint64_t total;           /* kstat_irqs_usr: sum over CPUs */
-	uint64_t *per_cpu;        /* ncpus counts, or NULL when only the total is known */
+	/*
+	 * Counts not attributed to a CPU: what /proc/stat alone said of an
+	 * irq whose per-CPU counts are not known.  0 once per_cpu holds them.
+	 */
+	uint64_t total;
+	uint32_t *per_cpu;        /* kstat_irqs_cpu per possible CPU (index into cpus[]), or NULL */
+	/*
+	 * The descriptor as /proc/interrupts shows it; actions NULL: no
+	 * handler, so 6.18 leaves the irq out of /proc/interrupts.
+	 */
+	char *chip;               /* irq_chip name: "IO-APIC", "PCI-MSIX-0000:00:01.0" */
+	bool has_domain;          /* an irq domain: hwirq is printed */
+	unsigned long hwirq;      /* the number in the domain: the IO-APIC pin, the MSI vector index */
+	char *flow;               /* the flow handler's name ("edge", "fasteoi"), or NULL */
+	char *actions;            /* the action names as printed, joined by ", " (shared irqs) */
+	enum mach_irq_dev dev;    /* a disk or network queue's vector: moves with io and traffic */
 };
+
+/** An irq's count as /proc/stat prints it (kstat_irqs_usr): total plus its per-CPU counts. */
+static inline uint64_t mach_irq_count(const struct mach_irq *irq, unsigned int ncpus)
+{
+	uint64_t n = irq->total;
+
+	for (unsigned int c = 0; irq->per_cpu && c < ncpus; c++)
+		n += irq->per_cpu[c];
+	return n;
+}
 
 /* ------------------------------------------------------------------ */
 /* Pressure (PSI) as printed: what /proc/pressure/<res> shows           */
@@ -368,6 +403,8 @@ struct mach_profile {
 	/* /proc/schedstat (absent without CONFIG_SCHEDSTATS, as on the reference VM) */
 	bool has_schedstat;
 	unsigned int schedstat_version;
+	/* /proc/interrupts: the arch rows this kernel prints (bit per enum mach_arch_irq) */
+	uint32_t arch_irq_rows;
 	/* /proc/meminfo and /proc/vmstat: which lines, in order */
 	unsigned int nmeminfo;
 	enum mach_meminfo_id meminfo_order[MACH_NR_MEMINFO];
@@ -394,8 +431,21 @@ struct mach_machine {
 	unsigned int nr_irqs;
 	unsigned int nirqs;       /* entries of irqs, ascending by irq */
 	struct mach_irq *irqs;
-	uint64_t intr_arch_extra; /* arch counts in the intr total but in no irq (NMI, LOC, ...) */
+	/*
+	 * Per-CPU counts of every irq and arch row are known (cpus[].arch_irq,
+	 * irqs[].per_cpu): /proc/interrupts exists.  A machine loaded from
+	 * /proc/stat alone knows totals only.
+	 */
+	bool irq_detail;
+	uint32_t irq_err, irq_mis; /* the ERR and MIS rows: irq_err_count, irq_mis_count */
+	/*
+	 * Arch counts in the intr total that no row holds: what /proc/stat alone
+	 * said beyond the per-irq counts.  0 when irq_detail (the rows hold them).
+	 */
+	uint64_t intr_arch_extra;
+	/* softirqs not attributed to a CPU (/proc/stat alone); 0 when softirq_detail */
 	uint64_t softirq[MACH_NR_SOFTIRQS];
+	bool softirq_detail;      /* cpus[].softirq hold every count: /proc/softirqs exists */
 
 	uint64_t ctxt;
 	uint64_t processes;       /* forks since boot */
@@ -422,6 +472,9 @@ struct mach_machine {
 	unsigned int cpu_khz;     /* /proc/cpuinfo "cpu MHz" * 1000 */
 
 	struct mach_pressure pressure[MACH_NR_PSI_RES];
+
+	/* /proc/sys (mach_sysctl.h); an empty machine has the kernel's identity keys */
+	struct mach_sysctl *sysctl;
 
 	size_t nprocs;            /* ascending by tgid */
 	struct mach_process *procs;
@@ -476,6 +529,9 @@ const struct mach_thread *mach_find_any_thread(const struct mach_machine *m, pid
 
 /** Free one process's threads, mm and strings (not the struct itself). */
 void mach_process_clear(struct mach_process *p);
+
+/** Free what an irq descriptor owns (its per-CPU counts and names), keeping its number. */
+void mach_irq_clear(struct mach_irq *irq);
 
 /** Free an mm and everything it owns. */
 void mach_mm_free(struct mach_mm *mm);

@@ -68,6 +68,12 @@ enum pfs_kind {
 #define PFS_ACC_MM            0x08u /* only against a task's mm (mm_access): no mm, or the reader's own, passes */
 #define PFS_ACC_CAP_SYS_ADMIN 0x10u /* also CAP_SYS_ADMIN (stack) */
 #define PFS_ACC_NEED_MM       0x20u /* __mem_open: a task without an mm fails with ESRCH (environ, auxv) */
+/*
+ * sysctl_perm: the node's mode bits for the reader as test_perm picks them
+ * (root the owner's, group root the group's, others the rest), with no
+ * override for root: root's read of a 0200 key fails with EACCES.
+ */
+#define PFS_ACC_SYSCTL        0x40u
 
 /** Directories whose children come from the model or the source. */
 enum pfs_coll {
@@ -97,6 +103,18 @@ struct pfs_coll_ops {
 	bool (*next)(const struct pfs_ctx *c, uint32_t parent, uint64_t *pos, uint32_t *inst);
 	/* whether @inst exists (numeric ones: on the bound task) */
 	bool (*has)(const struct pfs_ctx *c, uint32_t inst);
+	/* the permission bits of @inst, or NULL: the entry's mode */
+	mode_t (*mode)(const struct pfs_ctx *c, uint32_t inst);
+	/* whether a read of @inst gives text that loads back as it (not write-only, not failing), or NULL: all */
+	bool (*loadable)(const struct pfs_ctx *c, uint32_t inst);
+	/* a read at a non-zero offset gives nothing (the proc_dointvec family), or NULL: none */
+	bool (*whole_at_zero)(const struct pfs_ctx *c, uint32_t inst);
+	/*
+	 * The "*" entries of one directory share one cursor over its children
+	 * (the directories and files of a /proc/sys directory, in name order):
+	 * a listing merges them by cursor.
+	 */
+	bool shared_cursor;
 };
 
 /** The operations of collection @coll, or NULL (none, or pids and tids). */
@@ -182,8 +200,18 @@ static inline struct pfs_node pfs_tree_root(enum pfs_scope tree)
 /** True when @n is a directory (the root, a scope root, or a PFS_DIR entry). */
 bool pfs_node_is_dir(const struct pfs_node *n);
 
-/** The node's mode as stat(2) shows it (type and permission bits). */
-mode_t pfs_node_mode(const struct pfs_node *n);
+/**
+ * The node's mode as stat(2) shows it (type and permission bits).  A
+ * collection whose instances have modes of their own (/proc/sys) takes
+ * them from the machine bound in @c; without @c, the entry's mode.
+ */
+mode_t pfs_node_mode(const struct pfs_node *n, const struct pfs_ctx *c);
+
+/** Whether @n's mode comes from the machine (pfs_node_mode needs a bound @c). */
+bool pfs_node_mode_needs_machine(const struct pfs_node *n);
+
+/** Whether a read of file @n at a non-zero offset gives nothing (numeric sysctl handlers). */
+bool pfs_node_whole_at_zero(const struct pfs_node *n, const struct pfs_ctx *c);
 
 /**
  * The child @name of directory @dir.  Pids, tids and numeric instances are
@@ -215,6 +243,17 @@ const struct pfs_entry *pfs_dir_coll(const struct pfs_node *dir, unsigned int k)
  */
 bool pfs_dir_next_instance(const struct pfs_node *dir, const struct pfs_entry *coll, const struct pfs_ctx *c,
 			   uint64_t *pos, struct pfs_node *out, char *name, size_t size);
+
+/** Whether @dir's collections share one cursor and are listed together (pfs_dir_next_merged). */
+bool pfs_dir_merged(const struct pfs_node *dir);
+
+/**
+ * pfs_dir_next_instance over all of @dir's collections at once, for a
+ * directory whose collections share a cursor: the instance nearest after
+ * *@pos of any of them.
+ */
+bool pfs_dir_next_merged(const struct pfs_node *dir, const struct pfs_ctx *c, uint64_t *pos, struct pfs_node *out,
+			 char *name, size_t size);
 
 /** Whether @n's entry exists for the task or machine in @c (its exists predicate). */
 bool pfs_node_exists(const struct pfs_node *n, const struct pfs_ctx *c);
@@ -274,8 +313,10 @@ int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struc
 /**
  * Call @fn for every loadable file of @mach (every file and symlink with
  * PFS_EACH_ALL) that exists on it, in the order a capture writes them:
- * global files, then each process's files and each of its threads'.  Stops
- * at the first non-zero return and returns it.
+ * global files, the keys of /proc/sys (depth first, in name order; not
+ * those a read of which fails or never gives the same twice), then each
+ * process's files and each of its threads'.  Stops at the first non-zero
+ * return and returns it.
  */
 int pfs_for_each_file(const struct mach_machine *mach, unsigned int flags,
 		      int (*fn)(void *arg, const struct pfs_node *n, const struct pfs_ctx *c), void *arg);

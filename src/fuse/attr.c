@@ -76,6 +76,26 @@ int fs_node(struct pfs_fuse *fs, fuse_req_t req, uint64_t ino, struct pfs_node *
 	return 0;
 }
 
+/* The mode of a node whose instances have their own (/proc/sys), read through a view of it. */
+static int machine_mode(struct pfs_fuse *fs, const struct pfs_node *n, struct stat *st)
+{
+	struct pfs_source *s = fs->src;
+	struct pfs_view v;
+	char err[128];
+	int rc;
+
+	/* no reader: the mode of a key the reader may not open is still shown */
+	rc = s->ops->open(s, NULL, n, &v, err, sizeof(err));
+	if (!rc)
+		rc = s->ops->enter(s, n, &v);
+	if (!rc) {
+		st->st_mode = pfs_node_mode(n, &v.ctx);
+		s->ops->leave(s, &v);
+	}
+	s->ops->close(s, &v);
+	return rc == -ESRCH ? -ENOENT : rc;
+}
+
 int fs_node_stat(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *n, struct stat *st)
 {
 	struct pfs_reader r;
@@ -83,7 +103,7 @@ int fs_node_stat(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *n, 
 
 	memset(st, 0, sizeof(*st));
 	st->st_ino = node_ino(n);
-	st->st_mode = pfs_node_mode(n);
+	st->st_mode = pfs_node_mode(n, NULL);
 	st->st_nlink = pfs_node_is_dir(n) ? 2 : 1;
 	st->st_atim = st->st_mtim = st->st_ctim = fs->mount_time;
 	if (!n->entry)
@@ -93,6 +113,8 @@ int fs_node_stat(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *n, 
 		return rc;
 	fs_reader(fs, req, &r);
 	rc = fs->src->ops->exists(fs->src, &r, n);
+	if (!rc && pfs_node_mode_needs_machine(n))
+		rc = machine_mode(fs, n, st);
 	if (rc || !n->pid)
 		return rc;
 	return fs->src->ops->task_attr(fs->src, &r, n, st);

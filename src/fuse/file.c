@@ -69,6 +69,7 @@ static int open_handle(struct pfs_fuse *fs, fuse_req_t req, struct handle *h, ch
 	if (rc)
 		return -ENOENT; /* it exited since open found it */
 	rc = pfs_open(&h->m, &h->node, &h->view.ctx);
+	h->whole_at_zero = pfs_node_whole_at_zero(&h->node, &h->view.ctx);
 	s->ops->leave(s, &h->view);
 	return rc;
 }
@@ -131,6 +132,11 @@ void fs_op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct f
 	COUNT(fs, read);
 	if (off < 0) {
 		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	if (off > 0 && h->whole_at_zero) {
+		/* the proc_dointvec family answers only a read from the start */
+		fuse_reply_buf(req, NULL, 0);
 		return;
 	}
 	/* a read at 0 regenerates: the clock moves first */

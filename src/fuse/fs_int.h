@@ -52,6 +52,7 @@ struct handle {
 	struct pfs_node node;
 	struct pfs_view view;
 	bool started;
+	bool whole_at_zero;         /* a numeric sysctl: reads past offset 0 give nothing */
 };
 
 #define COUNT(fs, field) __atomic_add_fetch(&(fs)->stats.field, 1, __ATOMIC_RELAXED)

@@ -2,7 +2,8 @@
 /*
  * readdir.c - directory listings: ".", "..", the table's entries for the
  * directory in table order, then the instances of its collection (pids or
- * tids) ascending, as fs/proc lists them.
+ * tids) ascending, as fs/proc lists them; a /proc/sys directory's
+ * subdirectories and keys together, in name order, as the sysctl tree does.
  *
  * A listing's offset is the position of the next entry: fixed entries count
  * up from 1, instances are ID_OFFSET_BASE + id, so a listing resumed after
@@ -47,7 +48,7 @@ static bool dir_add(struct dirbuf *d, const char *name, const struct pfs_node *n
 		}
 		len = fuse_add_direntry_plus(d->req, d->buf + d->used, room, name, &e, next);
 	} else {
-		struct stat st = { .st_ino = node_ino(n), .st_mode = pfs_node_mode(n) & S_IFMT };
+		struct stat st = { .st_ino = node_ino(n), .st_mode = pfs_node_mode(n, NULL) & S_IFMT };
 
 		len = fuse_add_direntry(d->req, d->buf + d->used, room, name, &st, next);
 	}
@@ -124,7 +125,8 @@ static void list_ids(struct dirbuf *d, const struct pfs_node *dir, const struct 
 static bool list_instances(struct dirbuf *d, const struct pfs_node *dir, const struct pfs_entry *coll,
 			   uint64_t base, uint64_t off)
 {
-	const struct pfs_coll_ops *ops = pfs_coll_ops(coll->coll);
+	/* NULL @coll: every collection of a directory whose collections share one cursor (/proc/sys) */
+	const struct pfs_coll_ops *ops = pfs_coll_ops(coll ? coll->coll : pfs_dir_coll(dir, 0)->coll);
 	struct pfs_source *s = d->fs->src;
 	uint64_t pos = 0, offs[ID_BATCH];
 	struct pfs_node nodes[ID_BATCH];
@@ -138,7 +140,8 @@ static bool list_instances(struct dirbuf *d, const struct pfs_node *dir, const s
 	/* a batch under the view, then the entries: their attributes come from the source too */
 	if (!s->ops->open(s, &r, dir, &v, err, sizeof(err)) && !s->ops->enter(s, dir, &v)) {
 		while (n < ID_BATCH &&
-		       pfs_dir_next_instance(dir, coll, &v.ctx, &pos, &nodes[n], names[n], sizeof(names[n]))) {
+		       (coll ? pfs_dir_next_instance(dir, coll, &v.ctx, &pos, &nodes[n], names[n], sizeof(names[n]))
+			     : pfs_dir_next_merged(dir, &v.ctx, &pos, &nodes[n], names[n], sizeof(names[n])))) {
 			offs[n] = base + (ops->numeric ? nodes[n].inst + 1ull : pos);
 			if (offs[n] > off)
 				n++;
@@ -158,6 +161,7 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, b
 	struct dirbuf d = { .fs = fs, .req = req, .size = size, .plus = plus };
 	const struct pfs_entry *coll;
 	struct pfs_node dir;
+	bool more;
 
 	COUNT(fs, readdir);
 	if (fs_node(fs, req, ino, &dir) || !pfs_node_is_dir(&dir)) {
@@ -173,7 +177,10 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, b
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	if ((uint64_t)off >= ID_OFFSET_BASE || list_fixed(&d, &dir, (uint64_t)off)) {
+	more = (uint64_t)off >= ID_OFFSET_BASE || list_fixed(&d, &dir, (uint64_t)off);
+	if (more && pfs_dir_merged(&dir)) {
+		list_instances(&d, &dir, NULL, ID_OFFSET_BASE, (uint64_t)off);
+	} else if (more) {
 		/* each collection of the directory in turn, in its own range of offsets */
 		for (unsigned int k = 0; (coll = pfs_dir_coll(&dir, k)); k++) {
 			uint64_t base = ID_OFFSET_BASE * (k + 1);

@@ -195,6 +195,7 @@ struct mach_loader {
 	struct ld_decision dec[LD_NR_DEC];
 	struct ld_bound cpus, mems;
 	unsigned int prev_nr_cpu_ids, prev_max_numnodes;
+	bool have_loadavg;        /* this session read /proc/loadavg: kernel/ns_last_pid must agree with it */
 };
 
 /* What one process adds to the machine-wide state when it is accepted. */
@@ -217,6 +218,9 @@ int ld_parse_stat(struct lex *lx, struct mach_machine *m);
 int ld_parse_meminfo(struct lex *lx, struct mach_machine *m);
 int ld_parse_vmstat(struct lex *lx, struct mach_machine *m);
 int ld_parse_loadavg(struct lex *lx, struct mach_machine *m);
+/** /proc/interrupts and /proc/softirqs, after stat: -EAGAIN when they disagree with its totals. */
+int ld_parse_interrupts(struct lex *lx, struct mach_machine *m);
+int ld_parse_softirqs(struct lex *lx, struct mach_machine *m);
 int ld_parse_uptime(struct lex *lx, struct mach_machine *m);
 int ld_parse_pressure(struct lex *lx, struct mach_machine *m, enum mach_psi_res res);
 /* schedstat also bounds nr_cpu_ids: by its CPUs and by the widths of its domain spans */

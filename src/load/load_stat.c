@@ -326,8 +326,15 @@ int ld_parse_stat(struct lex *lx, struct mach_machine *m)
 	    (rc = put_cpus(lx, m, cl, n, ns, offline, need_offline)))
 		goto out;
 	for (unsigned int i = 0; i < m->nirqs; i++)
-		free(m->irqs[i].per_cpu);
+		mach_irq_clear(&m->irqs[i]);
 	free(m->irqs);
+	/* the per-CPU counters are /proc/interrupts' and /proc/softirqs': read again after this */
+	for (unsigned int i = 0; i < m->ncpus; i++) {
+		memset(m->cpus[i].arch_irq, 0, sizeof(m->cpus[i].arch_irq));
+		memset(m->cpus[i].softirq, 0, sizeof(m->cpus[i].softirq));
+	}
+	m->irq_detail = m->softirq_detail = false;
+	m->irq_err = m->irq_mis = 0;
 	m->irqs = in.irqs;
 	in.irqs = NULL;
 	m->nirqs = in.nirqs;

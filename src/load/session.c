@@ -108,7 +108,9 @@ static int load_global(struct mach_loader *ld, enum mach_ld_kind kind, const cha
 	case MACH_LD_VMSTAT:
 		return ld_parse_vmstat(&lx, m);
 	case MACH_LD_LOADAVG:
-		return ld_parse_loadavg(&lx, m);
+		rc = ld_parse_loadavg(&lx, m);
+		ld->have_loadavg |= !rc;
+		return rc;
 	case MACH_LD_UPTIME:
 		return ld_parse_uptime(&lx, m);
 	case MACH_LD_SCHEDSTAT:
@@ -121,6 +123,10 @@ static int load_global(struct mach_loader *ld, enum mach_ld_kind kind, const cha
 		return ld_parse_pressure(&lx, m, MACH_PSI_CPU);
 	case MACH_LD_PRESSURE_IRQ:
 		return ld_parse_pressure(&lx, m, MACH_PSI_IRQ);
+	case MACH_LD_SOFTIRQS:
+		return ld_parse_softirqs(&lx, m);
+	case MACH_LD_INTERRUPTS:
+		return ld_parse_interrupts(&lx, m);
 	default:
 		return lex_fail(&lx, "file kind %d is not a machine-wide file", (int)kind);
 	}
@@ -329,6 +335,11 @@ int mach_loader_finish(struct mach_loader *ld, char *err, size_t errlen)
 	session_end(ld);
 	session_start(ld);
 	return rc;
+}
+
+enum mach_ld_kind mach_ld_group(enum mach_ld_kind kind)
+{
+	return kind == MACH_LD_SOFTIRQS || kind == MACH_LD_INTERRUPTS ? MACH_LD_STAT : kind;
 }
 
 bool mach_ld_required(enum mach_ld_kind kind)

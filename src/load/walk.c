@@ -34,6 +34,8 @@
 #include "walk.h"
 
 #define LD_TRIES 5
+/* stat, softirqs and interrupts are three small files: cheap to read again while an IPI lands between them */
+#define GROUP_TRIES 20
 #define ARENA_FIRST (1u << 20)
 
 /* "42" at @s (no sign, no leading zero); the rest in *@rest. */
@@ -53,44 +55,136 @@ static bool parse_pid(const char *s, pid_t *pid, const char **rest)
 	return true;
 }
 
-static int load_globals(struct walk *w)
-{
-	w->ld->m->profile.has_schedstat = false;
-	for (size_t i = 0; i < w->nfiles; i++) {
-		const struct mach_ld_name *g = &w->files[i];
-		const char *why;
-		char path[4200];
-		size_t off, len;
-		int rc;
+/* One file of a group of machine-wide files read together. */
+struct gslot {
+	const struct mach_ld_name *f;
+	size_t off, len;
+	int rc;
+	bool ok;           /* parsed, and agreed with the group's first file */
+	const char *skip;  /* why it is not loaded, or NULL */
+};
 
-		if (mach_ld_kind_per_task(g->kind))
-			continue;
+/* Read every file of the group back to back; 0, or -errno of the arena. */
+static int group_read(struct walk *w, struct gslot *g, size_t n)
+{
+	int rc;
+
+	for (;;) {
 		w->arena.used = 0;
-		rc = ld_walk_read(w, g->name, &off, &len);
-		while (rc == -ENOBUFS) {
-			rc = ld_arena_grow(&w->arena, w->arena.cap * 2);
-			if (!rc)
-				rc = ld_walk_read(w, g->name, &off, &len);
+		rc = 0;
+		for (size_t k = 0; k < n && rc != -ENOBUFS; k++) {
+			rc = ld_walk_read(w, g[k].f->name, &g[k].off, &g[k].len);
+			g[k].rc = rc == -ENOBUFS ? 0 : rc;
 		}
-		if (rc == -ENOENT && !mach_ld_required(g->kind))
-			continue;
-		if ((why = unreadable(w, rc))) {
-			if ((rc = ld_report_add(&w->rep, g->name, MACH_LOAD_SKIPPED, why, NULL, 0)))
-				return rc;
-			continue;
-		}
+		if (rc != -ENOBUFS)
+			return 0;
+		rc = ld_arena_grow(&w->arena, w->arena.cap * 2);
 		if (rc)
-			return ld_walk_error(w, g->name, rc);
-		ld_walk_path(w, g->name, path, sizeof(path));
-		rc = mach_loader_file(w->ld, g->kind, 0, 0, path, w->arena.buf + off, len, w->err,
-				      w->errlen);
-		if (rc)
-			return rc;
-		if ((rc = ld_report_add(&w->rep, g->name, MACH_LOAD_OK, NULL, w->arena.buf + off,
-					len)))
 			return rc;
 	}
+}
+
+/* Parse slot @k: 0, -EAGAIN when it disagrees with the files before it, or an error. */
+static int group_parse_one(struct walk *w, struct gslot *x)
+{
+	char path[4200];
+
+	ld_walk_path(w, x->f->name, path, sizeof(path));
+	return mach_loader_file(w->ld, x->f->kind, 0, 0, path, w->arena.buf + x->off, x->len, w->err,
+				w->errlen);
+}
+
+/*
+ * Parse what one read gave: the first file, then the others that agree
+ * with it.  @final: the last attempt, so a file that disagrees is left out
+ * (and the files before it parsed again without it) instead of -EAGAIN.
+ */
+static int group_parse(struct walk *w, struct gslot *g, size_t n, bool final)
+{
+	int rc;
+
+	for (size_t k = 0; k < n; k++) {
+		struct gslot *x = &g[k];
+
+		x->ok = false;
+		x->skip = NULL;
+		if (gone(x->rc) && !mach_ld_required(x->f->kind)) {
+			x->skip = "";
+			continue;
+		}
+		if ((x->skip = unreadable(w, x->rc)))
+			continue;
+		if (x->rc)
+			return ld_walk_error(w, x->f->name, x->rc);
+		rc = group_parse_one(w, x);
+		if (rc == -EAGAIN && k && final && w->live) {
+			x->skip = "kept changing while read: its counters never agreed with stat's";
+			for (size_t j = 0; j < k; j++)
+				if (g[j].ok && (rc = group_parse_one(w, &g[j])))
+					return rc;
+			continue;
+		}
+		if (rc == -EAGAIN && !w->live)
+			return -EINVAL; /* a written tree does not move: the files disagree */
+		if (rc)
+			return rc;
+		x->ok = true;
+	}
 	return 0;
+}
+
+/* The files of the group led by file @lead, read and parsed until they agree, into the report. */
+static int load_group(struct walk *w, size_t lead, bool *done)
+{
+	struct gslot g[8];
+	size_t n = 0;
+	int rc = 0;
+
+	for (size_t i = lead; i < w->nfiles && n < 8; i++) {
+		const struct mach_ld_name *f = &w->files[i];
+
+		if (!done[i] && (i == lead || mach_ld_group(f->kind) == w->files[lead].kind)) {
+			g[n++] = (struct gslot){ .f = f };
+			done[i] = true;
+		}
+	}
+	for (int tries = 1; !rc; tries++) {
+		rc = group_read(w, g, n);
+		if (!rc)
+			rc = group_parse(w, g, n, !w->live || tries >= GROUP_TRIES);
+		if (rc != -EAGAIN)
+			break;
+		rc = 0;
+	}
+	for (size_t k = 0; k < n && !rc; k++) {
+		if (g[k].skip && !g[k].skip[0])
+			continue; /* absent, and not required */
+		rc = ld_report_add(&w->rep, g[k].f->name, g[k].ok ? MACH_LOAD_OK : MACH_LOAD_SKIPPED, g[k].skip,
+				   w->arena.buf + g[k].off, g[k].ok ? g[k].len : 0);
+	}
+	return rc;
+}
+
+static int load_globals(struct walk *w)
+{
+	bool *done = calloc(w->nfiles ? w->nfiles : 1, sizeof(*done));
+	int rc = 0;
+
+	if (!done)
+		return -ENOMEM;
+	w->ld->m->profile.has_schedstat = false;
+	for (size_t i = 0; i < w->nfiles && !rc; i++) {
+		const struct mach_ld_name *g = &w->files[i];
+
+		if (mach_ld_kind_per_task(g->kind) || done[i])
+			continue;
+		if (mach_ld_kind_tree(g->kind))
+			rc = ld_walk_sysctl(w, g);
+		else
+			rc = load_group(w, i, done);
+	}
+	free(done);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */

@@ -31,6 +31,9 @@ struct walk {
 	size_t errlen;
 };
 
+/** Read the tree of sysctl keys named by @g (/proc/sys) into the loader, and the report. */
+int ld_walk_sysctl(struct walk *w, const struct mach_ld_name *g);
+
 /** Make @a @cap bytes, all touched, and empty it: 0, -EFBIG past ARENA_MAX, or -ENOMEM. */
 int ld_arena_grow(struct arena *a, size_t cap);
 

@@ -120,6 +120,12 @@ void mach_profile_default(struct mach_profile *p)
 	p->status_spec_ib = p->status_mems_allowed = true;
 	p->status_x86_features = false;
 	p->sig_hex_digits = 16;
+	/* CONFIG_X86_MCE off, KVM built in, a KVM guest's HYP vector, no Hyper-V */
+#define ROW(r) (1u << MACH_ARCH_IRQ_##r)
+	p->arch_irq_rows = ROW(NMI) | ROW(LOC) | ROW(SPU) | ROW(PMI) | ROW(IWI) | ROW(RTR) | ROW(RES) | ROW(CAL) |
+			   ROW(TLB) | ROW(TRM) | ROW(HYP) | ROW(ERR) | ROW(MIS) | ROW(PIN) | ROW(NPI) | ROW(PIW);
+#undef ROW
+
 	p->has_schedstat = true; /* synthetic machines have it; the loader clears it */
 	p->schedstat_version = 17;
 	p->nmeminfo = sizeof(meminfo_618) / sizeof(meminfo_618[0]);
@@ -128,6 +134,32 @@ void mach_profile_default(struct mach_profile *p)
 	p->nvmstat = MACH_NR_VMSTAT;
 	for (unsigned int i = 0; i < MACH_NR_VMSTAT; i++)
 		p->vmstat_order[i] = (enum mach_vmstat_id)i;
+}
+
+/*
+ * What every machine's /proc/sys shows, loaded or not: the kernel's name,
+ * release and pid_max (top reads the release to know its fields).
+ */
+static int identity_keys(struct mach_machine *m)
+{
+	static const char *const derived[] = { "kernel/osrelease", "kernel/pid_max" };
+	uint32_t id;
+	int rc;
+
+	m->sysctl = mach_sysctl_new();
+	if (!m->sysctl)
+		return -ENOMEM;
+	if ((rc = mach_sysctl_make(m->sysctl, "kernel/ostype", false, &id)) ||
+	    (rc = mach_sysctl_set_string(m->sysctl, id, "Linux", 5)))
+		return rc;
+	m->sysctl->nodes[id].mode = 0444;
+	for (size_t i = 0; i < sizeof(derived) / sizeof(derived[0]); i++) {
+		if ((rc = mach_sysctl_make(m->sysctl, derived[i], false, &id)))
+			return rc;
+		m->sysctl->nodes[id].src = (uint8_t)mach_sysctl_src_of(derived[i]);
+		m->sysctl->nodes[id].mode = i ? 0644 : 0444;
+	}
+	return 0;
 }
 
 struct mach_machine *mach_new(void)
@@ -142,7 +174,21 @@ struct mach_machine *mach_new(void)
 	m->pidns_inode = 4026531836u; /* the initial pid namespace's inode on Linux */
 	snprintf(m->cpu_model, sizeof(m->cpu_model), "%s", "AMD EPYC 9B14");
 	m->cpu_khz = 2600000;
+	if (identity_keys(m)) {
+		mach_free(m);
+		return NULL;
+	}
 	return m;
+}
+
+void mach_irq_clear(struct mach_irq *irq)
+{
+	free(irq->per_cpu);
+	free(irq->chip);
+	free(irq->flow);
+	free(irq->actions);
+	irq->per_cpu = NULL;
+	irq->chip = irq->flow = irq->actions = NULL;
 }
 
 int mach_bitmap_alloc(struct mach_bitmap *b, unsigned int nbits)
@@ -227,11 +273,12 @@ void mach_free(struct mach_machine *m)
 	}
 	free(m->cpus);
 	for (unsigned int i = 0; m->irqs && i < m->nirqs; i++)
-		free(m->irqs[i].per_cpu);
+		mach_irq_clear(&m->irqs[i]);
 	free(m->irqs);
 	for (size_t i = 0; m->procs && i < m->nprocs; i++)
 		mach_process_clear(&m->procs[i]);
 	free(m->procs);
+	mach_sysctl_free(m->sysctl);
 	free(m);
 }
 

@@ -11,8 +11,9 @@
  * psi_memstall_enter/leave), so /proc/pressure reports what happened.  The
  * tick also does the accounting the kernel's does: account_user_time /
  * account_system_time / account_idle_time per CPU (iowait when a CPU is idle
- * with io waiters), per-task times, context switches, the timer interrupt and
- * softirqs, and calc_global_load every LOAD_FREQ = 5*HZ+1 ticks.
+ * with io waiters), per-task times, context switches, the local timer, IPIs,
+ * disk and network interrupts and their softirqs (sim_irq.c), and
+ * calc_global_load every LOAD_FREQ = 5*HZ+1 ticks.
  */
 #include <errno.h>
 #include <math.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "machine/sim_irq.h"
 #include "machine/sim_testing.h"
 #include "uprocfs/calc_load.h"
 #include "uprocfs/sim.h"
@@ -34,6 +36,8 @@ _Static_assert(CALC_LOAD_FSHIFT == MACH_FSHIFT, "calc_load.h and machine.h share
 #define FAST_STEP_NS 250000000ull /* step for gaps too long to simulate tick by tick */
 #define FINE_WINDOW_NS 120000000000ull /* the last this-much of a gap runs at tick resolution */
 #define FORK_EVERY_NS 150000000ull
+#define NET_IRQS_IDLE 50.0        /* network interrupts a second of an idle server, and per unit of load */
+#define NET_IRQS_PER_LOAD 4000.0
 
 /* W_STOPPED: stopped by a signal; W_GONE: its process exited (its index no longer names it). */
 enum wstate { W_RUNNING, W_RUNNABLE, W_SLEEP, W_IOWAIT, W_MEMSTALL, W_STOPPED, W_GONE };
@@ -78,6 +82,7 @@ struct mach_sim {
 	struct mach_pressure base[MACH_NR_PSI_RES]; /* the model's pressure before we started */
 	uint64_t steps, switches, wakeups;
 	bool clock_real_cost;     /* mach_sim_set_clock_real_cost (benchmarks) */
+	struct sim_irqs irqs;     /* where device interrupts land */
 };
 
 /* ------------------------------------------------------------------ */
@@ -303,10 +308,14 @@ static void wake(struct mach_sim *s, struct wtask *w)
 	cpu = allowed_cpu(s, w, cpu);
 	local = cpu == w->pt.cpu;
 
-	if (w->state == W_IOWAIT)
+	if (w->state == W_IOWAIT) {
 		s->rq[w->pt.cpu].nr_iowait--;
-	if (!local)
+		sim_irq_io_done(&s->irqs, s->m, (unsigned int)w->pt.cpu);
+	}
+	if (!local) {
 		psi_task_migrate(&w->pt, cpu);
+		sim_irq_resched(s->m, (unsigned int)cpu, next_rand(s));
+	}
 	psi_task_wakeup(&w->pt);
 	s->wakeups++;
 	w->pt.in_iowait = false;
@@ -393,11 +402,13 @@ static void step(struct mach_sim *s, uint64_t dt)
 		}
 	}
 
-	/* the timer interrupt on every CPU, and the softirqs it raises */
-	m->intr_arch_extra += m->ncpus;
-	m->softirq[1] += m->ncpus;             /* TIMER */
-	m->softirq[7] += m->ncpus / 2 + 1;     /* SCHED */
-	m->softirq[9] += m->ncpus / 2 + 1;     /* RCU */
+	/* the local timer on every CPU, the softirqs it raises, and the network's interrupts */
+	for (unsigned int c = 0; c < m->ncpus; c++)
+		if (m->cpus[c].online)
+			sim_irq_ticks(m, c, s->rq && s->rq[c].curr >= 0, dt / s->tick_ns, next_rand(s));
+	sim_irq_net(&s->irqs, m,
+		    (uint64_t)((double)dt / 1e9 * (NET_IRQS_IDLE + NET_IRQS_PER_LOAD * s->o.load) + uniform(s)),
+		    next_rand(s));
 	if (s->now >= s->next_fork) {
 		/* short-lived children come and go between two looks at /proc */
 		m->processes++;
@@ -636,6 +647,8 @@ int mach_sim_create(struct mach_machine *m, const struct mach_sim_opts *o, struc
 				   .clock_ctx = s, .clock_mode = o->psi_clock_mode };
 	rc = psi_engine_create(&cfg, &s->psi);
 	if (!rc)
+		rc = sim_irqs_init(&s->irqs, m);
+	if (!rc)
 		rc = make_groups(s);
 	if (!rc)
 		rc = pick_workload(s);
@@ -683,6 +696,7 @@ void mach_sim_destroy(struct mach_sim *s)
 	free(s->rq);
 	free(s->tasks);
 	free(s->groups);
+	sim_irqs_free(&s->irqs);
 	psi_engine_destroy(s->psi);
 	free(s);
 }

@@ -33,9 +33,13 @@ extern const struct seq_operations pfs_vmstat_ops;
 int pfs_show_loadavg(struct seq_file *m, void *v);
 int pfs_show_uptime(struct seq_file *m, void *v);
 int pfs_show_cpuinfo(struct seq_file *m, void *v);
-int pfs_show_pid_max(struct seq_file *m, void *v);
-int pfs_show_osrelease(struct seq_file *m, void *v);
+/** A key of /proc/sys: the node c->inst of the machine's tree. */
+int pfs_show_sysctl(struct seq_file *m, void *v);
 int pfs_show_tty_drivers(struct seq_file *m, void *v);
+extern const struct seq_operations pfs_interrupts_ops;
+int pfs_show_softirqs(struct seq_file *m, void *v);
+/** /proc/softirqs is one record as wide as the CPUs: its first buffer. */
+size_t pfs_softirqs_first_size(const struct pfs_ctx *c);
 
 int pfs_link_self(const struct pfs_ctx *c, char *buf, size_t size);
 int pfs_link_thread_self(const struct pfs_ctx *c, char *buf, size_t size);
@@ -49,6 +53,10 @@ void *pfs_schedstat_start(struct seq_file *m, loff_t *pos);
 void *pfs_schedstat_next(struct seq_file *m, void *v, loff_t *pos);
 /** A stop() for iterators that take no locks. */
 void pfs_seq_stop_nothing(struct seq_file *m, void *v);
+/** /proc/stat's intr total: every irq, the arch rows it counts, ERR. */
+uint64_t pfs_intr_total(const struct mach_machine *mach);
+/** /proc/stat's count of softirq vector @vec: the per-CPU counts and what no CPU holds. */
+uint64_t pfs_softirq_count(const struct mach_machine *mach, int vec);
 /** /proc/stat's totals: CPU times summed over all CPUs (ns), the intr and softirq totals. */
 void pfs_stat_totals(const struct mach_machine *mach, uint64_t cpu_ns[MACH_NR_CPUTIME], uint64_t *intr,
 		     uint64_t *softirq);

@@ -8,6 +8,8 @@
  * converts its own, so the aggregate can exceed the sum of the per-CPU lines.
  * The intr line has one count per irq number; runs of inactive irqs are
  * written from a constant string of zeros, as the 2019 genirq rework does.
+ * Every count is summed from the same per-CPU counters /proc/interrupts and
+ * /proc/softirqs print, so the three files agree by construction.
  */
 #include <string.h>
 
@@ -39,7 +41,7 @@ static void show_all_irqs(struct seq_file *m, const struct mach_machine *mach)
 		const struct mach_irq *irq = &mach->irqs[i];
 
 		show_irq_gap(m, irq->irq - next);
-		seq_put_decimal_ull(m, " ", irq->total);
+		seq_put_decimal_ull(m, " ", mach_irq_count(irq, mach->ncpus));
 		next = irq->irq + 1;
 	}
 	show_irq_gap(m, mach->nr_irqs - next);
@@ -52,12 +54,38 @@ void pfs_stat_totals(const struct mach_machine *mach, uint64_t cpu_ns[MACH_NR_CP
 	for (unsigned int i = 0; i < mach->ncpus; i++)
 		for (int k = 0; k < MACH_NR_CPUTIME; k++)
 			cpu_ns[k] += mach->cpus[i].time_ns[k];
-	*intr = mach->intr_arch_extra;
-	for (unsigned int i = 0; i < mach->nirqs; i++)
-		*intr += mach->irqs[i].total;
+	*intr = pfs_intr_total(mach);
 	*softirq = 0;
 	for (int i = 0; i < MACH_NR_SOFTIRQS; i++)
-		*softirq += mach->softirq[i];
+		*softirq += pfs_softirq_count(mach, i);
+}
+
+uint64_t pfs_softirq_count(const struct mach_machine *mach, int vec)
+{
+	uint64_t n = mach->softirq[vec];
+
+	for (unsigned int c = 0; c < mach->ncpus; c++)
+		n += mach->cpus[c].softirq[vec];
+	return n;
+}
+
+/*
+ * The intr total: every irq's count (kstat_cpu_irqs_sum over the CPUs),
+ * the arch rows arch_irq_stat_cpu adds (not TLB, DFR nor the posted-interrupt
+ * rows), arch_irq_stat's ERR, and what a machine loaded from /proc/stat
+ * alone could not attribute.
+ */
+uint64_t pfs_intr_total(const struct mach_machine *mach)
+{
+	uint64_t sum = mach->intr_arch_extra + mach->irq_err;
+
+	for (unsigned int i = 0; i < mach->nirqs; i++)
+		sum += mach_irq_count(&mach->irqs[i], mach->ncpus);
+	for (unsigned int c = 0; c < mach->ncpus; c++)
+		for (int r = 0; r < MACH_NR_ARCH_IRQS; r++)
+			if (mach_arch_irq_formats[r].in_intr)
+				sum += mach->cpus[c].arch_irq[r];
+	return sum;
 }
 
 int pfs_show_stat(struct seq_file *m, void *v)
@@ -88,7 +116,7 @@ int pfs_show_stat(struct seq_file *m, void *v)
 	seq_put_decimal_ull(m, "\nprocs_blocked ", mach->procs_blocked);
 	seq_put_decimal_ull(m, "\nsoftirq ", softirq);
 	for (int i = 0; i < MACH_NR_SOFTIRQS; i++)
-		seq_put_decimal_ull(m, " ", mach->softirq[i]);
+		seq_put_decimal_ull(m, " ", pfs_softirq_count(mach, i));
 	seq_putc(m, '\n');
 	return 0;
 }

@@ -146,6 +146,7 @@ int pfs_source_render(struct pfs_source *s, const struct pfs_reader *r, const st
 		      char **out, size_t *len, char *err, size_t errlen)
 {
 	struct pfs_view v;
+	char path[4096] = "";
 	int rc;
 
 	err[0] = '\0';
@@ -156,14 +157,15 @@ int pfs_source_render(struct pfs_source *s, const struct pfs_reader *r, const st
 		rc = s->ops->enter(s, n, &v);
 		if (!rc) {
 			rc = pfs_render(n, &v.ctx, out, len);
+			/* a /proc/sys key's path comes from the machine: name it while it is at hand */
+			if (rc && pfs_node_path(n, &v.ctx, path, sizeof(path)))
+				path[0] = '\0';
 			s->ops->leave(s, &v);
 		}
 	}
 	s->ops->close(s, &v);
 	if (rc && !err[0]) {
-		char path[256];
-
-		if (pfs_node_path(n, NULL, path, sizeof(path)))
+		if (!path[0] && pfs_node_path(n, NULL, path, sizeof(path)))
 			path[0] = '\0';
 		if (rc == -ENOENT || rc == -ESRCH)
 			snprintf(err, errlen, "/proc/%s: not on this machine", path);

@@ -27,8 +27,20 @@ static int live_fd(struct pfs_source *s)
 
 static int live_exists(struct pfs_source *s, const struct pfs_reader *r, const struct pfs_node *n)
 {
+	struct mach_machine *m = NULL;
+	struct pfs_ctx c = { 0 };
+	char err[256];
+	int rc;
+
 	(void)r;
-	return src_mirror_exists(live_fd(s), n);
+	if (n->scope != PFS_SCOPE_SYSCTL)
+		return src_mirror_exists(live_fd(s), n);
+	/* a /proc/sys node is a number in the tree as loaded: load it to find the node */
+	rc = mirror_load_globals(live_fd(s), PFS_NEEDS(MACH_LD_SYSCTL), &m, err, sizeof(err));
+	if (!rc)
+		rc = pfs_bind(m, n, &c);
+	mach_free(m);
+	return rc ? -ENOENT : 0;
 }
 
 static int live_task_attr(struct pfs_source *s, const struct pfs_reader *r, const struct pfs_node *n,
@@ -92,7 +104,7 @@ static int live_open(struct pfs_source *s, const struct pfs_reader *r, const str
 	if (n->pid)
 		rc = mirror_load_task(live_fd(s), n->pid, n->tid, node_needs(n), &v->own, err, errlen);
 	else
-		rc = mirror_load_globals(live_fd(s), &v->own, err, errlen);
+		rc = mirror_load_globals(live_fd(s), node_needs(n), &v->own, err, errlen);
 	if (rc)
 		return rc == -ESRCH ? -ENOENT : rc; /* gone since the lookup */
 	rc = pfs_bind(v->own, n, &v->ctx);

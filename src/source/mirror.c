@@ -51,7 +51,50 @@ static int finish_or_free(struct mach_machine *m, struct mach_loader *ld, int rc
 	return 0;
 }
 
-int mirror_load_globals(int procfd, struct mach_machine **out, char *err, size_t errlen)
+/* Whether global file @f is to be loaded for @kinds. */
+static bool wanted(const struct mach_ld_name *f, unsigned int kinds)
+{
+	return !mach_ld_kind_per_task(f->kind) && (mach_ld_required(f->kind) || (kinds & PFS_NEEDS(f->kind)));
+}
+
+/*
+ * File @lead and the files that move with it (mach_ld_group), read back to
+ * back before any is parsed: the fewer microseconds between them, the
+ * likelier their counters agree.
+ */
+static int load_group(struct mach_loader *ld, int procfd, const struct mach_ld_name *files, size_t n, size_t lead,
+		      unsigned int kinds, char *err, size_t errlen)
+{
+	char *text[8] = { NULL };
+	size_t len[8], idx[8], k = 0;
+	int rc = 0, got[8];
+
+	for (size_t i = lead; i < n && k < 8; i++)
+		if (i == lead || (wanted(&files[i], kinds) && files[i].kind != files[lead].kind &&
+				  mach_ld_group(files[i].kind) == files[lead].kind))
+			idx[k++] = i;
+	for (size_t j = 0; j < k; j++)
+		got[j] = uf_read(procfd, files[idx[j]].name, 0, UF_LIMIT_DEFAULT, &text[j], &len[j]);
+	for (size_t j = 0; j < k && !rc; j++) {
+		const char *name = files[idx[j]].name;
+		bool required = mach_ld_required(files[idx[j]].kind);
+
+		if (got[j] && !required && (got[j] == -ENOENT || got[j] == -EACCES || got[j] == -EPERM))
+			continue;
+		if (got[j]) {
+			snprintf(err, errlen, "%s: %s", name, strerror(-got[j]));
+			rc = got[j];
+		} else {
+			rc = pfs_load_text(ld, name, text[j], len[j], err, errlen);
+		}
+	}
+	for (size_t j = 0; j < k; j++)
+		if (!got[j])
+			free(text[j]);
+	return rc;
+}
+
+static int load_globals_once(int procfd, unsigned int kinds, struct mach_machine **out, char *err, size_t errlen)
 {
 	struct mach_machine *m = mach_new();
 	struct mach_loader *ld = m ? mach_loader_new(m) : NULL;
@@ -65,10 +108,27 @@ int mirror_load_globals(int procfd, struct mach_machine **out, char *err, size_t
 	}
 	m->profile.has_schedstat = false;
 	files = pfs_load_names(&n);
-	for (size_t i = 0; i < n && !rc; i++)
-		if (!mach_ld_kind_per_task(files[i].kind))
-			rc = load_one(ld, procfd, files[i].name, mach_ld_required(files[i].kind), err, errlen);
+	for (size_t i = 0; i < n && !rc; i++) {
+		enum mach_ld_kind k = files[i].kind;
+
+		if (!wanted(&files[i], kinds) || mach_ld_group(k) != k)
+			continue; /* a group's other files are read with its first */
+		if (mach_ld_kind_tree(k))
+			rc = mirror_load_sysctl(ld, procfd, files[i].name, err, errlen);
+		else
+			rc = load_group(ld, procfd, files, n, i, kinds, err, errlen);
+	}
 	return finish_or_free(m, ld, rc, out, err, errlen);
+}
+
+int mirror_load_globals(int procfd, unsigned int kinds, struct mach_machine **out, char *err, size_t errlen)
+{
+	int rc = -EAGAIN;
+
+	/* /proc/interrupts and /proc/softirqs move with /proc/stat: read them again until they agree */
+	for (int attempt = 0; attempt < 20 && rc == -EAGAIN; attempt++)
+		rc = load_globals_once(procfd, kinds, out, err, errlen);
+	return rc;
 }
 
 static int load_task_files(struct mach_loader *ld, int procfd, const char *dir, unsigned int kinds, char *err,
@@ -174,4 +234,9 @@ int mirror_translate_tid(int procfd, pid_t tid, pid_t *ns_tgid, pid_t *ns_tid)
 	rc = mach_status_ids(path, text, len, ns_tgid, ns_tid, err, sizeof(err));
 	free(text);
 	return rc ? -ESRCH : 0;
+}
+
+int mirror_load_sysctl(struct mach_loader *ld, int procfd, const char *dir, char *err, size_t errlen)
+{
+	return mach_loader_sysctl_tree(ld, procfd, dir, true, NULL, NULL, err, errlen);
 }

@@ -9,13 +9,20 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "uprocfs/load.h"
 #include "uprocfs/machine.h"
 
 /**
- * Load the global files of the procfs at @procfd into a new machine (enough
- * for any global file to render).  0 or -errno with a message in @err.
+ * Load the global files of the procfs at @procfd into a new machine: those
+ * a machine must have and those of loader kinds @kinds (PFS_NEEDS bits; ~0u
+ * for all, /proc/sys included).  Files that move together (stat, softirqs,
+ * interrupts) are read again until they agree.  0 or -errno with a message
+ * in @err.
  */
-int mirror_load_globals(int procfd, struct mach_machine **out, char *err, size_t errlen);
+int mirror_load_globals(int procfd, unsigned int kinds, struct mach_machine **out, char *err, size_t errlen);
+
+/** Load the /proc/sys tree at @dir of the procfs at @procfd into @ld's machine; 0 or -errno. */
+int mirror_load_sysctl(struct mach_loader *ld, int procfd, const char *dir, char *err, size_t errlen);
 
 /**
  * Load process @pid (and thread @tid if non-zero) of the procfs at @procfd,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * counters.c - the machine-wide counters derived from the built tasks:
- * interrupts and softirqs, /proc/meminfo, /proc/vmstat, load averages and
- * pressure.
+ * /proc/meminfo, /proc/vmstat, load averages and pressure (interrupts and
+ * softirqs are irqs.c's).
  *
  * They come last because they must agree with the tasks the way the
  * kernel's accounting makes them agree: AnonPages is the sum of the
@@ -14,80 +14,6 @@
 #include <stdlib.h>
 
 #include "synth_int.h"
-
-/* ------------------------------------------------------------------ */
-/* Interrupts                                                           */
-
-/* An active irq; its count goes to @cpu (bound queue vectors) or mostly CPU 0. */
-static void irq_set(struct synth *s, struct mach_irq *irq, unsigned int nr, uint64_t total, int cpu)
-{
-	irq->irq = nr;
-	irq->total = total;
-	if (!irq->per_cpu)
-		return;
-	if (cpu >= 0) {
-		irq->per_cpu[cpu] = total;
-		return;
-	}
-	irq->per_cpu[0] = total - total / 8;
-	irq->per_cpu[rng_below(&s->rng, s->o->cpus)] += total / 8;
-}
-
-/*
- * The x86 irq space: nr_irqs as arch_probe_nr_irqs sizes it for 24 GSIs,
- * legacy ISA irqs, then MSI-X vectors from 24: the block device's admin and
- * per-CPU queues and the NIC's queues, each bound to one CPU.
- */
-int sy_build_irqs(struct synth *s)
-{
-	struct mach_machine *m = s->m;
-	struct rng *r = &s->rng;
-	unsigned int n = s->o->cpus, blkq = n < 64 ? n : 64, netq = n < 32 ? n : 32;
-	static const unsigned int legacy[] = { 1, 4, 8, 9, 12 };
-	double up = (double)s->now / 1e9;
-	uint64_t block = 0, net = 0, nr = 408 + 8 * (uint64_t)n;
-
-	m->nr_irqs = (unsigned int)(nr < 256 * (uint64_t)n ? nr : 256 * (uint64_t)n);
-	m->nirqs = 5 + 1 + blkq + 1 + netq;
-	m->irqs = calloc(m->nirqs, sizeof(*m->irqs));
-	if (!m->irqs)
-		return -ENOMEM;
-	for (unsigned int i = 0; i < m->nirqs; i++) {
-		m->irqs[i].per_cpu = calloc(n, sizeof(uint64_t));
-		if (!m->irqs[i].per_cpu)
-			return -ENOMEM;
-	}
-	for (unsigned int i = 0; i < 5; i++)
-		irq_set(s, &m->irqs[i], legacy[i], 1 + rng_below(r, legacy[i] == 4 ? 4000 : 40), -1);
-	/* virtio-blk / nvme: config or admin vector, then one queue per CPU */
-	irq_set(s, &m->irqs[5], 24, rng_range(r, 20, 200), -1);
-	for (unsigned int q = 0; q < blkq; q++) {
-		uint64_t v = (uint64_t)(up * (1 + 400 * s->o->io) * rng_uniform(r, 0.2, 2.0) * 64 / blkq);
-
-		irq_set(s, &m->irqs[6 + q], 25 + q, v + 1, (int)(q * (n / blkq)));
-		block += v + 1;
-	}
-	irq_set(s, &m->irqs[6 + blkq], 25 + blkq, rng_range(r, 1, 10), -1);
-	for (unsigned int q = 0; q < netq; q++) {
-		uint64_t v = (uint64_t)(up * rng_uniform(r, 2, 200) * s->o->load * 32 / netq) + 1;
-
-		irq_set(s, &m->irqs[7 + blkq + q], 26 + blkq + q, v, (int)(q * (n / netq)));
-		net += v;
-	}
-	/* local timer, rescheduling and function-call IPIs, TLB shootdowns */
-	m->intr_arch_extra = (uint64_t)(up * n * (10 + 250 * s->o->load) * rng_uniform(r, 0.8, 1.2));
-	m->softirq[0] = rng_below(r, 50);
-	m->softirq[1] = (uint64_t)(up * n * rng_uniform(r, 5, 20));
-	m->softirq[2] = net / 20 + rng_below(r, 100);
-	m->softirq[3] = net + net / 10;
-	m->softirq[4] = block;
-	m->softirq[5] = 0;
-	m->softirq[6] = rng_below(r, 100);
-	m->softirq[7] = m->ctxt / 20;
-	m->softirq[8] = rng_below(r, 1000);
-	m->softirq[9] = (uint64_t)(up * n * rng_uniform(r, 8, 30));
-	return 0;
-}
 
 /* ------------------------------------------------------------------ */
 /* Memory                                                               */

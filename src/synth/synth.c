@@ -34,8 +34,9 @@
  *      its VMAs (mm.c, mmap_area.c, vma.c), cmdline and environment
  *      (cmdline.c);
  *   4. task times fitted into the CPUs' totals, context switches (tasks.c);
- *   5. schedstat (cpus.c), IRQs and softirqs, meminfo and vmstat from the
- *      sums over tasks, load averages and pressure (counters.c).
+ *   5. schedstat (cpus.c), IRQs and softirqs (irqs.c), meminfo and vmstat
+ *      from the sums over tasks, load averages and pressure (counters.c);
+ *   6. /proc/sys, sized from the RAM and CPUs as the kernel sizes it (sysctl.c).
  *
  * Dense machines (hundreds of thousands of tasks) are mostly Kubernetes-style
  * pods whose containers run static binaries, as such hosts are; small ones
@@ -134,6 +135,8 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	finish_procs(&s);
 	sy_build_vmstat(&s);
 	sy_build_load(&s);
+	if ((rc = sy_build_sysctl(&s)))
+		goto fail;
 	free_build(&s);
 	*out = s.m;
 	return 0;

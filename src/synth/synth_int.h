@@ -40,6 +40,7 @@
 #define KEY_TASK 0x100000000ull      /* + plan index: a process's own stream */
 #define KEY_LAYOUT 0x200000000ull    /* + layout root: its address space layout */
 #define KEY_ENV 0x300000000ull       /* + environment root: its environment */
+#define KEY_SYSCTL 8ull              /* the host name, boot id and RSS key of /proc/sys */
 
 /* Round kB to whole pages. */
 static inline uint64_t kb_pages(double kb)
@@ -211,6 +212,8 @@ void sy_bitmap_set_node_cpus(const struct synth *s, struct mach_bitmap *b, unsig
 int sy_build_irqs(struct synth *s);
 /** /proc/meminfo from the sums over tasks, RAM sized to hold them. */
 void sy_build_meminfo(struct synth *s);
+/** /proc/sys: the kernel's keys, fitted to the machine's RAM, CPUs and interfaces (after meminfo). */
+int sy_build_sysctl(struct synth *s);
 /** /proc/vmstat: meminfo's pages and event counts since boot. */
 void sy_build_vmstat(struct synth *s);
 /** Load averages, run-queue counts and pressure. */

@@ -32,12 +32,28 @@ static bool may_ptrace(const struct pfs_reader *r, const struct mach_process *p,
 	return !p->undumpable || r->cap_sys_ptrace;
 }
 
+/* test_perm: root is checked against the owner's bits, group root against the group's, with no override. */
+static int sysctl_perm(const struct pfs_node *n, const struct pfs_reader *r, const struct pfs_ctx *c)
+{
+	mode_t mode = pfs_node_mode(n, c);
+
+	if (r->uid == 0)
+		mode >>= 6;
+	else if (r->gid == 0)
+		mode >>= 3;
+	return mode & 04 ? 0 : -EACCES;
+}
+
 int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struct pfs_ctx *c)
 {
 	unsigned int acc = n->entry ? n->entry->access : 0;
 	bool allowed;
 
 	c->read_denied = false;
+	if ((acc & PFS_ACC_SYSCTL) && r && n->entry->kind == PFS_FILE) {
+		c->ptrace_ok = true;
+		return sysctl_perm(n, r, c);
+	}
 	if (!c->thread || !r) {
 		/* global files, and the command line's own reads, which have every right */
 		c->ptrace_ok = true;

@@ -6,7 +6,9 @@
  * sources' to list (a live source asks the kernel).  A collection is added
  * here, once: an enum pfs_coll value and its operations.
  */
+#include <errno.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "table_int.h"
 
@@ -48,8 +50,144 @@ static const struct pfs_coll_ops fds_ops = {
 	.has = fds_has,
 };
 
+/* ------------------------------------------------------------------ */
+/* /proc/sys: the nodes of the machine's tree, directories and keys apart */
+
+static const struct mach_sysctl_node *sysctl_node(const struct pfs_ctx *c, uint32_t inst)
+{
+	const struct mach_sysctl *t = c->mach ? c->mach->sysctl : NULL;
+
+	return t && inst < t->n ? &t->nodes[inst] : NULL;
+}
+
+static bool is_dir(const struct mach_sysctl_node *n)
+{
+	return n->kind == MACH_SYSCTL_DIR;
+}
+
+/* The node named @name under directory @parent, if it is a directory (@dirs) or a key. */
+static int sysctl_lookup(const struct pfs_ctx *c, uint32_t parent, const char *name, uint32_t *inst, bool dirs)
+{
+	int64_t id = c->mach ? mach_sysctl_lookup(c->mach->sysctl, parent, name, strlen(name)) : -1;
+
+	if (id < 0 || is_dir(&c->mach->sysctl->nodes[id]) != dirs)
+		return -ENOENT;
+	*inst = (uint32_t)id;
+	return 0;
+}
+
+static int sysctl_lookup_dir(const struct pfs_ctx *c, uint32_t parent, const char *name, uint32_t *inst)
+{
+	return sysctl_lookup(c, parent, name, inst, true);
+}
+
+static int sysctl_lookup_key(const struct pfs_ctx *c, uint32_t parent, const char *name, uint32_t *inst)
+{
+	return sysctl_lookup(c, parent, name, inst, false);
+}
+
+static const char *sysctl_name(const struct pfs_ctx *c, uint32_t inst)
+{
+	const struct mach_sysctl_node *n = sysctl_node(c, inst);
+
+	return n && n->name ? n->name : "";
+}
+
+static int sysctl_path(const struct pfs_ctx *c, uint32_t inst, char *buf, size_t size)
+{
+	return c->mach ? mach_sysctl_path(c->mach->sysctl, inst, buf, size) : -ENOENT;
+}
+
+/* The children of @parent in name order, from cursor *@pos: the next directory (@dirs) or key. */
+static bool sysctl_next(const struct pfs_ctx *c, uint32_t parent, uint64_t *pos, uint32_t *inst, bool dirs)
+{
+	const struct mach_sysctl_node *d = sysctl_node(c, parent);
+
+	while (d && is_dir(d) && *pos < d->nkids) {
+		uint32_t kid = d->kids[(*pos)++];
+
+		if (is_dir(&c->mach->sysctl->nodes[kid]) == dirs) {
+			*inst = kid;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool sysctl_next_dir(const struct pfs_ctx *c, uint32_t parent, uint64_t *pos, uint32_t *inst)
+{
+	return sysctl_next(c, parent, pos, inst, true);
+}
+
+static bool sysctl_next_key(const struct pfs_ctx *c, uint32_t parent, uint64_t *pos, uint32_t *inst)
+{
+	return sysctl_next(c, parent, pos, inst, false);
+}
+
+static bool sysctl_has_dir(const struct pfs_ctx *c, uint32_t inst)
+{
+	const struct mach_sysctl_node *n = sysctl_node(c, inst);
+
+	return inst && n && is_dir(n);
+}
+
+static bool sysctl_has_key(const struct pfs_ctx *c, uint32_t inst)
+{
+	const struct mach_sysctl_node *n = sysctl_node(c, inst);
+
+	return n && !is_dir(n);
+}
+
+static mode_t sysctl_mode(const struct pfs_ctx *c, uint32_t inst)
+{
+	const struct mach_sysctl_node *n = sysctl_node(c, inst);
+
+	return n ? n->mode : 0;
+}
+
+/* What a tree written from the model can hold: text a read gives, the same on the next read. */
+static bool sysctl_loadable(const struct pfs_ctx *c, uint32_t inst)
+{
+	const struct mach_sysctl_node *n = sysctl_node(c, inst);
+
+	return n && (n->mode & 0400) && n->kind != MACH_SYSCTL_UNSET && n->kind != MACH_SYSCTL_WRITE_ONLY &&
+	       n->src != MACH_SYSCTL_SRC_RANDOM_UUID;
+}
+
+static bool sysctl_whole_at_zero(const struct pfs_ctx *c, uint32_t inst)
+{
+	const struct mach_sysctl_node *n = sysctl_node(c, inst);
+
+	return n && (n->kind == MACH_SYSCTL_NUMS || n->src == MACH_SYSCTL_SRC_PID_MAX ||
+		     n->src == MACH_SYSCTL_SRC_NS_LAST_PID || n->src == MACH_SYSCTL_SRC_FILE_NR);
+}
+
+static const struct pfs_coll_ops sysctl_dirs_ops = {
+	.lookup = sysctl_lookup_dir,
+	.name = sysctl_name,
+	.path = sysctl_path,
+	.next = sysctl_next_dir,
+	.has = sysctl_has_dir,
+	.mode = sysctl_mode,
+	.shared_cursor = true,
+};
+
+static const struct pfs_coll_ops sysctl_keys_ops = {
+	.lookup = sysctl_lookup_key,
+	.name = sysctl_name,
+	.path = sysctl_path,
+	.next = sysctl_next_key,
+	.has = sysctl_has_key,
+	.mode = sysctl_mode,
+	.loadable = sysctl_loadable,
+	.whole_at_zero = sysctl_whole_at_zero,
+	.shared_cursor = true,
+};
+
 static const struct pfs_coll_ops *const colls[PFS_NR_COLLS] = {
 	[PFS_COLL_FDS] = &fds_ops,
+	[PFS_COLL_SYSCTL_DIRS] = &sysctl_dirs_ops,
+	[PFS_COLL_SYSCTL_KEYS] = &sysctl_keys_ops,
 };
 
 const struct pfs_coll_ops *pfs_coll_ops(enum pfs_coll coll)

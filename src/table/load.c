@@ -16,7 +16,20 @@ static struct mach_ld_name *names;
 static size_t nnames;
 static pthread_once_t names_once = PTHREAD_ONCE_INIT;
 
-/* One name per loaded entry: a file in both task scopes has the same name in each. */
+/* The literal directory a scope-rooted entry lives under ("sys" for the keys of /proc/sys), or NULL. */
+static const char *scope_root_path(const struct pfs_entry *e)
+{
+	for (size_t i = 0; i < pfs_nentries; i++) {
+		const struct pfs_entry *d = &pfs_entries[i];
+
+		if (d->kind == PFS_DIR && !strchr(d->path, '*') && d->child_scope != PFS_SCOPE_GLOBAL &&
+		    (e->scopes & PFS_IN(d->child_scope)))
+			return d->path;
+	}
+	return NULL;
+}
+
+/* One name per loaded entry: a file in both task scopes has the same name in each; a tree by its root. */
 static void collect_names(void)
 {
 	names = calloc(pfs_nentries, sizeof(*names));
@@ -27,6 +40,8 @@ static void collect_names(void)
 
 		if (e->kind == PFS_FILE && e->load != MACH_LD_NONE && !strchr(e->path, '*'))
 			names[nnames++] = (struct mach_ld_name){ .name = e->path, .kind = e->load };
+		else if (e->kind == PFS_FILE && mach_ld_kind_tree(e->load) && scope_root_path(e))
+			names[nnames++] = (struct mach_ld_name){ .name = scope_root_path(e), .kind = e->load };
 	}
 }
 

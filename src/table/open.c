@@ -147,10 +147,47 @@ static int each_in_scope(const struct mach_machine *mach, unsigned int flags, en
 	return 0;
 }
 
+/* The entry of @coll's instances ("*" in the sysctl scope), or NULL. */
+static const struct pfs_entry *coll_entry(enum pfs_coll coll)
+{
+	for (size_t i = 0; i < pfs_nentries; i++)
+		if (pfs_entries[i].coll == coll && pfs_entry_is_star(&pfs_entries[i]))
+			return &pfs_entries[i];
+	return NULL;
+}
+
+/*
+ * The keys under sysctl directory @dir, depth first in name order: those a
+ * read gives back the same (not write-only, not failing, not random).
+ */
+static int each_sysctl(const struct mach_machine *mach, const struct pfs_entry *keys, uint32_t dir,
+		       int (*fn)(void *arg, const struct pfs_node *n, const struct pfs_ctx *c), void *arg)
+{
+	const struct mach_sysctl_node *d = &mach->sysctl->nodes[dir];
+	const struct pfs_coll_ops *ops = pfs_coll_ops(keys->coll);
+	int rc = 0;
+
+	for (uint32_t k = 0; k < d->nkids && !rc; k++) {
+		uint32_t id = d->kids[k];
+		struct pfs_node n = { .entry = keys, .scope = PFS_SCOPE_SYSCTL, .inst = id };
+		struct pfs_ctx c = { .ptrace_ok = true };
+
+		if (mach->sysctl->nodes[id].kind == MACH_SYSCTL_DIR)
+			rc = each_sysctl(mach, keys, id, fn, arg);
+		else if (!pfs_bind(mach, &n, &c) && ops->loadable(&c, id))
+			rc = fn(arg, &n, &c);
+	}
+	return rc;
+}
+
 int pfs_for_each_file(const struct mach_machine *mach, unsigned int flags,
 		      int (*fn)(void *arg, const struct pfs_node *n, const struct pfs_ctx *c), void *arg)
 {
+	const struct pfs_entry *keys = coll_entry(PFS_COLL_SYSCTL_KEYS);
 	int rc = each_in_scope(mach, flags, PFS_SCOPE_GLOBAL, 0, 0, fn, arg);
+
+	if (!rc && keys && mach->sysctl && ((flags & PFS_EACH_ALL) || keys->load != MACH_LD_NONE))
+		rc = each_sysctl(mach, keys, 0, fn, arg);
 
 	for (size_t p = 0; !rc && p < mach->nprocs; p++) {
 		const struct mach_process *proc = &mach->procs[p];

@@ -6,7 +6,8 @@
  * are the kernel's (fs/proc/base.c tgid_base_stuff and tid_base_stuff, the
  * proc_create calls of each file, kernel/sched/psi.c): pressure files are
  * 0666 because they accept trigger writes; comm 0644 because its owner may
- * rename the task; ns/ is dr-x--x--x.
+ * rename the task; ns/ is dr-x--x--x.  The files of /proc/sys take their
+ * modes from the machine's tree (the "*" key entry's 0644 is only a default).
  *
  * Adding a file is one line here, its renderer in src/procfs/, its parser
  * in src/load/ (or MACH_LD_NONE) and its model fields: docs/architecture.md.
@@ -20,6 +21,7 @@
 #define P PFS_IN(PFS_SCOPE_TGID)
 #define T PFS_IN(PFS_SCOPE_TID)
 #define PT PFS_IN_TASK
+#define S PFS_IN(PFS_SCOPE_SYSCTL)
 
 /* A single_open file. */
 #define FILE_(p, sc, md, sh, ld, fn, ...) \
@@ -41,11 +43,26 @@ static bool has_pressure(const struct pfs_ctx *c)
 	return c->mach->pressure[c->arg].present;
 }
 
+static bool has_sysctl(const struct pfs_ctx *c)
+{
+	return c->mach->sysctl != NULL;
+}
+
+static bool has_irq_detail(const struct pfs_ctx *c)
+{
+	return c->mach->irq_detail;
+}
+
+static bool has_softirq_detail(const struct pfs_ctx *c)
+{
+	return c->mach->softirq_detail;
+}
+
 const struct pfs_entry pfs_entries[] = {
 	/* /proc */
 	DIR_("pressure", G, 0555),
-	DIR_("sys", G, 0555),
-	DIR_("sys/kernel", G, 0555),
+	/* /proc/sys: a scope per directory of the machine's tree (mach_sysctl.h) */
+	DIR_("sys", G, 0555, .child_scope = PFS_SCOPE_SYSCTL, .exists = has_sysctl),
 	DIR_("tty", G, 0555),
 	FILE_("stat", G, 0444, pfs_show_stat, MACH_LD_STAT, "show_stat", .first_size = pfs_stat_first_size),
 	FILE_("meminfo", G, 0444, pfs_show_meminfo, MACH_LD_MEMINFO, "meminfo_proc_show"),
@@ -63,12 +80,20 @@ const struct pfs_entry pfs_entries[] = {
 	FILE_("pressure/irq", G, 0666, pfs_show_pressure, MACH_LD_PRESSURE_IRQ, "psi_show", .arg = MACH_PSI_IRQ,
 	      .exists = has_pressure),
 	FILE_("cpuinfo", G, 0444, pfs_show_cpuinfo, MACH_LD_NONE, "show_cpuinfo"),
-	FILE_("sys/kernel/pid_max", G, 0644, pfs_show_pid_max, MACH_LD_NONE, "proc_dointvec"),
-	FILE_("sys/kernel/osrelease", G, 0444, pfs_show_osrelease, MACH_LD_NONE, "proc_dostring"),
+	/* interrupts: after stat in a load, whose totals they attribute to CPUs */
+	FILE_("softirqs", G, 0444, pfs_show_softirqs, MACH_LD_SOFTIRQS, "show_softirqs",
+	      .first_size = pfs_softirqs_first_size, .exists = has_softirq_detail, .needs = PFS_NEEDS(MACH_LD_STAT)),
+	ITER("interrupts", G, 0444, &pfs_interrupts_ops, MACH_LD_INTERRUPTS, "show_interrupts",
+	     .exists = has_irq_detail, .needs = PFS_NEEDS(MACH_LD_STAT)),
 	FILE_("tty/drivers", G, 0444, pfs_show_tty_drivers, MACH_LD_NONE, "show_tty_driver"),
 	LINK("self", G, pfs_link_self, "proc_self_get_link"),
 	LINK("thread-self", G, pfs_link_thread_self, "proc_thread_self_get_link"),
 	DIR_("*", G, 0555, .coll = PFS_COLL_PIDS, .child_scope = PFS_SCOPE_TGID),
+
+	/* a /proc/sys directory: its directories and its keys, listed together in name order */
+	DIR_("*", S, 0555, .coll = PFS_COLL_SYSCTL_DIRS, .child_scope = PFS_SCOPE_SYSCTL),
+	FILE_("*", S, 0644, pfs_show_sysctl, MACH_LD_SYSCTL, "proc_sys_read", .coll = PFS_COLL_SYSCTL_KEYS,
+	      .access = PFS_ACC_SYSCTL),
 
 	/* /proc/<pid> and /proc/<pid>/task/<tid> */
 	DIR_("task", P, 0555),

@@ -110,18 +110,38 @@ bool pfs_node_is_dir(const struct pfs_node *n)
 	return !n->entry || n->entry->kind == PFS_DIR;
 }
 
-mode_t pfs_node_mode(const struct pfs_node *n)
+bool pfs_node_mode_needs_machine(const struct pfs_node *n)
 {
+	const struct pfs_coll_ops *ops = n->entry ? pfs_coll_ops(n->entry->coll) : NULL;
+
+	return ops && ops->mode && pfs_entry_is_star(n->entry);
+}
+
+mode_t pfs_node_mode(const struct pfs_node *n, const struct pfs_ctx *c)
+{
+	mode_t perm;
+
 	if (!n->entry)
 		return S_IFDIR | 0555;
+	perm = n->entry->mode & 07777;
+	if (pfs_node_mode_needs_machine(n) && c && c->mach)
+		perm = pfs_coll_ops(n->entry->coll)->mode(c, n->inst) & 07777;
 	switch (n->entry->kind) {
 	case PFS_DIR:
-		return S_IFDIR | (n->entry->mode & 07777);
+		return S_IFDIR | perm;
 	case PFS_LINK:
 		return S_IFLNK | 0777;
 	default:
-		return S_IFREG | (n->entry->mode & 07777);
+		return S_IFREG | perm;
 	}
+}
+
+bool pfs_node_whole_at_zero(const struct pfs_node *n, const struct pfs_ctx *c)
+{
+	const struct pfs_coll_ops *ops = n->entry ? pfs_coll_ops(n->entry->coll) : NULL;
+
+	return ops && ops->whole_at_zero && c && c->mach && pfs_entry_is_star(n->entry) &&
+	       ops->whole_at_zero(c, n->inst);
 }
 
 static const char *last_component(const char *path)
@@ -251,6 +271,38 @@ bool pfs_dir_next_instance(const struct pfs_node *dir, const struct pfs_entry *c
 	else
 		snprintf(name, size, "%s", ops->name(c, inst));
 	return true;
+}
+
+bool pfs_dir_merged(const struct pfs_node *dir)
+{
+	const struct pfs_entry *e = pfs_dir_coll(dir, 0);
+	const struct pfs_coll_ops *ops = e ? pfs_coll_ops(e->coll) : NULL;
+
+	return ops && ops->shared_cursor;
+}
+
+bool pfs_dir_next_merged(const struct pfs_node *dir, const struct pfs_ctx *c, uint64_t *pos, struct pfs_node *out,
+			 char *name, size_t size)
+{
+	const struct pfs_entry *e, *best = NULL;
+	uint64_t best_pos = UINT64_MAX;
+
+	/* each collection's next instance from the same cursor: the nearest one is next */
+	for (unsigned int k = 0; (e = pfs_dir_coll(dir, k)); k++) {
+		const struct pfs_coll_ops *ops = pfs_coll_ops(e->coll);
+		uint64_t p = *pos;
+		uint32_t inst;
+
+		if (ops && ops->next(c, dir->inst, &p, &inst) && p < best_pos) {
+			best = e;
+			best_pos = p;
+		}
+	}
+	if (!best)
+		return false;
+	/* the cursor of the chosen one: its instance is the one before best_pos */
+	*pos = best_pos - 1;
+	return pfs_dir_next_instance(dir, best, c, pos, out, name, size);
 }
 
 bool pfs_node_exists(const struct pfs_node *n, const struct pfs_ctx *c)

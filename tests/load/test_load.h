@@ -30,5 +30,7 @@ void test_live(void);
 void test_roundtrip_live(void);
 void test_tree(void);
 void test_mutations(void);
+void test_interrupts(void);
+void test_sysctl(void);
 
 #endif

@@ -4,6 +4,7 @@
  * node paths, directory listings and inode numbers agree with each other
  * for every entry in every scope it is declared in.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,12 +13,22 @@
 #include "tap.h"
 #include "uprocfs/procfs.h"
 
-/* A node of @e seen in @scope, at pid 42, tid 43, instance 7. */
+/* An empty machine: its /proc/sys holds kernel/ostype, osrelease and pid_max. */
+static struct mach_machine *mach;
+
+/*
+ * A node of @e seen in @scope, at pid 42, tid 43, instance 7; in /proc/sys,
+ * the directory kernel or the key kernel/ostype of the empty machine.
+ */
 static struct pfs_node sample(const struct pfs_entry *e, enum pfs_scope scope)
 {
 	struct pfs_node n = { .entry = e, .scope = scope };
 	bool leaf = strchr(e->path, '*') && e->coll != PFS_COLL_PIDS && e->coll != PFS_COLL_TIDS;
 
+	if (scope == PFS_SCOPE_SYSCTL) {
+		n.inst = (uint32_t)mach_sysctl_find(mach->sysctl, e->kind == PFS_DIR ? "kernel" : "kernel/ostype");
+		return n;
+	}
 	if (scope != PFS_SCOPE_GLOBAL || e->coll == PFS_COLL_PIDS)
 		n.pid = 42;
 	if (scope == PFS_SCOPE_TID || e->coll == PFS_COLL_TIDS)
@@ -45,7 +56,9 @@ static void test_shapes(void)
 
 		switch (e->kind) {
 		case PFS_FILE:
-			fine = !!e->show + !!e->ops == 1 && !e->readlink && !(e->mode & 0111) && !star;
+			/* a file "*" is a collection's leaf (the keys of /proc/sys) */
+			fine = !!e->show + !!e->ops == 1 && !e->readlink && !(e->mode & 0111) &&
+			       star == (e->coll != PFS_COLL_NONE);
 			break;
 		case PFS_LINK:
 			fine = e->readlink && !e->show && !e->ops && e->load == MACH_LD_NONE;
@@ -65,6 +78,7 @@ static void test_shapes(void)
 static void test_paths(void)
 {
 	unsigned long bad = 0, nodes = 0;
+	struct pfs_ctx ctx = { .mach = mach };
 
 	for (size_t i = 0; i < pfs_nentries; i++) {
 		for (int s = 0; s < PFS_NR_SCOPES; s++) {
@@ -76,7 +90,7 @@ static void test_paths(void)
 				continue;
 			nodes++;
 			n = sample(e, (enum pfs_scope)s);
-			if (pfs_node_path(&n, NULL, path, sizeof(path)) || pfs_parse_path(path, NULL, &back, err, sizeof(err)) ||
+			if (pfs_node_path(&n, &ctx, path, sizeof(path)) || pfs_parse_path(path, mach, &back, err, sizeof(err)) ||
 			    !same_node(&n, &back)) {
 				if (bad++ < 5)
 					diag("\"%s\" in scope %d: path \"%s\" does not parse back to it", e->path, s, path);
@@ -148,11 +162,44 @@ static void test_parser_refuses(void)
 	   "a thread's ns/pid parses into scope, pid, tid and entry");
 }
 
+/*
+ * /proc/sys lists its directories and keys together in name order, with
+ * the modes of the machine's tree; a key's path parses back to it.
+ */
+static void test_sysctl_listing(void)
+{
+	struct pfs_ctx ctx = { .mach = mach };
+	struct pfs_node sys, kernel, n;
+	char err[256], name[64], path[128], names[256] = "";
+	uint64_t pos = 0;
+
+	ok(!pfs_parse_path("/proc/sys", mach, &sys, err, sizeof(err)) && pfs_dir_merged(&sys) &&
+		   pfs_dir_next_merged(&sys, &ctx, &pos, &kernel, name, sizeof(name)) && !strcmp(name, "kernel") &&
+		   !pfs_dir_next_merged(&sys, &ctx, &pos, &n, name, sizeof(name)),
+	   "/proc/sys of an empty machine lists kernel only");
+	pos = 0;
+	while (pfs_dir_next_merged(&kernel, &ctx, &pos, &n, name, sizeof(name)))
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%o ", name,
+			 (unsigned int)(pfs_node_mode(&n, &ctx) & 07777));
+	ok(!strcmp(names, "osrelease444 ostype444 pid_max644 "), "kernel/: name order, modes from the tree (%s)", names);
+	ok(!pfs_parse_path("/proc/sys/kernel/pid_max", mach, &n, err, sizeof(err)) &&
+		   !pfs_node_path(&n, &ctx, path, sizeof(path)) && !strcmp(path, "sys/kernel/pid_max") &&
+		   n.scope == PFS_SCOPE_SYSCTL && (pfs_node_mode(&n, &ctx) & S_IFMT) == S_IFREG,
+	   "sys/kernel/pid_max: a key, its path back");
+	ok(pfs_parse_path("/proc/sys/kernel/nosuch", mach, &n, err, sizeof(err)) == -ENOENT &&
+		   pfs_parse_path("/proc/sys/kernel/pid_max/x", mach, &n, err, sizeof(err)) == -ENOENT &&
+		   pfs_parse_path("/proc/sys/kernel", NULL, &n, err, sizeof(err)) == -ENOENT,
+	   "no such key, no key below a key, no names without a machine");
+}
+
 int main(void)
 {
+	mach = mach_new();
 	test_shapes();
 	test_paths();
 	test_listings();
 	test_parser_refuses();
+	test_sysctl_listing();
+	mach_free(mach);
 	return tap_done();
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "irq_sums.h"
 #include "machine/sim_testing.h"
 #include "spec.h"
 #include "tap.h"
@@ -33,6 +34,7 @@ struct snap {
 	uint64_t cpu[MACH_NR_CPUTIME];
 	uint64_t task_ns;       /* all tasks' utime + stime */
 	uint64_t psi_total[MACH_NR_PSI_RES];
+	uint64_t loc, dev_irqs;   /* local timer interrupts, device irqs: all CPUs */
 	uint64_t *per_task;     /* utime + stime of each thread */
 	size_t nthreads;
 };
@@ -60,6 +62,10 @@ static void take(const struct mach_machine *m, struct snap *s)
 		}
 	for (int r = 0; r < MACH_NR_PSI_RES; r++)
 		s->psi_total[r] = m->pressure[r].some.total_us;
+	for (unsigned int c = 0; c < m->ncpus; c++)
+		s->loc += m->cpus[c].arch_irq[MACH_ARCH_IRQ_LOC];
+	for (unsigned int i = 0; i < m->nirqs; i++)
+		s->dev_irqs += mach_irq_count(&m->irqs[i], m->ncpus);
 }
 
 static void check_step(const struct mach_machine *m, const struct snap *a, const struct snap *b, uint64_t dt,
@@ -99,6 +105,18 @@ static void check_step(const struct mach_machine *m, const struct snap *a, const
 	ok(psi_up, "%s: pressure totals only grow", what);
 	ok(m->procs_running == running && m->procs_blocked == blocked && m->nr_running == running,
 	   "%s: procs_running %u and procs_blocked %u count the states", what, running, blocked);
+	/* HZ = 250: a busy CPU takes every tick, an idle one few (NO_HZ) */
+	ok(b->loc - a->loc >= busy / 4000000 * 9 / 10 && b->loc - a->loc <= dt * online / 4000000 + online,
+	   "%s: the local timer fired %llu times, busy %llu ticks of %llu", what, (unsigned long long)(b->loc - a->loc),
+	   (unsigned long long)(busy / 4000000), (unsigned long long)(dt * online / 4000000));
+	ok(dt < NS || b->dev_irqs > a->dev_irqs, "%s: device interrupts moved with io and traffic", what);
+	{
+		char why[256];
+
+		if (!ok(!irq_sums_check(m, why, sizeof(why)), "%s: stat's intr and softirq lines sum interrupts and softirqs",
+			what))
+			diag("%s", why);
+	}
 	ok(m->avenrun[0] <= (unsigned long)tasks * MACH_FIXED_1 && m->avenrun[2] <= (unsigned long)tasks * MACH_FIXED_1,
 	   "%s: load averages within 0..tasks", what);
 }

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "irq_sums.h"
+#include "sysctl_checks.h"
 #include "spec.h"
 #include "tap.h"
 #include "uprocfs/procfs.h"
@@ -35,7 +37,7 @@
 enum prop {
 	P_BUILD, P_SORTED, P_TIDS, P_TREE, P_KTHREADS, P_ZOMBIES, P_CMDLINE, P_VMAS, P_LAYOUT,
 	P_COUNTERS, P_TIMES, P_TASK_CPU, P_CPU_TIMES, P_STATES, P_MASKS, P_IDS, P_SIGNALS,
-	P_MEMINFO, P_VMSTAT, P_LOAD, P_PSI, P_IRQS, P_SCHEDSTAT, P_RENDER, NR_PROPS
+	P_MEMINFO, P_VMSTAT, P_LOAD, P_PSI, P_IRQS, P_SYSCTL, P_SCHEDSTAT, P_RENDER, NR_PROPS
 };
 
 static const char *const prop_names[NR_PROPS] = {
@@ -60,7 +62,8 @@ static const char *const prop_names[NR_PROPS] = {
 	[P_VMSTAT] = "vmstat agrees with meminfo and the tasks' faults",
 	[P_LOAD] = "load averages and context switches",
 	[P_PSI] = "pressure: io/memory/cpu present, irq absent, totals within uptime",
-	[P_IRQS] = "irqs ascending below nr_irqs, per-CPU counts sum to totals",
+	[P_IRQS] = "irqs ascending below nr_irqs, all per CPU; stat's intr and softirq = interrupts' and softirqs' sums",
+	[P_SYSCTL] = "/proc/sys: the 6.18 keys and modes, per interface, agreeing with meminfo and the CPUs",
 	[P_SCHEDSTAT] = "schedstat: domains nest, spans hold their CPU, timestamp in jiffies",
 	[P_RENDER] = "every global, process and task file renders; exe links name the executable",
 };
@@ -570,19 +573,28 @@ static void check_machine(const struct mach_machine *m, const struct mach_synth_
 	}
 	check(P_PSI, m->pressure[MACH_PSI_CPU].full.total_us == 0, "cpu full total");
 
-	/* irqs */
-	check(P_IRQS, m->nr_irqs >= 256 && m->nirqs > 0, "nr_irqs %u", m->nr_irqs);
+	/* irqs: every count per CPU, so /proc/stat and /proc/interrupts sum the same counters */
+	check(P_IRQS, m->nr_irqs >= 256 && m->nirqs > 0 && m->irq_detail && m->softirq_detail && !m->intr_arch_extra,
+	      "nr_irqs %u, details", m->nr_irqs);
 	for (unsigned int i = 0; i < m->nirqs; i++) {
 		const struct mach_irq *q = &m->irqs[i];
-		uint64_t sum = 0;
 
-		check(P_IRQS, q->irq < m->nr_irqs && (!i || q->irq > m->irqs[i - 1].irq) && q->total > 0,
+		check(P_IRQS, q->irq < m->nr_irqs && (!i || q->irq > m->irqs[i - 1].irq) && !q->total && q->per_cpu &&
+				      q->chip && q->actions,
 		      "irq[%u] = %u", i, q->irq);
-		if (q->per_cpu) {
-			for (unsigned int c = 0; c < m->ncpus; c++)
-				sum += q->per_cpu[c];
-			check(P_IRQS, sum == q->total, "irq %u per-CPU sum", q->irq);
-		}
+	}
+	for (int i = 0; i < MACH_NR_SOFTIRQS; i++)
+		check(P_IRQS, !m->softirq[i], "softirq %d not attributed to a CPU", i);
+	{
+		char why[256];
+
+		check(P_IRQS, !irq_sums_check(m, why, sizeof(why)), "%s", why);
+	}
+
+	{
+		char why[256];
+
+		check(P_SYSCTL, !sysctl_check(m, why, sizeof(why)), "%s", why);
 	}
 
 	/* schedstat */
