@@ -35,6 +35,9 @@ int tw_begin(struct tree_writer *w, const char *dest, bool force, char *err, siz
 /** Write one file at @rel ("42/task/43/stat") of the tree; 0 or -errno with a message. */
 int tw_file(struct tree_writer *w, const char *rel, const char *text, size_t len, char *err, size_t errlen);
 
+/** Create the symlink @rel pointing to @target, its directories as needed; 0 or -errno (message in @err). */
+int tw_link(struct tree_writer *w, const char *rel, const char *target, char *err, size_t errlen);
+
 /** Put the tree in place (replacing a forced destination); 0 or -errno with a message. */
 int tw_commit(struct tree_writer *w, char *err, size_t errlen);
 
