@@ -41,12 +41,12 @@ static bool has_pressure(const struct pfs_ctx *c)
 	return c->mach->pressure[c->arg].present;
 }
 
-/* The model knows the task's mount table, or that it has none to show (a zombie: EINVAL at open). */
+/* The model knows the task's mount table, or the task has none to show (a zombie: EINVAL at open). */
 static bool has_mounts(const struct pfs_ctx *c)
 {
 	const struct mach_nsset *ns = mach_thread_nsset(c->mach, c->thread);
 
-	return ns && (!mach_thread_has_nsproxy(c->thread) || ns->mounts < c->mach->nmnt_tables);
+	return !mach_thread_has_nsproxy(c->thread) || (ns && ns->mounts < c->mach->nmnt_tables);
 }
 
 static bool has_cgroups(const struct pfs_ctx *c)
