@@ -110,20 +110,6 @@ static bool str_eq(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-static bool cgroup_eq(const struct ld_cgroup *a, const struct ld_cgroup *b)
-{
-	if (a->n != b->n)
-		return false;
-	for (size_t i = 0; i < a->n; i++) {
-		const struct ld_cg_line *x = &a->l[i], *y = &b->l[i];
-
-		if (x->id != y->id || x->ss_mask != y->ss_mask || !str_eq(x->name, y->name) ||
-		    strcmp(x->path, y->path) || x->deleted != y->deleted)
-			return false;
-	}
-	return true;
-}
-
 /* The same hierarchies (ids, controllers, names), whatever the paths. */
 static bool roots_eq(const struct ld_cgroup *a, const struct ld_cgroup *b)
 {
@@ -132,6 +118,16 @@ static bool roots_eq(const struct ld_cgroup *a, const struct ld_cgroup *b)
 	for (size_t i = 0; i < a->n; i++)
 		if (a->l[i].id != b->l[i].id || a->l[i].ss_mask != b->l[i].ss_mask ||
 		    !str_eq(a->l[i].name, b->l[i].name))
+			return false;
+	return true;
+}
+
+static bool cgroup_eq(const struct ld_cgroup *a, const struct ld_cgroup *b)
+{
+	if (!roots_eq(a, b))
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->l[i].path, b->l[i].path) || a->l[i].deleted != b->l[i].deleted)
 			return false;
 	return true;
 }

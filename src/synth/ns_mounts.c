@@ -89,16 +89,6 @@ static const struct tpl docker_tpl[] = {
 	{ 8, 0, DEV_DISK(SY_FS_ROOT), "/var/lib/docker/containers/{C}/resolv.conf", "/etc/resolv.conf", RELATIME, 0, "ext4", NULL, 0, NULL },
 	{ 9, 0, DEV_DISK(SY_FS_ROOT), "/var/lib/docker/containers/{C}/hostname", "/etc/hostname", RELATIME, 0, "ext4", NULL, 0, NULL },
 	{ 10, 0, DEV_DISK(SY_FS_ROOT), "/var/lib/docker/containers/{C}/hosts", "/etc/hosts", RELATIME, 0, "ext4", NULL, 0, NULL },
-	{ 11, 1, 1, "/bus", "/proc/bus", RO | NNNR, 0, "proc", "proc", 0, NULL },
-	{ 12, 1, 1, "/fs", "/proc/fs", RO | NNNR, 0, "proc", "proc", 0, NULL },
-	{ 13, 1, 1, "/irq", "/proc/irq", RO | NNNR, 0, "proc", "proc", 0, NULL },
-	{ 14, 1, 1, "/sys", "/proc/sys", RO | NNNR, 0, "proc", "proc", 0, NULL },
-	{ 15, 1, 1, "/sysrq-trigger", "/proc/sysrq-trigger", RO | NNNR, 0, "proc", "proc", 0, NULL },
-	{ 16, 1, 7, "/", "/proc/acpi", RO | RELATIME, 0, "tmpfs", "tmpfs", MACH_SB_RDONLY, "inode64" },
-	{ 17, 1, 2, "/null", "/proc/kcore", NOSUID, 0, "tmpfs", "tmpfs", 0, "size=65536k,mode=755,inode64" },
-	{ 18, 1, 2, "/null", "/proc/keys", NOSUID, 0, "tmpfs", "tmpfs", 0, "size=65536k,mode=755,inode64" },
-	{ 19, 1, 2, "/null", "/proc/timer_list", NOSUID, 0, "tmpfs", "tmpfs", 0, "size=65536k,mode=755,inode64" },
-	{ 20, 4, 8, "/", "/sys/firmware", RO | RELATIME, 0, "tmpfs", "tmpfs", MACH_SB_RDONLY, "inode64" },
 };
 #define NDOCKER (sizeof(docker_tpl) / sizeof(docker_tpl[0]))
 
@@ -119,18 +109,30 @@ static const struct tpl pod_tpl[] = {
 	{ 10, 0, DEV_DISK(SY_FS_ROOT), "/var/lib/containerd/io.containerd.grpc.v1.cri/sandboxes/{S}/resolv.conf", "/etc/resolv.conf", RELATIME, 0, "ext4", NULL, 0, NULL },
 	{ 11, 2, 6, "/", "/dev/shm", NNNR, 0, "tmpfs", "shm", 0, "size=65536k,inode64" },
 	{ 12, 0, 9, "/", "/var/run/secrets/kubernetes.io/serviceaccount", RO | RELATIME, 0, "tmpfs", "tmpfs", 0, "size={K}k,inode64" },
-	{ 13, 1, 1, "/bus", "/proc/bus", RO | NNNR, 0, "proc", "proc", 0, NULL },
-	{ 14, 1, 1, "/fs", "/proc/fs", RO | NNNR, 0, "proc", "proc", 0, NULL },
-	{ 15, 1, 1, "/irq", "/proc/irq", RO | NNNR, 0, "proc", "proc", 0, NULL },
-	{ 16, 1, 1, "/sys", "/proc/sys", RO | NNNR, 0, "proc", "proc", 0, NULL },
-	{ 17, 1, 1, "/sysrq-trigger", "/proc/sysrq-trigger", RO | NNNR, 0, "proc", "proc", 0, NULL },
-	{ 18, 1, 7, "/", "/proc/acpi", RO | RELATIME, 0, "tmpfs", "tmpfs", MACH_SB_RDONLY, "inode64" },
-	{ 19, 1, 2, "/null", "/proc/kcore", NOSUID, 0, "tmpfs", "tmpfs", 0, "size=65536k,mode=755,inode64" },
-	{ 20, 1, 2, "/null", "/proc/keys", NOSUID, 0, "tmpfs", "tmpfs", 0, "size=65536k,mode=755,inode64" },
-	{ 21, 1, 2, "/null", "/proc/timer_list", NOSUID, 0, "tmpfs", "tmpfs", 0, "size=65536k,mode=755,inode64" },
-	{ 22, 5, 8, "/", "/sys/firmware", RO | RELATIME, 0, "tmpfs", "tmpfs", MACH_SB_RDONLY, "inode64" },
 };
 #define NPOD (sizeof(pod_tpl) / sizeof(pod_tpl[0]))
+
+/*
+ * What every runtime masks or makes read-only, after its own mounts: ids
+ * count on from there, parents are the table's proc (PARENT_PROC) or sysfs
+ * (PARENT_SYS), devices the slots both templates give proc (1), /dev (2)
+ * and the two empty tmpfs (7, 8).
+ */
+#define PARENT_PROC (-2)
+#define PARENT_SYS (-3)
+static const struct tpl masked_tpl[] = {
+	{ 0, PARENT_PROC, 1, "/bus", "/proc/bus", RO | NNNR, 0, "proc", "proc", 0, NULL },
+	{ 1, PARENT_PROC, 1, "/fs", "/proc/fs", RO | NNNR, 0, "proc", "proc", 0, NULL },
+	{ 2, PARENT_PROC, 1, "/irq", "/proc/irq", RO | NNNR, 0, "proc", "proc", 0, NULL },
+	{ 3, PARENT_PROC, 1, "/sys", "/proc/sys", RO | NNNR, 0, "proc", "proc", 0, NULL },
+	{ 4, PARENT_PROC, 1, "/sysrq-trigger", "/proc/sysrq-trigger", RO | NNNR, 0, "proc", "proc", 0, NULL },
+	{ 5, PARENT_PROC, 7, "/", "/proc/acpi", RO | RELATIME, 0, "tmpfs", "tmpfs", MACH_SB_RDONLY, "inode64" },
+	{ 6, PARENT_PROC, 2, "/null", "/proc/kcore", NOSUID, 0, "tmpfs", "tmpfs", 0, "size=65536k,mode=755,inode64" },
+	{ 7, PARENT_PROC, 2, "/null", "/proc/keys", NOSUID, 0, "tmpfs", "tmpfs", 0, "size=65536k,mode=755,inode64" },
+	{ 8, PARENT_PROC, 2, "/null", "/proc/timer_list", NOSUID, 0, "tmpfs", "tmpfs", 0, "size=65536k,mode=755,inode64" },
+	{ 9, PARENT_SYS, 8, "/", "/sys/firmware", RO | RELATIME, 0, "tmpfs", "tmpfs", MACH_SB_RDONLY, "inode64" },
+};
+#define NMASKED (sizeof(masked_tpl) / sizeof(masked_tpl[0]))
 
 unsigned int ns_mnt_count(const struct synth *s, enum sy_mnt_kind kind)
 {
@@ -143,9 +145,9 @@ unsigned int ns_mnt_count(const struct synth *s, enum sy_mnt_kind kind)
 	case MP_SERVICE:
 		return NHOST + 2;
 	case MP_CONTAINER:
-		return NDOCKER;
+		return NDOCKER + NMASKED;
 	default:
-		return NPOD;
+		return NPOD + NMASKED;
 	}
 }
 
@@ -342,16 +344,28 @@ static int container_table(struct fill *f, const struct sy_mnt_plan *mp, struct 
 {
 	const struct tpl *tpl = pod ? pod_tpl : docker_tpl;
 	size_t n = pod ? NPOD : NDOCKER;
+	int proc = -1, sys = -1;
 	bool fail = false;
 
 	container_fill(f, mp->owner, pod);
-	t->n = n;
-	t->mounts = calloc(n, sizeof(*t->mounts));
+	t->n = n + NMASKED;
+	t->mounts = calloc(t->n, sizeof(*t->mounts));
 	if (!t->mounts)
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		from_tpl(f, &tpl[i], mp->first_id + tpl[i].id, mp->first_id + tpl[i].parent, mp->first_minor,
 			 &t->mounts[i], &fail);
+		if (!strcmp(tpl[i].point, "/proc"))
+			proc = tpl[i].id;
+		else if (!strcmp(tpl[i].point, "/sys"))
+			sys = tpl[i].id;
+	}
+	for (size_t i = 0; i < NMASKED; i++) {
+		const struct tpl *m = &masked_tpl[i];
+
+		from_tpl(f, m, mp->first_id + (int)n + m->id, mp->first_id + (m->parent == PARENT_PROC ? proc : sys),
+			 mp->first_minor, &t->mounts[n + i], &fail);
+	}
 	return fail ? -ENOMEM : 0;
 }
 
