@@ -166,6 +166,7 @@ struct mach_mnt_table {
 	uint32_t ns_ino;          /* the namespace's nsfs inode; 0: not known */
 	size_t n;
 	struct mach_mount *mounts; /* in the namespace's order: creation order */
+	char *strings;            /* NULL: each mount owns its strings; else all of them lie in this block */
 };
 
 #ifdef __cplusplus

@@ -99,8 +99,10 @@ void mach_mount_clear(struct mach_mount *mnt)
 
 void mach_mnt_table_clear(struct mach_mnt_table *t)
 {
-	for (size_t i = 0; t->mounts && i < t->n; i++)
+	for (size_t i = 0; t->mounts && !t->strings && i < t->n; i++)
 		mach_mount_clear(&t->mounts[i]);
+	free(t->strings);
+	t->strings = NULL;
 	free(t->mounts);
 	t->mounts = NULL;
 	t->n = 0;

@@ -214,6 +214,56 @@ static uint32_t subtree_of(const char *name, size_t len)
 	return 0;
 }
 
+static uint64_t cg_key(uint32_t parent, const char *name, size_t len)
+{
+	uint64_t h = 1469598103934665603ull ^ parent;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 1099511628211ull;
+	return h ^ (h >> 29);
+}
+
+/* The slot of (@parent, @name) in the group hash: where it is, or the empty one where it goes. */
+static size_t cg_slot(const struct synth *s, uint32_t parent, const char *name, size_t len)
+{
+	const struct mach_machine *m = s->m;
+	size_t mask = s->ns->cg_hash_cap - 1, i = cg_key(parent, name, len) & mask;
+
+	for (;; i = (i + 1) & mask) {
+		uint32_t v = s->ns->cg_hash[i];
+		const struct mach_cgroup *g = v ? &m->cgroups[v - 1] : NULL;
+
+		if (!g || (g->parent == parent && strlen(g->name) == len && !memcmp(g->name, name, len)))
+			return i;
+	}
+}
+
+/* Room in the hash for one more group: twice the groups, rehashed when it grows. */
+static int cg_hash_reserve(struct synth *s)
+{
+	struct sy_ns_state *ns = s->ns;
+	uint32_t *old = ns->cg_hash;
+	size_t ocap = ns->cg_hash_cap;
+
+	if (ns->cg_hash_cap >= 2 * (s->m->ncgroups + 1))
+		return 0;
+	ns->cg_hash_cap = ocap ? 2 * ocap : 1024;
+	ns->cg_hash = calloc(ns->cg_hash_cap, sizeof(uint32_t));
+	if (!ns->cg_hash) {
+		ns->cg_hash = old;
+		ns->cg_hash_cap = ocap;
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < ocap; i++)
+		if (old[i]) {
+			const struct mach_cgroup *g = &s->m->cgroups[old[i] - 1];
+
+			ns->cg_hash[cg_slot(s, g->parent, g->name, strlen(g->name))] = old[i];
+		}
+	free(old);
+	return 0;
+}
+
 /* The group at @path (components joined by '/', "" for the root), made as needed; MACH_NONE on ENOMEM. */
 static uint32_t group_at(struct synth *s, const char *path)
 {
@@ -222,18 +272,13 @@ static uint32_t group_at(struct synth *s, const char *path)
 
 	while (*path) {
 		const char *slash = strchr(path, '/');
-		size_t len = slash ? (size_t)(slash - path) : strlen(path);
-		uint32_t next = MACH_NONE;
+		size_t len = slash ? (size_t)(slash - path) : strlen(path), slot;
+		struct mach_cgroup *g;
 
-		for (size_t i = cur + 1; i < m->ncgroups; i++)
-			if (m->cgroups[i].parent == cur && strlen(m->cgroups[i].name) == len &&
-			    !memcmp(m->cgroups[i].name, path, len)) {
-				next = (uint32_t)i;
-				break;
-			}
-		if (next == MACH_NONE) {
-			struct mach_cgroup *g;
-
+		if (cg_hash_reserve(s))
+			return MACH_NONE;
+		slot = cg_slot(s, cur, path, len);
+		if (!s->ns->cg_hash[slot]) {
 			if (ns_grow((void **)&m->cgroups, &s->ns->cg_cap, m->ncgroups + 1, sizeof(*g)))
 				return MACH_NONE;
 			g = &m->cgroups[m->ncgroups];
@@ -241,9 +286,9 @@ static uint32_t group_at(struct synth *s, const char *path)
 						   .id = s->ns->next_cg_id++, .subtree_control = subtree_of(path, len) };
 			if (!g->name)
 				return MACH_NONE;
-			next = (uint32_t)m->ncgroups++;
+			s->ns->cg_hash[slot] = (uint32_t)++m->ncgroups;
 		}
-		cur = next;
+		cur = s->ns->cg_hash[slot] - 1;
 		path += len + (slash != NULL);
 	}
 	return cur;

@@ -157,12 +157,19 @@ struct fill {
 	char id[65], sandbox[65], layer[65], a[27], b[27], uid[37], hash[9];
 	const char *name;
 	unsigned long long snap, ram_kb;
+	char *strings;             /* the block of strings of the table being filled */
+	size_t slen, scap;
 };
 
-/* @tpl with its placeholders replaced, malloc'd (NULL for NULL); *@fail on ENOMEM. */
-static char *expand(const struct fill *f, const char *tpl, bool *fail)
+/*
+ * @tpl with its placeholders replaced, appended to the table's block of
+ * strings.  Until the block is final (finish_strings) it may move, so what
+ * is kept is the offset + 1, disguised as the pointer; NULL stays NULL.
+ */
+static char *expand(struct fill *f, const char *tpl, bool *fail)
 {
 	char buf[1024], *out = buf;
+	size_t len;
 
 	if (!tpl)
 		return NULL;
@@ -190,14 +197,54 @@ static char *expand(const struct fill *f, const char *tpl, bool *fail)
 		t += 2;
 	}
 	*out = '\0';
-	out = strdup(buf);
-	if (!out)
-		*fail = true;
-	return out;
+	len = (size_t)(out - buf) + 1;
+	if (f->slen + len > f->scap) {
+		size_t cap = f->scap ? f->scap : 4096;
+		char *n;
+
+		while (cap < f->slen + len)
+			cap *= 2;
+		n = realloc(f->strings, cap);
+		if (!n) {
+			*fail = true;
+			return NULL;
+		}
+		f->strings = n;
+		f->scap = cap;
+	}
+	memcpy(f->strings + f->slen, buf, len);
+	f->slen += len;
+	return (char *)(uintptr_t)(f->slen - len + 1);
+}
+
+/* The table's block of strings final: the mounts' offsets become pointers into it, and it the table's. */
+static int finish_strings(struct fill *f, struct mach_mnt_table *t, bool fail)
+{
+	char *block = f->strings;
+
+	f->strings = NULL;
+	f->slen = f->scap = 0;
+	if (fail) {
+		free(block);
+		free(t->mounts);
+		t->mounts = NULL;
+		t->n = 0;
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		char **fields[] = { &t->mounts[i].root, &t->mounts[i].point, &t->mounts[i].fstype,
+				    &t->mounts[i].source, &t->mounts[i].fs_opts };
+
+		for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]); k++)
+			if (*fields[k])
+				*fields[k] = block + ((uintptr_t)*fields[k] - 1);
+	}
+	t->strings = block;
+	return 0;
 }
 
 /* One mount from its template: @id and @parent given, @dev_base the table's first minor. */
-static void from_tpl(const struct fill *f, const struct tpl *t, int id, int parent, uint32_t dev_base,
+static void from_tpl(struct fill *f, const struct tpl *t, int id, int parent, uint32_t dev_base,
 		     struct mach_mount *m, bool *fail)
 {
 	const struct sy_blockfs *fs = t->dev < 0 && t->dev > DEV_CGROUP2 ? &sy_blockfs[-1 - t->dev] : NULL;
@@ -252,7 +299,7 @@ static int host_table(struct fill *f, struct mach_mnt_table *t)
 			 u->id, 25, u->minor, m, &fail);
 		m->shared = 100 + (int)k;
 	}
-	return fail ? -ENOMEM : 0;
+	return finish_strings(f, t, fail);
 }
 
 /* Where host mount @j goes in a copy of the namespace: the root first, the others in order. */
@@ -302,7 +349,7 @@ static int service_table(struct fill *f, const struct sy_mnt_plan *mp, struct ma
 		from_tpl(f, &(struct tpl){ 0, 0, DEV_DISK(SY_FS_ROOT), root, dir, RELATIME, 0, "ext4", NULL, 0, NULL },
 			 mp->first_id + (int)NHOST + j, mp->first_id, 0, &t->mounts[NHOST + j], &fail);
 	}
-	return fail ? -ENOMEM : 0;
+	return finish_strings(f, t, fail);
 }
 
 /* A container's placeholders: its id, its pod's and sandbox's, layer names from its stream. */
@@ -366,7 +413,7 @@ static int container_table(struct fill *f, const struct sy_mnt_plan *mp, struct 
 		from_tpl(f, m, mp->first_id + (int)n + m->id, mp->first_id + (m->parent == PARENT_PROC ? proc : sys),
 			 mp->first_minor, &t->mounts[n + i], &fail);
 	}
-	return fail ? -ENOMEM : 0;
+	return finish_strings(f, t, fail);
 }
 
 int ns_fill_table(const struct synth *s, const struct sy_mnt_plan *mp, struct mach_mnt_table *t)
@@ -387,7 +434,7 @@ int ns_fill_table(const struct synth *s, const struct sy_mnt_plan *mp, struct ma
 		from_tpl(&f, &(struct tpl){ 0, 0, 5, "/", "/", RELATIME, 0, "devtmpfs", "devtmpfs", 0,
 					    "size={D}k,nr_inodes={d},mode=755,inode64" },
 			 7, 6, 0, t->mounts, &fail);
-		rc = fail ? -ENOMEM : 0;
+		rc = finish_strings(&f, t, fail);
 		break;
 	case MP_SERVICE:
 		rc = service_table(&f, mp, t);

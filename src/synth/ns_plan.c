@@ -281,6 +281,7 @@ void sy_ns_free(struct synth *s)
 	if (!s->ns)
 		return;
 	free(s->ns->css_of_cg);
+	free(s->ns->cg_hash);
 	free(s->ns->mplan);
 	free(s->ns->run_users);
 	free(s->ns->next_nspid);
