@@ -114,20 +114,6 @@ static void fit_depth(char *buf, size_t size, const char *const *slices, unsigne
 		snprintf(buf + at, size - at, "%s", leaf);
 }
 
-/* The pod's uid (a UUID, with '_' for '-' as the kubelet names its slice) from its shim. */
-static void pod_uid(const struct synth *s, size_t shim, char out[37])
-{
-	struct rng r;
-	uint64_t a, b;
-
-	rng_init(&r, s->o->seed, KEY_CONTAINER + shim);
-	a = rng_next(&r);
-	b = rng_next(&r);
-	snprintf(out, 37, "%08llx_%04llx_4%03llx_%04llx_%012llx", (unsigned long long)(a >> 32),
-		 (unsigned long long)((a >> 16) & 0xffff), (unsigned long long)(a & 0xfff),
-		 (unsigned long long)(0x8000 | ((b >> 48) & 0x3fff)), (unsigned long long)(b & 0xffffffffffffull));
-}
-
 /* A pod's container: its QoS class's slices, `depth` deep when that is 3 or more (natural: 4). */
 static void pod_path(const struct synth *s, size_t idx, size_t shim, char *buf, size_t size)
 {
@@ -136,7 +122,7 @@ static void pod_path(const struct synth *s, size_t idx, size_t shim, char *buf, 
 	const char *slices[3] = { "kubepods.slice", qos, pod };
 	const char *cls = (shim >> 1) & 1 ? "burstable" : "besteffort";
 
-	pod_uid(s, shim, uid);
+	ns_pod_uid(s, shim, '_', uid); /* the kubelet names its slice with '_' for '-' */
 	sy_container_id(s, idx, id);
 	snprintf(leaf, sizeof(leaf), "cri-containerd-%s.scope", id);
 	if (depth == 3) {

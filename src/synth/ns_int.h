@@ -61,6 +61,9 @@ int ns_cgroups_init(struct synth *s);
 /** Put planned process @idx (parent @parent, NONE for init) in its group: gen[idx].css_set. */
 int ns_place(struct synth *s, size_t idx, int parent);
 
+/** The uid of the pod whose shim is planned at @shim: a UUID with @sep between its groups. */
+void ns_pod_uid(const struct synth *s, size_t shim, char sep, char out[37]);
+
 /** The number of mounts a table of @kind holds. */
 unsigned int ns_mnt_count(const struct synth *s, enum sy_mnt_kind kind);
 

@@ -374,17 +374,8 @@ static void container_fill(struct fill *f, size_t owner, bool pod)
 	snprintf(f->hash, sizeof(f->hash), "%08llx", (unsigned long long)(rng_next(&r) & 0xffffffff));
 	f->snap = 10 + rng_below(&r, 4000);
 	f->name = s->gen[owner].prog == P_PAUSE ? "pause" : "app";
-	if (pod) {
-		struct rng u;
-		uint64_t a, b;
-
-		rng_init(&u, s->o->seed, KEY_CONTAINER + sidx);
-		a = rng_next(&u);
-		b = rng_next(&u);
-		snprintf(f->uid, sizeof(f->uid), "%08llx-%04llx-4%03llx-%04llx-%012llx", (unsigned long long)(a >> 32),
-			 (unsigned long long)((a >> 16) & 0xffff), (unsigned long long)(a & 0xfff),
-			 (unsigned long long)(0x8000 | ((b >> 48) & 0x3fff)), (unsigned long long)(b & 0xffffffffffffull));
-	}
+	if (pod)
+		ns_pod_uid(s, sidx, '-', f->uid);
 }
 
 static int container_table(struct fill *f, const struct sy_mnt_plan *mp, struct mach_mnt_table *t, bool pod)

@@ -57,6 +57,19 @@ void sy_container_id(const struct synth *s, size_t idx, char out[65])
 		snprintf(out + 16 * k, 17, "%016llx", (unsigned long long)rng_next(&r));
 }
 
+void ns_pod_uid(const struct synth *s, size_t shim, char sep, char out[37])
+{
+	struct rng r;
+	uint64_t a, b;
+
+	rng_init(&r, s->o->seed, KEY_CONTAINER + shim);
+	a = rng_next(&r);
+	b = rng_next(&r);
+	snprintf(out, 37, "%08llx%c%04llx%c4%03llx%c%04llx%c%012llx", (unsigned long long)(a >> 32), sep,
+		 (unsigned long long)((a >> 16) & 0xffff), sep, (unsigned long long)(a & 0xfff), sep,
+		 (unsigned long long)(0x8000 | ((b >> 48) & 0x3fff)), sep, (unsigned long long)(b & 0xffffffffffffull));
+}
+
 /* Reserve mount table @kind of @owner: its ids and anonymous devices; its index, MACH_NONE on ENOMEM. */
 static uint32_t reserve_table(struct synth *s, enum sy_mnt_kind kind, uint32_t owner, uint32_t ns_ino,
 			      unsigned int minors)
