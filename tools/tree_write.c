@@ -201,6 +201,25 @@ int tw_file_mode(struct tree_writer *w, const char *rel, const char *text, size_
 	return rc;
 }
 
+int tw_link(struct tree_writer *w, const char *rel, const char *target, char *err, size_t errlen)
+{
+	const char *base = rel;
+	int dfd = parent_dir(w, rel, &base), rc = 0;
+
+	if (dfd < 0) {
+		snprintf(err, errlen, "%s/%s: %s", w->dest, rel, strerror(-dfd));
+		return dfd;
+	}
+	if (symlinkat(target, dfd, base))
+		rc = -errno;
+	close(dfd);
+	if (rc)
+		snprintf(err, errlen, "%s/%s: %s", w->dest, rel, strerror(-rc));
+	else
+		w->files++;
+	return rc;
+}
+
 int tw_commit(struct tree_writer *w, char *err, size_t errlen)
 {
 	char *old = NULL;
@@ -252,6 +271,21 @@ struct each_arg {
 	size_t errlen;
 };
 
+/* A symlink's target, as readlink gives it, into the tree as a symlink. */
+static int write_link(struct each_arg *a, const char *path, const struct pfs_node *n, const struct pfs_ctx *c)
+{
+	char target[4096];
+	int rc = n->entry->readlink(c, target, sizeof(target));
+
+	if (rc == pfs_entry_absent_rc(n->entry))
+		return 0; /* nothing to point to: the kernel's readlink fails too */
+	if (rc) {
+		snprintf(a->err, a->errlen, "%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	return tw_link(a->w, path, target, a->err, a->errlen);
+}
+
 static int write_node(void *arg, const struct pfs_node *n, const struct pfs_ctx *c)
 {
 	struct each_arg *a = arg;
@@ -259,8 +293,12 @@ static int write_node(void *arg, const struct pfs_node *n, const struct pfs_ctx 
 	size_t len;
 	int rc = pfs_node_path(n, c, path, sizeof(path));
 
+	if (!rc && n->entry->kind == PFS_LINK)
+		return write_link(a, path, n, c);
 	if (!rc)
 		rc = pfs_render(n, c, &text, &len);
+	if (rc && rc == pfs_entry_absent_rc(n->entry))
+		return 0; /* the kernel refuses to open it for this task: no file */
 	if (rc) {
 		snprintf(a->err, a->errlen, "%s: %s", path, strerror(-rc));
 		return rc;

@@ -66,6 +66,22 @@ enum mach_ld_kind {
 	MACH_LD_PID_MAPS,
 	MACH_LD_PID_CMDLINE,
 	MACH_LD_PID_COMM,
+	/* namespaces, control groups, mounts (mach_ns.h) */
+	MACH_LD_PID_CGROUP,
+	MACH_LD_PID_CPUSET,
+	MACH_LD_PID_MOUNTS,
+	MACH_LD_PID_MOUNTINFO,
+	MACH_LD_PID_MOUNTSTATS,
+	MACH_LD_PID_NS_NET,       /* the ns/ links, in enum mach_ns_type order */
+	MACH_LD_PID_NS_UTS,
+	MACH_LD_PID_NS_IPC,
+	MACH_LD_PID_NS_PID,
+	MACH_LD_PID_NS_PID_FOR_CHILDREN,
+	MACH_LD_PID_NS_USER,
+	MACH_LD_PID_NS_MNT,
+	MACH_LD_PID_NS_CGROUP,
+	MACH_LD_PID_NS_TIME,
+	MACH_LD_PID_NS_TIME_FOR_CHILDREN,
 	MACH_LD_NR_KINDS
 };
 
@@ -101,7 +117,21 @@ static inline bool mach_ld_kind_tree(enum mach_ld_kind kind)
 struct mach_ld_name {
 	const char *name;         /* machine-wide: under the tree's root; per task: under <pid>/ and task/<tid>/ */
 	enum mach_ld_kind kind;
+	bool link;                /* a symlink: its target is the text (readlink) */
+	bool tgid_only;           /* per task, but only under <pid>/, not task/<tid>/ (mountstats) */
+	/*
+	 * What reading it gives when the task has none (a zombie's mounts:
+	 * -EINVAL, its ns/net: -ENOENT): not an error, not a sign that the task
+	 * exited, but a fact the loader checks against the task; 0: none.
+	 */
+	int absent_rc;
 };
+
+/** Whether @kind is one of the ns/ links; its enum mach_ns_type is kind - MACH_LD_PID_NS_NET. */
+static inline bool mach_ld_kind_ns(enum mach_ld_kind kind)
+{
+	return kind >= MACH_LD_PID_NS_NET && kind <= MACH_LD_PID_NS_TIME_FOR_CHILDREN;
+}
 
 struct mach_load_opts {
 	/*

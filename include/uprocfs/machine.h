@@ -22,6 +22,7 @@
 #include <sys/types.h>
 
 #include "uprocfs/mach_sysctl.h"
+#include "uprocfs/mach_ns.h"
 #include "uprocfs/mach_vocab.h"
 
 #ifdef __cplusplus
@@ -336,6 +337,9 @@ struct mach_thread {
 	bool wchan;               /* stat field 35: blocked in the kernel */
 	int ioprio;               /* ioprio_get: class << 13 | level; 0 when never set */
 	int exit_code;            /* stat field 52 of task/<tid>/stat */
+	/* namespaces and control groups (mach_ns.h): indices into the machine's tables */
+	uint32_t nsset;           /* mach->nssets: its namespaces and mount table */
+	uint32_t css_set;         /* mach->css_sets: its control groups */
 };
 
 /** One open file of a process (fs/proc/fd.c): /proc/<pid>/fd/<n> and fdinfo/<n>. */
@@ -467,7 +471,6 @@ struct mach_machine {
 
 	/* what the FUSE tree serves besides the renderers' files */
 	pid_t pid_max;            /* /proc/sys/kernel/pid_max */
-	uint64_t pidns_inode;     /* /proc/<pid>/ns/pid -> "pid:[INODE]" */
 	char cpu_model[64];       /* /proc/cpuinfo "model name" */
 	unsigned int cpu_khz;     /* /proc/cpuinfo "cpu MHz" * 1000 */
 
@@ -478,6 +481,18 @@ struct mach_machine {
 
 	size_t nprocs;            /* ascending by tgid */
 	struct mach_process *procs;
+
+	/* namespaces, control groups and mount tables the threads index (mach_ns.h) */
+	size_t nnssets;
+	struct mach_nsset *nssets;
+	size_t ncg_roots;         /* the hierarchies /proc/<pid>/cgroup lists, in its order */
+	struct mach_cg_root *cg_roots;
+	size_t ncgroups;          /* every group of every hierarchy, parents before children */
+	struct mach_cgroup *cgroups;
+	size_t ncss_sets;
+	struct mach_css_set *css_sets;
+	size_t nmnt_tables;
+	struct mach_mnt_table *mnt_tables;
 };
 
 /* ------------------------------------------------------------------ */
@@ -541,6 +556,33 @@ void mach_files_free(struct mach_files *f);
 
 /** Free what one thread owns (groups, masks), not the struct itself. */
 void mach_thread_clear(struct mach_thread *t);
+/* ------------------------------------------------------------------ */
+/* Namespaces, control groups, mounts (mach_ns.h)                      */
+
+/** The namespace type's name in a link ("net", and "pid" for pid_for_children). */
+const char *mach_ns_type_name(enum mach_ns_type t);
+/** Its entry's name under /proc/<pid>/ns/ ("pid_for_children"). */
+const char *mach_ns_entry_name(enum mach_ns_type t);
+/** A controller's name: its v1 legacy name ("blkio") or its v2 one ("io"). */
+const char *mach_cg_ss_name(enum mach_cg_ss ss, bool legacy);
+
+/** @t's namespaces, or NULL when the model does not know them. */
+const struct mach_nsset *mach_thread_nsset(const struct mach_machine *m, const struct mach_thread *t);
+/** @t's mount table, or NULL when it has none (a zombie) or the model does not know it. */
+const struct mach_mnt_table *mach_thread_mounts(const struct mach_machine *m, const struct mach_thread *t);
+/** @t's control groups, or NULL when the model does not know them. */
+const struct mach_css_set *mach_thread_css_set(const struct mach_machine *m, const struct mach_thread *t);
+/** Whether @t still has its nsproxy: a zombie or dead task has dropped it. */
+bool mach_thread_has_nsproxy(const struct mach_thread *t);
+/** The index of the v2 hierarchy in m->cg_roots, or MACH_NONE. */
+uint32_t mach_cg_dfl_root(const struct mach_machine *m);
+/** How deep group @cg is below its hierarchy's root (the root: 0). */
+unsigned int mach_cgroup_level(const struct mach_machine *m, uint32_t cg);
+
+/** Free what a mount table owns (not the struct). */
+void mach_mnt_table_clear(struct mach_mnt_table *t);
+/** Free what one mount owns (not the struct). */
+void mach_mount_clear(struct mach_mount *mnt);
 
 /** Nanoseconds to clock ticks, as the kernel's nsec_to_clock_t (USER_HZ=100). */
 static inline uint64_t mach_ns_to_ticks(uint64_t ns)

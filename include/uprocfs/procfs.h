@@ -74,6 +74,7 @@ enum pfs_kind {
  * override for root: root's read of a 0200 key fails with EACCES.
  */
 #define PFS_ACC_SYSCTL        0x40u
+#define PFS_ACC_NEED_NS       0x80u /* mounts_open_common: a task without an nsproxy (a zombie) fails with EINVAL */
 
 /** Directories whose children come from the model or the source. */
 enum pfs_coll {
@@ -154,15 +155,15 @@ struct pfs_entry {
 	/* the loader entry that parses this file, or MACH_LD_NONE: served, not loaded nor verified */
 	enum mach_ld_kind load;
 	/* other files the renderer takes its data from (PFS_NEEDS bits): what a mirror must load */
-	unsigned int needs;
+	uint64_t needs;
 	const char *mirrors;              /* the kernel function it mirrors */
 };
 
 /** A pfs_entry.needs bit: the entry renders from what a file of loader kind @kind says. */
-#define PFS_NEEDS(kind) (1u << (kind))
+#define PFS_NEEDS(kind) (UINT64_C(1) << (kind))
 
 /** The loader kinds a mirror must read to render @e: its own, what it needs, and a task's status and stat. */
-unsigned int pfs_entry_needs(const struct pfs_entry *e);
+uint64_t pfs_entry_needs(const struct pfs_entry *e);
 
 /** The table, and its length. */
 extern const struct pfs_entry pfs_entries[];
@@ -307,7 +308,7 @@ int pfs_resolve(const struct mach_machine *mach, const char *path, struct pfs_no
  */
 int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struct pfs_ctx *c);
 
-/** pfs_for_each_file: every file and symlink, not only those the loader parses. */
+/** pfs_for_each_file: every file and symlink, not only those (files and links) the loader parses. */
 #define PFS_EACH_ALL 1u
 
 /**
@@ -323,6 +324,13 @@ int pfs_for_each_file(const struct mach_machine *mach, unsigned int flags,
 
 /* ------------------------------------------------------------------ */
 /* Loading: the table names the files the loader parses                 */
+
+/**
+ * What opening (or readlink of) @e gives for a task that has none of what it
+ * shows: -EINVAL (mounts of a zombie), -ESRCH (environ without an mm),
+ * -ENOENT (a symlink with nothing to point to); 0 when it always has one.
+ */
+int pfs_entry_absent_rc(const struct pfs_entry *e);
 
 /** Every file the loader parses, by its name in a tree, in table order; *@n set. */
 const struct mach_ld_name *pfs_load_names(size_t *n);

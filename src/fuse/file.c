@@ -104,7 +104,8 @@ void fs_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 	rc = open_handle(fs, req, h, err, sizeof(err));
 	if (rc) {
-		if (rc != -ESRCH && rc != -ENOENT && rc != -EACCES)
+		/* refusals the kernel makes too (a zombie's mounts: EINVAL) are no news */
+		if (rc != -ESRCH && rc != -ENOENT && rc != -EACCES && rc != pfs_entry_absent_rc(h->node.entry))
 			fprintf(stderr, "uprocfs: open %s: %s\n", h->node.entry->path, err[0] ? err : strerror(-rc));
 		free_handle(fs, h);
 		fuse_reply_err(req, -rc);

@@ -155,6 +155,78 @@ struct ld_bytes {
 };
 
 /* ------------------------------------------------------------------ */
+/* cgroup, cpuset, mounts, mountinfo, mountstats, ns/ (load_cgroup.c,   */
+/* load_mounts.c, pid_ns.c)                                              */
+
+/** One line of /proc/<pid>/cgroup. */
+struct ld_cg_line {
+	int id;                  /* hierarchy id */
+	uint32_t ss_mask;        /* v1 controllers (1u << MACH_SS_*) */
+	char *name;              /* name=, or NULL */
+	char *path;              /* the group's path, without " (deleted)" */
+	bool deleted;
+	unsigned int line;
+};
+
+struct ld_cgroup {
+	char *path;
+	size_t n;
+	struct ld_cg_line *l;
+};
+
+/** One mount as mountinfo shows it (source "none" kept as text: mountstats tells). */
+struct ld_mountinfo {
+	char *path;
+	size_t n;
+	struct mach_mount *m;
+};
+
+/** One line of mounts or mountstats, its fields unescaped. */
+struct ld_mnt_line {
+	char *source;            /* mountstats: NULL for "no device" */
+	char *point;
+	char *fstype;
+	char *opts;              /* mounts: the options field, as printed */
+	unsigned int line;
+};
+
+struct ld_mountlist {
+	char *path;
+	size_t n;
+	struct ld_mnt_line *l;
+};
+
+/** What a task's namespace, control group and mount files said. */
+struct ld_nsrec {
+	struct ld_cgroup *cgroup;
+	struct ld_bytes *cpuset;           /* the path, NUL-terminated */
+	struct ld_mountinfo *mountinfo;
+	struct ld_mountlist *mounts, *mountstats;
+	uint32_t ino[MACH_NR_NS];          /* 0: not read */
+	char *ino_path[MACH_NR_NS];
+	uint64_t absent;                   /* PFS-style bits (1 << kind): read, and the kernel said it has none */
+};
+
+/** Whether records of @kind live in struct ld_nsrec. */
+static inline bool ld_kind_nsrec(enum mach_ld_kind kind)
+{
+	return kind >= MACH_LD_PID_CGROUP && kind <= MACH_LD_PID_NS_TIME_FOR_CHILDREN;
+}
+
+int ld_parse_cgroup(struct lex *lx, struct ld_cgroup *cg);
+int ld_parse_cpuset(struct lex *lx, struct ld_bytes *b);
+int ld_parse_mountinfo(struct lex *lx, struct ld_mountinfo *mi);
+int ld_parse_mounts(struct lex *lx, struct ld_mountlist *ml);
+int ld_parse_mountstats(struct lex *lx, struct ld_mountlist *ml);
+/** "net:[4026531833]" for namespace type @t. */
+int ld_parse_ns_link(struct lex *lx, enum mach_ns_type t, uint32_t *ino);
+
+void ld_cgroup_free(struct ld_cgroup *cg);
+void ld_mountinfo_free(struct ld_mountinfo *mi);
+void ld_mountlist_free(struct ld_mountlist *ml);
+void ld_nsrec_free(struct ld_nsrec *r);
+
+/* ------------------------------------------------------------------ */
 /* One process's records                                                */
 
 struct ld_task {
@@ -165,6 +237,7 @@ struct ld_task {
 	struct ld_maps *maps;
 	struct ld_bytes *cmdline;
 	struct ld_bytes *comm;
+	struct ld_nsrec *nsr;      /* cgroup, cpuset, mounts*, ns/: NULL until one is read */
 };
 
 struct ld_pid {
@@ -247,6 +320,19 @@ struct ld_task *ld_pid_task(struct ld_pid *lp, pid_t tid);
 int ld_pid_file(struct ld_pid *lp, enum mach_ld_kind kind, pid_t tid, const char *path,
 		const char *text, size_t len, char *err, size_t errlen);
 
+/**
+ * Record that reading @kind of task @tid (0: /proc/<pid>/) gave the error
+ * the kernel gives a task that has none of it (struct mach_ld_name
+ * absent_rc); the assembly checks that the task is one that has none.
+ * 0 or -ENOMEM.
+ */
+int ld_pid_absent(struct ld_pid *lp, enum mach_ld_kind kind, pid_t tid);
+
+/** Parse one ns-record file of @kind into @t (a fresh slot); 0 or -EINVAL/-ENOMEM. */
+int ld_nsrec_parse(struct ld_task *t, enum mach_ld_kind kind, const char *path, struct lex *lx);
+/** Swap the record of @kind between @a and @b (either's nsr may be made); 0 or -ENOMEM. */
+int ld_nsrec_swap(struct ld_task *a, struct ld_task *b, enum mach_ld_kind kind);
+
 /* ------------------------------------------------------------------ */
 /* Comparisons between records (pid_compare.c)                          */
 
@@ -306,6 +392,15 @@ int ld_stat_zeros(const struct ld_msg *ms, const struct ld_stat *t, bool hidden,
  */
 int ld_assemble(const struct mach_loader *ld, struct ld_pid *lp, struct mach_process *out,
 		struct ld_commit *cm, char *err, size_t errlen);
+
+/**
+ * The namespace, control group and mount files of a process whose threads
+ * are built (@out): check them against each other and against the task
+ * states, then enter what they say in the machine's tables and point the
+ * threads at it.  0, -EINVAL naming the disagreement (nothing entered), or
+ * -ENOMEM.
+ */
+int ld_ns_build(const struct ld_msg *ms, const struct mach_loader *ld, struct ld_pid *lp, struct mach_process *out);
 
 /** Merge @cm into @ld; 0 or -ENOMEM. */
 int ld_commit(struct mach_loader *ld, const struct ld_commit *cm);

@@ -641,6 +641,12 @@ static int build_mm(struct asm_ctx *a)
 	return 0;
 }
 
+/* Namespaces, control groups, mounts: last, since they enter the machine's shared tables. */
+static int build_ns(struct asm_ctx *a)
+{
+	return ld_ns_build(&a->ms, a->ld, a->lp, a->out);
+}
+
 /*
  * The checks first, in the order that names the likeliest culprit, then the
  * process; each step may use what the ones before it found.
@@ -648,7 +654,7 @@ static int build_mm(struct asm_ctx *a)
 static int (*const steps[])(struct asm_ctx *a) = {
 	collect_threads, check_leader, check_statuses, check_stats, check_mm_files, check_mm,
 	check_threads, check_thread_count,
-	build_threads, build_from_stat, build_from_status, build_mm,
+	build_threads, build_from_stat, build_from_status, build_mm, build_ns,
 };
 
 int ld_assemble(const struct mach_loader *ld, struct ld_pid *lp, struct mach_process *out,

@@ -38,6 +38,8 @@ void ld_task_clear(struct ld_task *t)
 	ld_maps_free(t->maps);
 	ld_bytes_free(t->cmdline);
 	ld_bytes_free(t->comm);
+	ld_nsrec_free(t->nsr);
+	t->nsr = NULL;
 	t->status = NULL;
 	t->stat = NULL;
 	t->statm = NULL;
@@ -94,6 +96,8 @@ static int rec_new(struct ld_task *t, enum mach_ld_kind kind, const char *path)
 {
 	char **name = NULL;
 
+	if (ld_kind_nsrec(kind))
+		return 0; /* ld_nsrec_parse makes its own */
 	switch (kind) {
 	case MACH_LD_PID_STATUS: name = REC_NEW(t, status); break;
 	case MACH_LD_PID_STAT: name = REC_NEW(t, stat); break;
@@ -108,8 +112,10 @@ static int rec_new(struct ld_task *t, enum mach_ld_kind kind, const char *path)
 	return 0;
 }
 
-static int rec_parse(struct ld_task *t, enum mach_ld_kind kind, pid_t tgid, struct lex *lx)
+static int rec_parse(struct ld_task *t, enum mach_ld_kind kind, pid_t tgid, const char *path, struct lex *lx)
 {
+	if (ld_kind_nsrec(kind))
+		return ld_nsrec_parse(t, kind, path, lx);
 	switch (kind) {
 	case MACH_LD_PID_STATUS: return ld_parse_status(lx, tgid, t->tid, t->status);
 	case MACH_LD_PID_STAT: return ld_parse_pid_stat(lx, t->tid, t->stat);
@@ -120,8 +126,10 @@ static int rec_parse(struct ld_task *t, enum mach_ld_kind kind, pid_t tgid, stru
 	}
 }
 
-static void rec_swap(struct ld_task *a, struct ld_task *b, enum mach_ld_kind kind)
+static int rec_swap(struct ld_task *a, struct ld_task *b, enum mach_ld_kind kind)
 {
+	if (ld_kind_nsrec(kind))
+		return ld_nsrec_swap(a, b, kind);
 	switch (kind) {
 	case MACH_LD_PID_STATUS: REC_SWAP(a, b, status); break;
 	case MACH_LD_PID_STAT: REC_SWAP(a, b, stat); break;
@@ -130,6 +138,7 @@ static void rec_swap(struct ld_task *a, struct ld_task *b, enum mach_ld_kind kin
 	case MACH_LD_PID_CMDLINE: REC_SWAP(a, b, cmdline); break;
 	default: REC_SWAP(a, b, comm); break;
 	}
+	return 0;
 }
 
 int ld_pid_file(struct ld_pid *lp, enum mach_ld_kind kind, pid_t tid, const char *path,
@@ -146,12 +155,22 @@ int ld_pid_file(struct ld_pid *lp, enum mach_ld_kind kind, pid_t tid, const char
 	rc = rec_new(&fresh, kind, path);
 	if (!rc) {
 		lex_init(&lx, path, text, len, err, errlen);
-		rc = rec_parse(&fresh, kind, lp->tgid, &lx);
+		rc = rec_parse(&fresh, kind, lp->tgid, path, &lx);
 	}
 	if (!rc)
-		rec_swap(t, &fresh, kind);
+		rc = rec_swap(t, &fresh, kind);
 	ld_task_clear(&fresh);
 	return rc;
+}
+
+int ld_pid_absent(struct ld_pid *lp, enum mach_ld_kind kind, pid_t tid)
+{
+	struct ld_task *t = tid ? ld_pid_task(lp, tid) : &lp->whole;
+
+	if (!t || (!t->nsr && !(t->nsr = calloc(1, sizeof(*t->nsr)))))
+		return -ENOMEM;
+	t->nsr->absent |= UINT64_C(1) << kind;
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */

@@ -309,19 +309,25 @@ static struct slot *make_slots(const struct walk *w, pid_t pid, const pid_t *tid
 			continue;
 		}
 		for (size_t f = 0; f < w->nfiles; f++)
-			if (mach_ld_kind_per_task(w->files[f].kind))
+			if (mach_ld_kind_per_task(w->files[f].kind) && !w->files[f].tgid_only)
 				set_slot(&s[k++], &w->files[f], pid, tids[i]);
 	}
 	/* The leader's task/ copy right before /proc/<pid>/X: the two must agree. */
 	for (size_t f = 0; f < w->nfiles; f++) {
 		if (!mach_ld_kind_per_task(w->files[f].kind))
 			continue;
-		if (leader_task)
+		if (leader_task && !w->files[f].tgid_only)
 			set_slot(&s[k++], &w->files[f], pid, pid);
 		set_slot(&s[k++], &w->files[f], pid, 0);
 	}
 	*n = k;
 	return s;
+}
+
+/* The live kernel said the task has none of this file (a zombie's mountinfo: EINVAL). */
+static bool absent(const struct walk *w, const struct slot *x)
+{
+	return w->live && x->rc && x->rc == x->f->absent_rc;
 }
 
 static void attempt_clear(struct attempt *a)
@@ -358,7 +364,10 @@ static int attempt_read(struct walk *w, struct attempt *a, const char **skip)
 		return -ENOMEM;
 	w->arena.used = 0;
 	for (size_t i = 0; i < a->n; i++) {
-		rc = ld_walk_read(w, a->s[i].rel, &a->s[i].off, &a->s[i].len);
+		if (a->s[i].f->link)
+			rc = ld_walk_readlink(w, a->s[i].rel, &a->s[i].off, &a->s[i].len);
+		else
+			rc = ld_walk_read(w, a->s[i].rel, &a->s[i].off, &a->s[i].len);
 		if (rc == -ENOBUFS)
 			return rc;
 		a->s[i].rc = rc;
@@ -379,6 +388,8 @@ static int attempt_check(struct walk *w, const struct attempt *a, const char **s
 		bool leader = x->tid == 0 || x->tid == a->pid;
 		bool needed = x->tid == 0 && mach_ld_required(x->f->kind);
 
+		if (absent(w, x))
+			continue; /* the task has none: the assembly checks that it may not */
 		if (gone(x->rc) && w->live) {
 			if (leader) {
 				*skip = "task exited";
@@ -435,6 +446,10 @@ static int attempt_build(struct walk *w, const struct attempt *a)
 		const struct slot *x = &a->s[i];
 		char path[4200];
 
+		if (absent(w, x)) {
+			rc = ld_pid_absent(lp, x->f->kind, x->tid);
+			continue;
+		}
 		if (x->rc)
 			continue;
 		ld_walk_path(w, x->rel, path, sizeof(path));
@@ -482,8 +497,8 @@ static int report_pid(struct walk *w, const struct attempt *a, const char *reaso
 		const struct slot *x = &sorted[i];
 		const char *why = reason ? reason : unreadable(w, x->rc);
 
-		if (x->rc == -ENOENT && !w->live && !reason)
-			continue; /* a captured tree without this file */
+		if ((x->rc == -ENOENT && !w->live && !reason) || absent(w, x))
+			continue; /* a captured tree without this file, or a task without one */
 		if (why)
 			rc = ld_report_add(&w->rep, x->rel, MACH_LOAD_SKIPPED, why, NULL, 0);
 		else

@@ -90,6 +90,24 @@ int ld_walk_read(struct walk *w, const char *rel, size_t *off, size_t *len)
 	return rc;
 }
 
+int ld_walk_readlink(struct walk *w, const char *rel, size_t *off, size_t *len)
+{
+	struct arena *a = &w->arena;
+	char target[4096];
+	int rc;
+
+	*off = a->used;
+	*len = 0;
+	rc = uf_readlink(w->dirfd, rel, w->uf_flags, target, sizeof(target), len);
+	if (rc)
+		return rc;
+	if (*len > a->cap - a->used)
+		return -ENOBUFS;
+	memcpy(a->buf + a->used, target, *len);
+	a->used += *len;
+	return 0;
+}
+
 void ld_walk_path(const struct walk *w, const char *rel, char *buf, size_t n)
 {
 	size_t dl = strlen(w->dir);

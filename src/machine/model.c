@@ -171,7 +171,6 @@ struct mach_machine *mach_new(void)
 	mach_profile_default(&m->profile);
 	m->max_numnodes = MACH_MAX_NUMNODES_DEFAULT;
 	m->pid_max = 4194304;
-	m->pidns_inode = 4026531836u; /* the initial pid namespace's inode on Linux */
 	snprintf(m->cpu_model, sizeof(m->cpu_model), "%s", "AMD EPYC 9B14");
 	m->cpu_khz = 2600000;
 	if (identity_keys(m)) {
@@ -260,6 +259,22 @@ void mach_process_clear(struct mach_process *p)
 	p->mm = NULL;
 }
 
+/* The namespace, control group and mount tables (mach_ns.h). */
+static void free_ns_tables(struct mach_machine *m)
+{
+	for (size_t i = 0; m->mnt_tables && i < m->nmnt_tables; i++)
+		mach_mnt_table_clear(&m->mnt_tables[i]);
+	free(m->mnt_tables);
+	for (size_t i = 0; m->cgroups && i < m->ncgroups; i++)
+		free(m->cgroups[i].name);
+	free(m->cgroups);
+	for (size_t i = 0; m->cg_roots && i < m->ncg_roots; i++)
+		free(m->cg_roots[i].name);
+	free(m->cg_roots);
+	free(m->css_sets);
+	free(m->nssets);
+}
+
 void mach_free(struct mach_machine *m)
 {
 	if (!m)
@@ -279,6 +294,7 @@ void mach_free(struct mach_machine *m)
 		mach_process_clear(&m->procs[i]);
 	free(m->procs);
 	mach_sysctl_free(m->sysctl);
+	free_ns_tables(m);
 	free(m);
 }
 

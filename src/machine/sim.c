@@ -14,6 +14,13 @@
  * with io waiters), per-task times, context switches, the local timer, IPIs,
  * disk and network interrupts and their softirqs (sim_irq.c), and
  * calc_global_load every LOAD_FREQ = 5*HZ+1 ticks.
+ *
+ * The PSI groups are the machine's cgroup v2 tree: a workload task feeds
+ * the group its /proc/<pid>/cgroup names and every group above it, the
+ * root being /proc/pressure.  Groups are made for the workload's groups
+ * and their ancestors only; a machine that knows no v2 tree has the root.
+ * The workload is the busiest tasks `depth` levels down the tree, and
+ * others only when there are too few there.
  */
 #include <errno.h>
 #include <math.h>
@@ -45,6 +52,8 @@ enum wstate { W_RUNNING, W_RUNNABLE, W_SLEEP, W_IOWAIT, W_MEMSTALL, W_STOPPED, W
 struct wtask {
 	size_t proc;              /* index into m->procs */
 	unsigned int thread;      /* index into its threads */
+	uint32_t cgroup;          /* its v2 group (m->cgroups), MACH_NONE: the root */
+	bool at_depth;            /* its group is `depth` levels deep */
 	struct psi_task pt;
 	enum wstate state;
 	double remaining_ns;      /* of the current burst or wait */
@@ -66,7 +75,8 @@ struct mach_sim {
 	struct mach_machine *m;
 	struct mach_sim_opts o;
 	struct psi_engine *psi;
-	struct psi_group **groups; /* the chain: groups[0] system ... groups[depth] leaf */
+	struct psi_group **groups; /* per m->cgroups index: its PSI group, NULL until a task needs it */
+	size_t ngroups;
 	unsigned int ntasks;
 	struct wtask *tasks;
 	struct cpu_rq *rq;
@@ -486,6 +496,24 @@ unsigned int mach_sim_nr_tasks(const struct mach_sim *s)
 	return s->ntasks;
 }
 
+const struct mach_thread *mach_sim_task(const struct mach_sim *s, unsigned int i, const struct psi_group **g,
+					uint32_t *cg)
+{
+	const struct wtask *w;
+
+	if (i >= s->ntasks)
+		return NULL;
+	w = &s->tasks[i];
+	*g = w->pt.group;
+	*cg = w->cgroup != MACH_NONE && s->m->cgroups[w->cgroup].parent != MACH_NONE ? w->cgroup : MACH_NONE;
+	return &s->m->procs[w->proc].threads[w->thread];
+}
+
+const struct psi_group *mach_sim_cgroup_psi(const struct mach_sim *s, uint32_t cg)
+{
+	return cg < s->ngroups ? s->groups[cg] : NULL;
+}
+
 void mach_sim_get_stats(const struct mach_sim *s, struct mach_sim_stats *out)
 {
 	out->steps = s->steps;
@@ -508,6 +536,7 @@ static bool can_work(const struct mach_process *p, const struct mach_thread *t)
 	       t->state != MACH_TASK_TRACED && t->state != MACH_TASK_DEAD;
 }
 
+/* The tasks `depth` levels deep first, each part busiest first. */
 static int by_cpu_time_desc(const void *a, const void *b, void *ctx)
 {
 	const struct mach_machine *m = ctx;
@@ -516,15 +545,29 @@ static int by_cpu_time_desc(const void *a, const void *b, void *ctx)
 	const struct mach_thread *ty = &m->procs[y->proc].threads[y->thread];
 	uint64_t cx = tx->utime_ns + tx->stime_ns, cy = ty->utime_ns + ty->stime_ns;
 
+	if (x->at_depth != y->at_depth)
+		return x->at_depth ? -1 : 1;
 	if (cx != cy)
 		return cx < cy ? 1 : -1;
 	return x->proc != y->proc ? (x->proc < y->proc ? -1 : 1) : (x->thread < y->thread ? -1 : 1);
 }
 
+/* The v2 group of thread @t, MACH_NONE when the model knows none (the root stands for it). */
+static uint32_t v2_group(const struct mach_machine *m, const struct mach_thread *t)
+{
+	const struct mach_css_set *cs = mach_thread_css_set(m, t);
+	uint32_t dfl = mach_cg_dfl_root(m);
+
+	if (!cs || dfl == MACH_NONE || cs->cg[dfl] >= m->ncgroups)
+		return MACH_NONE;
+	return cs->cg[dfl];
+}
+
 /*
  * Pick the workload: enough user threads to reach the load with some
  * contention.  The threads that have used the most CPU so far are the busy
- * ones, and they stay busy: the servers and workers, not the getty.
+ * ones, and they stay busy: the servers and workers, not the getty; those
+ * `depth` levels down the cgroup tree come first.
  */
 static int pick_workload(struct mach_sim *s)
 {
@@ -550,10 +593,15 @@ static int pick_workload(struct mach_sim *s)
 		return -ENOMEM;
 	for (size_t i = 0; i < m->nprocs; i++)
 		for (unsigned int t = 0; t < m->procs[i].nthreads; t++) {
+			uint32_t cg;
+
 			if (!can_work(&m->procs[i], &m->procs[i].threads[t]))
 				continue;
+			cg = v2_group(m, &m->procs[i].threads[t]);
 			s->tasks[k].proc = i;
 			s->tasks[k].thread = t;
+			s->tasks[k].cgroup = cg;
+			s->tasks[k].at_depth = (cg == MACH_NONE ? 0 : mach_cgroup_level(m, cg)) == s->o.depth;
 			k++;
 		}
 	qsort_r(s->tasks, k, sizeof(*s->tasks), by_cpu_time_desc, m);
@@ -564,18 +612,34 @@ static int pick_workload(struct mach_sim *s)
 	return 0;
 }
 
+/* The PSI group of cgroup @cg, made with its ancestors' as needed; the system group for MACH_NONE. */
+static int group_of(struct mach_sim *s, uint32_t cg, struct psi_group **out)
+{
+	const struct mach_machine *m = s->m;
+	struct psi_group *parent;
+	int rc;
+
+	if (cg == MACH_NONE || m->cgroups[cg].parent == MACH_NONE) {
+		*out = psi_system_group(s->psi);
+		return 0;
+	}
+	if (s->groups[cg]) {
+		*out = s->groups[cg];
+		return 0;
+	}
+	if ((rc = group_of(s, m->cgroups[cg].parent, &parent)) ||
+	    (rc = psi_group_create(s->psi, parent, &s->groups[cg])))
+		return rc;
+	*out = s->groups[cg];
+	return 0;
+}
+
+/* The groups of the workload's tasks and their ancestors, from the machine's tree. */
 static int make_groups(struct mach_sim *s)
 {
-	s->groups = calloc(s->o.depth + 1, sizeof(*s->groups));
-	if (!s->groups)
-		return -ENOMEM;
-	s->groups[0] = psi_system_group(s->psi);
-	for (unsigned int d = 1; d <= s->o.depth; d++) {
-		int rc = psi_group_create(s->psi, s->groups[d - 1], &s->groups[d]);
-		if (rc)
-			return rc;
-	}
-	return 0;
+	s->ngroups = s->m->ncgroups;
+	s->groups = calloc(s->ngroups ? s->ngroups : 1, sizeof(*s->groups));
+	return s->groups ? 0 : -ENOMEM;
 }
 
 /* Tasks the simulator does not move stop being runnable or blocked: the load is the workload's. */
@@ -593,17 +657,21 @@ static void quiesce_others(struct mach_sim *s)
 		}
 }
 
-/* Every workload task starts in a random phase of its cycle. */
-static void start_tasks(struct mach_sim *s)
+/* Every workload task starts in a random phase of its cycle, feeding its cgroup's PSI group. */
+static int start_tasks(struct mach_sim *s)
 {
 	for (unsigned int i = 0; i < s->ntasks; i++) {
 		struct wtask *w = &s->tasks[i];
 		struct mach_thread *t = thread_of(s, w);
 		int cpu = (int)(i % s->m->ncpus);
+		struct psi_group *g;
+		int rc = group_of(s, w->cgroup, &g);
 
+		if (rc)
+			return rc;
 		while (!s->m->cpus[cpu].online)
 			cpu = (cpu + 1) % (int)s->m->ncpus;
-		psi_task_init(&w->pt, s->groups[s->o.depth], cpu);
+		psi_task_init(&w->pt, g, cpu);
 		w->user_permille = 600 + (unsigned int)(next_rand(s) % 380);
 		w->group = s->o.messaging_groups ? (int)(i / 40) : -1;
 		w->sender = s->o.messaging_groups && i % 40 < 20;
@@ -614,6 +682,7 @@ static void start_tasks(struct mach_sim *s)
 		else
 			w->remaining_ns = exponential(s, s->off_mean_ns) * uniform(s);
 	}
+	return 0;
 }
 
 int mach_sim_create(struct mach_machine *m, const struct mach_sim_opts *o, struct mach_sim **out,
@@ -680,7 +749,12 @@ int mach_sim_create(struct mach_machine *m, const struct mach_sim_opts *o, struc
 	}
 	memcpy(s->base, m->pressure, sizeof(s->base));
 	quiesce_others(s);
-	start_tasks(s);
+	rc = start_tasks(s);
+	if (rc) {
+		snprintf(err, errlen, "simulator: cannot start: %s", strerror(-rc));
+		mach_sim_destroy(s);
+		return rc;
+	}
 	publish(s);
 	*out = s;
 	return 0;

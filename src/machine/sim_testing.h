@@ -30,6 +30,17 @@ void mach_sim_get_stats(const struct mach_sim *s, struct mach_sim_stats *out);
 unsigned int mach_sim_nr_tasks(const struct mach_sim *s);
 
 /**
+ * Workload task @i (below mach_sim_nr_tasks): its thread, the PSI group it
+ * feeds, and that group's cgroup (a machine cgroups index; MACH_NONE for
+ * the system group).  The thread is NULL past the end.
+ */
+const struct mach_thread *mach_sim_task(const struct mach_sim *s, unsigned int i, const struct psi_group **g,
+					uint32_t *cg);
+
+/** The PSI group the simulator made for cgroup @cg (a machine cgroups index), or NULL. */
+const struct psi_group *mach_sim_cgroup_psi(const struct mach_sim *s, uint32_t cg);
+
+/**
  * From now on each PSI clock read of @s also reads CLOCK_MONOTONIC, so a
  * benchmark's simulated clock costs what the kernel's cpu_clock() does
  * and the two clock modes differ by what they would on a real machine.

@@ -3,7 +3,7 @@
  * links.c - the symlinks of the served tree: self and thread-self (fs/proc/
  * self.c, thread_self.c: the reader's own pid and pid/task/tid), and per task
  * exe (the executable's path, from the mapping that holds the code) and
- * ns/pid (fs/nsfs.c: "pid:[inode]").
+ * the ns/ links (fs/nsfs.c ns_get_name: "net:[inode]").
  */
 #include <errno.h>
 #include <stdio.h>
@@ -47,7 +47,19 @@ int pfs_link_exe(const struct pfs_ctx *c, char *buf, size_t size)
 	return -ENOENT;
 }
 
-int pfs_link_ns_pid(const struct pfs_ctx *c, char *buf, size_t size)
+/*
+ * proc_ns_readlink: the type and nsfs inode of the task's namespace.  A
+ * zombie has dropped its nsproxy and keeps only the namespaces that come
+ * from its pid and its credentials; pid_for_children is also missing while
+ * that namespace has no init yet.  Either way: ENOENT.
+ */
+int pfs_link_ns(const struct pfs_ctx *c, char *buf, size_t size)
 {
-	return fit(snprintf(buf, size, "pid:[%llu]", (unsigned long long)c->mach->pidns_inode), size);
+	enum mach_ns_type t = (enum mach_ns_type)c->arg;
+	const struct mach_nsset *ns = mach_thread_nsset(c->mach, c->thread);
+	bool from_nsproxy = t != MACH_NS_PID && t != MACH_NS_USER;
+
+	if (!ns || t >= MACH_NR_NS || !ns->ino[t] || (from_nsproxy && !mach_thread_has_nsproxy(c->thread)))
+		return -ENOENT;
+	return fit(snprintf(buf, size, "%s:[%u]", mach_ns_type_name(t), (unsigned int)ns->ino[t]), size);
 }

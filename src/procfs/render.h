@@ -20,6 +20,11 @@ void pfs_show_map_vma(struct seq_file *m, const struct mach_vma *vma);
 int pfs_show_pid_cmdline(struct seq_file *m, void *v);
 int pfs_show_pid_comm(struct seq_file *m, void *v);
 int pfs_show_pid_environ(struct seq_file *m, void *v);
+int pfs_show_pid_cgroup(struct seq_file *m, void *v);
+int pfs_show_pid_cpuset(struct seq_file *m, void *v);
+extern const struct seq_operations pfs_pid_mounts_ops;
+extern const struct seq_operations pfs_pid_mountinfo_ops;
+extern const struct seq_operations pfs_pid_mountstats_ops;
 
 int pfs_show_stat(struct seq_file *m, void *v);
 /** The first buffer for /proc/stat: its size grows with CPUs and IRQs. */
@@ -44,7 +49,8 @@ size_t pfs_softirqs_first_size(const struct pfs_ctx *c);
 int pfs_link_self(const struct pfs_ctx *c, char *buf, size_t size);
 int pfs_link_thread_self(const struct pfs_ctx *c, char *buf, size_t size);
 int pfs_link_exe(const struct pfs_ctx *c, char *buf, size_t size);
-int pfs_link_ns_pid(const struct pfs_ctx *c, char *buf, size_t size);
+/** An ns/ link: c->arg is its enum mach_ns_type. */
+int pfs_link_ns(const struct pfs_ctx *c, char *buf, size_t size);
 
 /* The iterators' parts, for other show functions over the same records (bench/before). */
 void *pfs_pid_maps_start(struct seq_file *m, loff_t *pos);

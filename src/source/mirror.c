@@ -17,21 +17,26 @@
 #include "uprocfs/load.h"
 #include "uprocfs/procfs.h"
 
-/* Read @path of the procfs and parse it into @ld's machine. */
-static int load_one(struct mach_loader *ld, int procfd, const char *path, bool required, char *err,
-		    size_t errlen)
+/*
+ * Read @path of the procfs and parse it into @ld's machine; a symlink
+ * (@f->link) with readlink.  What the task lacks (@f->absent_rc) or denies
+ * us is left out unless @required.
+ */
+static int load_one(struct mach_loader *ld, int procfd, const char *path, const struct mach_ld_name *f,
+		    bool required, char *err, size_t errlen)
 {
-	char *text;
+	char *text = NULL, target[4096];
 	size_t len;
-	int rc = uf_read(procfd, path, 0, UF_LIMIT_DEFAULT, &text, &len);
+	int rc = f && f->link ? uf_readlink(procfd, path, 0, target, sizeof(target), &len)
+			      : uf_read(procfd, path, 0, UF_LIMIT_DEFAULT, &text, &len);
 
 	if (rc) {
-		if (!required && (rc == -ENOENT || rc == -EACCES || rc == -EPERM))
+		if (!required && (rc == -ENOENT || rc == -EACCES || rc == -EPERM || (f && rc == f->absent_rc)))
 			return 0;
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		return rc;
 	}
-	rc = pfs_load_text(ld, path, text, len, err, errlen);
+	rc = pfs_load_text(ld, path, text ? text : target, len, err, errlen);
 	free(text);
 	return rc;
 }
@@ -52,7 +57,7 @@ static int finish_or_free(struct mach_machine *m, struct mach_loader *ld, int rc
 }
 
 /* Whether global file @f is to be loaded for @kinds. */
-static bool wanted(const struct mach_ld_name *f, unsigned int kinds)
+static bool wanted(const struct mach_ld_name *f, uint64_t kinds)
 {
 	return !mach_ld_kind_per_task(f->kind) && (mach_ld_required(f->kind) || (kinds & PFS_NEEDS(f->kind)));
 }
@@ -63,7 +68,7 @@ static bool wanted(const struct mach_ld_name *f, unsigned int kinds)
  * likelier their counters agree.
  */
 static int load_group(struct mach_loader *ld, int procfd, const struct mach_ld_name *files, size_t n, size_t lead,
-		      unsigned int kinds, char *err, size_t errlen)
+		      uint64_t kinds, char *err, size_t errlen)
 {
 	char *text[8] = { NULL };
 	size_t len[8], idx[8], k = 0;
@@ -94,7 +99,7 @@ static int load_group(struct mach_loader *ld, int procfd, const struct mach_ld_n
 	return rc;
 }
 
-static int load_globals_once(int procfd, unsigned int kinds, struct mach_machine **out, char *err, size_t errlen)
+static int load_globals_once(int procfd, uint64_t kinds, struct mach_machine **out, char *err, size_t errlen)
 {
 	struct mach_machine *m = mach_new();
 	struct mach_loader *ld = m ? mach_loader_new(m) : NULL;
@@ -121,7 +126,7 @@ static int load_globals_once(int procfd, unsigned int kinds, struct mach_machine
 	return finish_or_free(m, ld, rc, out, err, errlen);
 }
 
-int mirror_load_globals(int procfd, unsigned int kinds, struct mach_machine **out, char *err, size_t errlen)
+int mirror_load_globals(int procfd, uint64_t kinds, struct mach_machine **out, char *err, size_t errlen)
 {
 	int rc = -EAGAIN;
 
@@ -131,8 +136,8 @@ int mirror_load_globals(int procfd, unsigned int kinds, struct mach_machine **ou
 	return rc;
 }
 
-static int load_task_files(struct mach_loader *ld, int procfd, const char *dir, unsigned int kinds, char *err,
-			   size_t errlen)
+static int load_task_files(struct mach_loader *ld, int procfd, const char *dir, bool tid_dir, uint64_t kinds,
+			   char *err, size_t errlen)
 {
 	const struct mach_ld_name *files;
 	char path[96];
@@ -141,18 +146,19 @@ static int load_task_files(struct mach_loader *ld, int procfd, const char *dir, 
 
 	files = pfs_load_names(&n);
 	for (size_t i = 0; i < n; i++) {
-		if (!mach_ld_kind_per_task(files[i].kind) || !(kinds & PFS_NEEDS(files[i].kind)))
+		if (!mach_ld_kind_per_task(files[i].kind) || !(kinds & PFS_NEEDS(files[i].kind)) ||
+		    (tid_dir && files[i].tgid_only))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i].name);
 		/* status and stat define the task; the rest may be denied to us */
-		rc = load_one(ld, procfd, path, mach_ld_required(files[i].kind), err, errlen);
+		rc = load_one(ld, procfd, path, &files[i], mach_ld_required(files[i].kind), err, errlen);
 		if (rc)
 			return rc;
 	}
 	return 0;
 }
 
-static int load_task_once(int procfd, pid_t pid, pid_t tid, unsigned int kinds, struct mach_machine **out, char *err,
+static int load_task_once(int procfd, pid_t pid, pid_t tid, uint64_t kinds, struct mach_machine **out, char *err,
 			  size_t errlen)
 {
 	struct mach_machine *m = mach_new();
@@ -164,21 +170,21 @@ static int load_task_once(int procfd, pid_t pid, pid_t tid, unsigned int kinds, 
 		mach_free(m);
 		return -ENOMEM;
 	}
-	rc = load_one(ld, procfd, "stat", true, err, errlen);
+	rc = load_one(ld, procfd, "stat", NULL, true, err, errlen);
 	if (!rc)
-		rc = load_one(ld, procfd, "uptime", true, err, errlen); /* for the task's age */
+		rc = load_one(ld, procfd, "uptime", NULL, true, err, errlen); /* for the task's age */
 	snprintf(dir, sizeof(dir), "%d", (int)pid);
 	if (!rc)
-		rc = load_task_files(ld, procfd, dir, kinds, err, errlen);
+		rc = load_task_files(ld, procfd, dir, false, kinds, err, errlen);
 	/* only the thread asked for: a busy process's threads never agree for long */
 	if (!rc && tid > 0 && tid != pid) {
 		snprintf(dir, sizeof(dir), "%d/task/%d", (int)pid, (int)tid);
-		rc = load_task_files(ld, procfd, dir, kinds, err, errlen);
+		rc = load_task_files(ld, procfd, dir, true, kinds, err, errlen);
 	}
 	return finish_or_free(m, ld, rc, out, err, errlen);
 }
 
-int mirror_load_task(int procfd, pid_t pid, pid_t tid, unsigned int kinds, struct mach_machine **out, char *err,
+int mirror_load_task(int procfd, pid_t pid, pid_t tid, uint64_t kinds, struct mach_machine **out, char *err,
 		     size_t errlen)
 {
 	char path[64], *env;

@@ -14,12 +14,12 @@
 
 /**
  * Load the global files of the procfs at @procfd into a new machine: those
- * a machine must have and those of loader kinds @kinds (PFS_NEEDS bits; ~0u
+ * a machine must have and those of loader kinds @kinds (PFS_NEEDS bits; ~0
  * for all, /proc/sys included).  Files that move together (stat, softirqs,
  * interrupts) are read again until they agree.  0 or -errno with a message
  * in @err.
  */
-int mirror_load_globals(int procfd, unsigned int kinds, struct mach_machine **out, char *err, size_t errlen);
+int mirror_load_globals(int procfd, uint64_t kinds, struct mach_machine **out, char *err, size_t errlen);
 
 /** Load the /proc/sys tree at @dir of the procfs at @procfd into @ld's machine; 0 or -errno. */
 int mirror_load_sysctl(struct mach_loader *ld, int procfd, const char *dir, char *err, size_t errlen);
@@ -31,7 +31,7 @@ int mirror_load_sysctl(struct mach_loader *ld, int procfd, const char *dir, char
  * Fewer files, fewer chances for a busy process to change between two.
  * -ESRCH when the process is gone.
  */
-int mirror_load_task(int procfd, pid_t pid, pid_t tid, unsigned int kinds, struct mach_machine **out, char *err,
+int mirror_load_task(int procfd, pid_t pid, pid_t tid, uint64_t kinds, struct mach_machine **out, char *err,
 		     size_t errlen);
 
 /**

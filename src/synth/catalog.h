@@ -63,7 +63,6 @@ extern const struct lib sy_libs[NR_LIBS];
 #define LIBC_PATH LIBDIR "libc.so.6"
 #define LD_SO_INODE 332383
 #define LIBC_INODE 332835
-#define ROOT_DEV_MAJOR 0xfe       /* virtio disk vda: 254:0, printed fe:00 */
 
 /** An inode number for a path, stable across processes and seeds. */
 uint64_t sy_path_inode(const char *path);

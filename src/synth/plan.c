@@ -237,6 +237,7 @@ int sy_plan(struct synth *s)
 {
 	struct mach_machine *m = s->m;
 	size_t cap = s->o->tasks;
+	int rc;
 
 	m->procs = calloc(cap, sizeof(*m->procs));
 	s->gen = calloc(cap, sizeof(*s->gen));
@@ -265,6 +266,9 @@ int sy_plan(struct synth *s)
 	sy_plan_states(s);
 	sy_plan_threads(s);
 	sy_plan_running(s);
+	rc = sy_plan_ns(s); /* reads the tree as plan indices: before the pids */
+	if (rc)
+		return rc;
 	plan_pids(s);
 	/* a command run on this machine starts from the last login shell, beside its `ps` */
 	s->m->login_pid = idx_pid(s, s->last_bash);

@@ -92,6 +92,7 @@ static void free_build(struct synth *s)
 	free(s->vb);
 	free(s->gen);
 	free(s->user_seen);
+	sy_ns_free(s);
 }
 
 /* Each step reads what the steps before it built, so the order is fixed (see above). */
@@ -132,6 +133,8 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	if ((rc = sy_build_schedstat(&s)) || (rc = sy_build_irqs(&s)))
 		goto fail;
 	sy_build_meminfo(&s);
+	if ((rc = sy_build_mounts(&s)))
+		goto fail;
 	finish_procs(&s);
 	sy_build_vmstat(&s);
 	sy_build_load(&s);

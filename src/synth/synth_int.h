@@ -72,6 +72,12 @@ struct gen {
 	uint8_t flags;        /* GF_* */
 	uint8_t env;          /* enum env_class */
 	uint32_t eroot;       /* the process that set up the environment it inherited */
+	/* namespaces and control groups (ns_plan.c) */
+	uint32_t css_set;     /* its control groups: a m->css_sets index */
+	uint32_t nsset;       /* its namespaces: a m->nssets index */
+	uint32_t ns_pid;      /* its pid in its container's pid namespace; 0: in the host's only */
+	uint32_t ns_pgid, ns_sid; /* its group's and session's there (0: outside it) */
+	int32_t container;    /* the plan index of its container's first process; NONE: on the host */
 };
 
 /* Where a process's environment came from (it inherits its parent's otherwise). */
@@ -96,6 +102,8 @@ struct synth_sums {
 	uint64_t minflt, majflt;
 	uint64_t raw_user, raw_sys;
 };
+
+struct sy_ns_state;
 
 struct synth {
 	const struct mach_synth_opts *o;
@@ -136,11 +144,15 @@ struct synth {
 	uint64_t lib_ino[NR_LIBS], exe_ino[NR_PROGS];
 
 	/* one mm being built */
+	uint32_t root_major, root_minor; /* the device of its root filesystem (files it maps) */
 	struct mach_vma *vb;
 	size_t vn, vcap;
 	uint64_t res_anon, res_file, res_shmem; /* resident kB by class */
 	char argbuf[4096];
 	char envbuf[2048];
+
+	/* namespaces, control groups, mount tables (ns_plan.c): planned, then read-only */
+	struct sy_ns_state *ns;
 
 	/* sums over the tasks, for the global counters */
 	struct synth_sums sum;
@@ -205,6 +217,26 @@ int sy_build_schedstat(struct synth *s);
 void sy_bitmap_set_range(struct mach_bitmap *b, unsigned int first, unsigned int count);
 /** Set the bits of the CPUs of NUMA node @node (all CPUs with one node). */
 void sy_bitmap_set_node_cpus(const struct synth *s, struct mach_bitmap *b, unsigned int node);
+
+/* ns_plan.c, ns_cgroups.c, ns_mounts.c */
+
+/**
+ * After the plan: the control group tree (systemd's layout, the workload
+ * `depth` levels deep), the namespaces of services and containers, the pids
+ * inside containers; each process's css_set and nsset in its gen, and the
+ * mount tables reserved.  0 or -ENOMEM.
+ */
+int sy_plan_ns(struct synth *s);
+/** Fill the reserved mount tables; after meminfo, which sizes the tmpfs mounts.  0 or -ENOMEM. */
+int sy_build_mounts(struct synth *s);
+/** Free the namespace plan's state (not the machine's tables). */
+void sy_ns_free(struct synth *s);
+/** Thread @j of planned process @idx: its css_set, nsset and ids in every pid namespace. */
+void sy_thread_ns(const struct synth *s, size_t idx, struct mach_thread *t, unsigned int j);
+/** The device of planned process @idx's root filesystem, for the files it maps. */
+void sy_root_dev(const struct synth *s, size_t idx, uint32_t *major, uint32_t *minor);
+/** The 64-hex-digit id of the container whose first process is planned at @idx. */
+void sy_container_id(const struct synth *s, size_t idx, char out[65]);
 
 /* counters.c */
 

@@ -90,6 +90,8 @@ static uint64_t wakeups(struct rng *r, uint64_t life_ns, double rate_lo, double 
 
 /* What the threads of one user process share while they are built. */
 struct user_task {
+	const struct synth *s;
+	size_t idx;                /* its plan index */
 	struct mach_process *p;
 	const struct gen *g;
 	const struct prog *pg;
@@ -185,6 +187,7 @@ static int user_thread_identity(struct user_task *u, struct mach_thread *t, unsi
 		t->gid[k] = g->uid == UID_SYSLOG ? 4 : g->uid;
 	}
 	thread_ids(t, p);
+	sy_thread_ns(u->s, u->idx, t, j);
 	t->sig_blocked = pg->blk;
 	if (g->uid == UID_ROOT)
 		t->cap_prm = t->cap_eff = CAPS_ROOT;
@@ -320,7 +323,7 @@ static void user_children_times(struct synth *s, struct user_task *u)
  */
 static int build_user(struct synth *s, size_t idx)
 {
-	struct user_task u = { .p = &s->m->procs[idx], .g = &s->gen[idx], .pinned = -1 };
+	struct user_task u = { .s = s, .idx = idx, .p = &s->m->procs[idx], .g = &s->gen[idx], .pinned = -1 };
 	struct layout L;
 	int rc;
 
@@ -335,6 +338,7 @@ static int build_user(struct synth *s, size_t idx)
 	if (!u.p->threads)
 		return -ENOMEM;
 	user_process(&u);
+	sy_root_dev(s, idx, &s->root_major, &s->root_minor);
 	if (!u.zombie && (rc = user_mm(s, &u, &L)))
 		return rc;
 	u.nnames = u.pg->tnames ? sy_count_fields(u.pg->tnames, '|') : 1;
@@ -403,6 +407,7 @@ static int build_kthread(struct synth *s, size_t idx)
 	t->state = g->nrun ? MACH_TASK_RUNNING : g->state;
 	t->umask = 022;
 	thread_ids(t, p);
+	sy_thread_ns(s, idx, t, 0);
 	t->kthread = true;
 	t->cap_prm = t->cap_eff = t->cap_bnd = CAPS_KTHREAD;
 	t->ssb = MACH_SSB_VULNERABLE;

@@ -29,9 +29,11 @@ static int vma_add_len(struct synth *s, uint64_t start, uint64_t end, unsigned i
 		return -ENOMEM;
 	*v = (struct mach_vma){ .start = start, .end = end, .offset = off, .inode = inode,
 				.flags = flags, .kind = kind, .deleted = deleted };
-	if (dev == DEV_ROOT)
-		v->dev_major = ROOT_DEV_MAJOR;
-	else if (dev == DEV_SHM)
+	if (dev == DEV_ROOT) {
+		/* the root filesystem as this process sees it: the host's disk, or its container's overlay */
+		v->dev_major = s->root_major;
+		v->dev_minor = s->root_minor;
+	} else if (dev == DEV_SHM)
 		v->dev_minor = 1;
 	if (name) {
 		v->name = malloc(nlen + 1);

@@ -38,11 +38,23 @@ static void collect_names(void)
 	for (size_t i = 0; i < pfs_nentries; i++) {
 		const struct pfs_entry *e = &pfs_entries[i];
 
-		if (e->kind == PFS_FILE && e->load != MACH_LD_NONE && !strchr(e->path, '*'))
-			names[nnames++] = (struct mach_ld_name){ .name = e->path, .kind = e->load };
+		if (e->kind != PFS_DIR && e->load != MACH_LD_NONE && !strchr(e->path, '*'))
+			names[nnames++] = (struct mach_ld_name){ .name = e->path, .kind = e->load,
+								 .link = e->kind == PFS_LINK,
+								 .tgid_only = !(e->scopes & PFS_IN(PFS_SCOPE_TID)),
+								 .absent_rc = pfs_entry_absent_rc(e) };
 		else if (e->kind == PFS_FILE && mach_ld_kind_tree(e->load) && scope_root_path(e))
 			names[nnames++] = (struct mach_ld_name){ .name = scope_root_path(e), .kind = e->load };
 	}
+}
+
+int pfs_entry_absent_rc(const struct pfs_entry *e)
+{
+	if (e->access & PFS_ACC_NEED_NS)
+		return -EINVAL;
+	if (e->access & PFS_ACC_NEED_MM)
+		return -ESRCH;
+	return e->kind == PFS_LINK ? -ENOENT : 0;
 }
 
 const struct mach_ld_name *pfs_load_names(size_t *n)
@@ -73,7 +85,7 @@ int pfs_load_text(struct mach_loader *ld, const char *path, const char *text, si
 	struct pfs_node n;
 	int rc = pfs_parse_path(path, NULL, &n, err, errlen);
 
-	if (!rc && (!n.entry || n.entry->kind != PFS_FILE || n.entry->load == MACH_LD_NONE))
+	if (!rc && (!n.entry || n.entry->kind == PFS_DIR || n.entry->load == MACH_LD_NONE))
 		rc = -EINVAL;
 	if (rc) {
 		snprintf(err, errlen, "%s: not a file the loader parses (stat, meminfo, 42/status, "

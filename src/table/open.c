@@ -49,6 +49,8 @@ int pfs_open(struct seq_file *m, const struct pfs_node *n, struct pfs_ctx *ctx)
 		return -ELOOP; /* symlinks are read with readlink, not opened */
 	if (n->pid && (!ctx->proc || !ctx->thread))
 		return -EINVAL;
+	if ((e->access & PFS_ACC_NEED_NS) && !mach_thread_has_nsproxy(ctx->thread))
+		return -EINVAL; /* mounts_open_common: no nsproxy, no mount namespace */
 	ctx->arg = e->arg;
 	ctx->inst = n->inst;
 	if (e->ops)
@@ -136,7 +138,7 @@ static int each_in_scope(const struct mach_machine *mach, unsigned int flags, en
 
 		if (!(e->scopes & PFS_IN(scope)) || e->kind == PFS_DIR || strchr(e->path, '*'))
 			continue;
-		if (!(flags & PFS_EACH_ALL) && (e->kind != PFS_FILE || e->load == MACH_LD_NONE))
+		if (!(flags & PFS_EACH_ALL) && e->load == MACH_LD_NONE)
 			continue;
 		if (pfs_bind(mach, &n, &c))
 			continue;

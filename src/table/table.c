@@ -58,6 +58,23 @@ static bool has_softirq_detail(const struct pfs_ctx *c)
 	return c->mach->softirq_detail;
 }
 
+/* The model knows the task's mount table, or the task has none to show (a zombie: EINVAL at open). */
+static bool has_mounts(const struct pfs_ctx *c)
+{
+	const struct mach_nsset *ns = mach_thread_nsset(c->mach, c->thread);
+
+	return !mach_thread_has_nsproxy(c->thread) || (ns && ns->mounts < c->mach->nmnt_tables);
+}
+
+static bool has_cgroups(const struct pfs_ctx *c)
+{
+	return mach_thread_css_set(c->mach, c->thread) != NULL;
+}
+
+/* An ns/ link: the kernel lists all ten for every task; readlink says which it has. */
+#define NS_LINK(p, type, ld) \
+	LINK(p, PT, pfs_link_ns, "proc_ns_readlink", .access = PFS_ACC_PTRACE_READ, .arg = type, .load = ld)
+
 const struct pfs_entry pfs_entries[] = {
 	/* /proc */
 	DIR_("pressure", G, 0555),
@@ -110,16 +127,34 @@ const struct pfs_entry pfs_entries[] = {
 	      .access = PFS_ACC_PTRACE_READ | PFS_ACC_MM | PFS_ACC_NEED_MM),
 	LINK("exe", PT, pfs_link_exe, "proc_exe_link", .access = PFS_ACC_PTRACE_READ,
 	     .needs = PFS_NEEDS(MACH_LD_PID_MAPS)),
-	LINK("ns/pid", PT, pfs_link_ns_pid, "ns_get_name", .access = PFS_ACC_PTRACE_READ),
+	ITER("mounts", PT, 0444, &pfs_pid_mounts_ops, MACH_LD_PID_MOUNTS, "show_vfsmnt", .access = PFS_ACC_NEED_NS,
+	     .exists = has_mounts, .needs = PFS_NEEDS(MACH_LD_PID_MOUNTINFO)),
+	ITER("mountinfo", PT, 0444, &pfs_pid_mountinfo_ops, MACH_LD_PID_MOUNTINFO, "show_mountinfo",
+	     .access = PFS_ACC_NEED_NS, .exists = has_mounts),
+	ITER("mountstats", P, 0400, &pfs_pid_mountstats_ops, MACH_LD_PID_MOUNTSTATS, "show_vfsstat",
+	     .access = PFS_ACC_NEED_NS, .exists = has_mounts, .needs = PFS_NEEDS(MACH_LD_PID_MOUNTINFO)),
+	FILE_("cpuset", PT, 0444, pfs_show_pid_cpuset, MACH_LD_PID_CPUSET, "proc_cpuset_show", .exists = has_cgroups,
+	      .needs = PFS_NEEDS(MACH_LD_PID_CGROUP)),
+	FILE_("cgroup", PT, 0444, pfs_show_pid_cgroup, MACH_LD_PID_CGROUP, "proc_cgroup_show", .exists = has_cgroups),
+	NS_LINK("ns/net", MACH_NS_NET, MACH_LD_PID_NS_NET),
+	NS_LINK("ns/uts", MACH_NS_UTS, MACH_LD_PID_NS_UTS),
+	NS_LINK("ns/ipc", MACH_NS_IPC, MACH_LD_PID_NS_IPC),
+	NS_LINK("ns/pid", MACH_NS_PID, MACH_LD_PID_NS_PID),
+	NS_LINK("ns/pid_for_children", MACH_NS_PID_FOR_CHILDREN, MACH_LD_PID_NS_PID_FOR_CHILDREN),
+	NS_LINK("ns/user", MACH_NS_USER, MACH_LD_PID_NS_USER),
+	NS_LINK("ns/mnt", MACH_NS_MNT, MACH_LD_PID_NS_MNT),
+	NS_LINK("ns/cgroup", MACH_NS_CGROUP, MACH_LD_PID_NS_CGROUP),
+	NS_LINK("ns/time", MACH_NS_TIME, MACH_LD_PID_NS_TIME),
+	NS_LINK("ns/time_for_children", MACH_NS_TIME_FOR_CHILDREN, MACH_LD_PID_NS_TIME_FOR_CHILDREN),
 };
 
 const size_t pfs_nentries = sizeof(pfs_entries) / sizeof(pfs_entries[0]);
 
-_Static_assert(MACH_LD_NR_KINDS <= 32, "pfs_entry.needs holds one bit per loader kind");
+_Static_assert(MACH_LD_NR_KINDS <= 64, "pfs_entry.needs holds one bit per loader kind");
 
-unsigned int pfs_entry_needs(const struct pfs_entry *e)
+uint64_t pfs_entry_needs(const struct pfs_entry *e)
 {
-	unsigned int k = e->needs | PFS_NEEDS(MACH_LD_PID_STATUS) | PFS_NEEDS(MACH_LD_PID_STAT);
+	uint64_t k = e->needs | PFS_NEEDS(MACH_LD_PID_STATUS) | PFS_NEEDS(MACH_LD_PID_STAT);
 
 	if (e->load != MACH_LD_NONE)
 		k |= PFS_NEEDS(e->load);

@@ -10,6 +10,19 @@
 
 #include "uprocfs/procfs.h"
 
+/* A symlink's target into a malloc'd buffer, as the loader keeps a symlink's text. */
+static int read_link(const struct pfs_node *n, const struct pfs_ctx *ctx, char **text, size_t *len)
+{
+	char target[4096];
+	int rc = n->entry->readlink(ctx, target, sizeof(target));
+
+	if (rc)
+		return rc;
+	*len = strlen(target);
+	*text = strdup(target);
+	return *text ? 0 : -ENOMEM;
+}
+
 int pfs_verify(const struct mach_machine *mach, const struct mach_load_report *report,
 	       void (*each)(void *arg, const struct pfs_verify_file *f), void *arg,
 	       struct pfs_verify_counts *out)
@@ -27,7 +40,9 @@ int pfs_verify(const struct mach_machine *mach, const struct mach_load_report *r
 			out->skipped++;
 		} else {
 			rc = pfs_resolve(mach, v.loaded->path, &n, &ctx, err, sizeof(err));
-			if (!rc)
+			if (!rc && n.entry->kind == PFS_LINK)
+				rc = read_link(&n, &ctx, &text, &v.len);
+			else if (!rc)
 				rc = pfs_render(&n, &ctx, &text, &v.len);
 			if (rc == -ENOMEM)
 				return rc;

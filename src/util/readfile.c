@@ -144,9 +144,45 @@ int uf_read(int dirfd, const char *path, unsigned int flags, size_t limit, char 
 	return 0;
 }
 
+int uf_readlink(int dirfd, const char *path, unsigned int flags, char *buf, size_t size, size_t *len)
+{
+	const char *slash = strrchr(path, '/'), *base = path;
+	int pfd = dirfd;
+	ssize_t n;
+
+	if ((flags & UF_BENEATH) && slash) {
+		char dir[4096];
+
+		if ((size_t)(slash - path) >= sizeof(dir))
+			return -ENAMETOOLONG;
+		memcpy(dir, path, (size_t)(slash - path));
+		dir[slash - path] = '\0';
+		pfd = uf_open(dirfd, dir, flags, O_DIRECTORY);
+		if (pfd < 0)
+			return pfd;
+		base = slash + 1;
+	} else if ((flags & UF_BENEATH) && path[0] == '/') {
+		return -EXDEV;
+	}
+	n = readlinkat(pfd, base, buf, size);
+	if (n < 0)
+		n = errno == EINVAL ? -ENOLINK : -errno;
+	if (pfd != dirfd)
+		close(pfd);
+	if (n < 0)
+		return (int)n;
+	if ((size_t)n >= size)
+		return -ENAMETOOLONG;
+	buf[n] = '\0';
+	*len = (size_t)n;
+	return 0;
+}
+
 const char *uf_reason(int rc)
 {
 	switch (rc) {
+	case -ENOLINK:
+		return "not a symlink";
 	case -ELOOP:
 		return "a symlink (not followed)";
 	case -EXDEV:

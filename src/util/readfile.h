@@ -33,6 +33,14 @@ int uf_read(int dirfd, const char *path, unsigned int flags, size_t limit, char 
 /** Open @path under @dirfd as uf_read does (O_RDONLY|O_CLOEXEC); a descriptor or -errno. */
 int uf_open(int dirfd, const char *path, unsigned int flags, int oflags);
 
+/**
+ * The target of the symlink @path (relative to @dirfd) into @buf (NUL
+ * terminated), its length in *@len; with UF_BENEATH its directory must
+ * resolve inside @dirfd through no symlink.  0, -ENOLINK (not a symlink),
+ * -ENAMETOOLONG (longer than @size - 1), or -errno.
+ */
+int uf_readlink(int dirfd, const char *path, unsigned int flags, char *buf, size_t size, size_t *len);
+
 /** A short phrase for an error of uf_read ("a symlink (not followed)", ...). */
 const char *uf_reason(int rc);
 

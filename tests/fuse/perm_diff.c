@@ -30,7 +30,7 @@
 
 #define NOBODY 65534
 #define OTHER 1000
-#define MAX_TARGETS 24
+#define MAX_TARGETS 32
 
 struct target {
 	const char *name;
@@ -155,6 +155,57 @@ static void outcome(const char *path, enum pfs_kind kind, char *out, size_t size
 }
 
 /*
+ * A zombie of @uid: a parent (ours, ended at cleanup, taking its zombie
+ * with it) that never reaps its exited child.  Both become targets: the
+ * zombie's mount files fail with EINVAL, its ns/ links but pid and user
+ * with ENOENT.
+ */
+static void start_zombie(const char *name, uid_t uid)
+{
+	struct target *parent = &targets[ntargets++], *z = &targets[ntargets++];
+	int p[2];
+	pid_t zpid = -1;
+
+	*parent = (struct target){ .name = "a zombie's parent", .ours = true };
+	*z = (struct target){ .name = name };
+	if (pipe(p))
+		return;
+	parent->pid = fork();
+	if (parent->pid == 0) {
+		close(p[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (uid && (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid)))
+			_exit(1);
+		zpid = fork();
+		if (zpid == 0)
+			_exit(0);
+		if (write(p[1], &zpid, sizeof(zpid)) != sizeof(zpid))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	if (parent->pid > 0 && read(p[0], &zpid, sizeof(zpid)) == sizeof(zpid))
+		z->pid = zpid;
+	close(p[0]);
+	/* settled once its state is Z */
+	for (int i = 0; i < 200 && z->pid > 0; i++) {
+		char path[64], buf[256];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)z->pid);
+		f = fopen(path, "re");
+		if (f && fgets(buf, sizeof(buf), f) && strstr(buf, ") Z ")) {
+			fclose(f);
+			break;
+		}
+		if (f)
+			fclose(f);
+		usleep(5000);
+	}
+}
+
+/*
  * Every outcome for one reader, one line per (target, entry): "kernel
  * uprocfs".  The unprivileged reader runs in a child with nobody's ids.
  */
@@ -262,6 +313,8 @@ int main(int argc, char **argv)
 	start("root with nobody's gids", 0, 0, 0, NOBODY, NOBODY, NOBODY, true);
 	start("real 1000, effective nobody", OTHER, NOBODY, NOBODY, NOBODY, NOBODY, NOBODY, true);
 	start("effective 1000, saved nobody", NOBODY, OTHER, NOBODY, NOBODY, NOBODY, NOBODY, true);
+	start_zombie("a zombie of root", 0);
+	start_zombie("a zombie of nobody", NOBODY);
 	adopt("init", 1);
 	adopt("kthreadd", 2);
 	adopt("this test", getpid());

@@ -1,6 +1,6 @@
 #!/bin/sh
-# test_tools.sh - unmodified ps, top, free, vmstat, uptime, pgrep and htop read
-# a synthetic machine through `uprocfs run`; the live mirror gives the kernel's
+# test_tools.sh - unmodified ps, top, free, vmstat, uptime, pgrep, htop and
+# findmnt read a synthetic machine through `uprocfs run`; the live mirror gives the kernel's
 # bytes; the tree survives 1-byte reads, random offsets, 8 concurrent readers,
 # a task that exits between readdir and open, and an unmount during reads.
 #
@@ -67,6 +67,40 @@ run ps -eLf > "$tmp/pseLf"
 lines=$(($(wc -l < "$tmp/pseLf") - 1))
 [ "$lines" = $((nthreads + 1)) ]; ok $? "ps -eLf lists the $nthreads threads plus itself ($lines)"
 
+# --- cgroups, mounts, namespaces: ps, findmnt, lsns --------------------------------
+run ps -eo pid=,cgroup= > "$tmp/pscgroup"
+bad=0
+for pid in $(ls "$tmp/tree" | grep '^[0-9]' | sort -n); do
+	want=$(cat "$tmp/tree/$pid/cgroup")
+	got=$(awk -v p="$pid" '$1 == p {print $2}' "$tmp/pscgroup")
+	# ps leaves out the root's lines: kernel threads show "-", as on a real host
+	[ "$want" = "0::/" ] && want="-"
+	if [ "$got" != "$want" ]; then
+		[ $bad -lt 3 ] && diag "pid $pid: ps shows cgroup '$got', the machine has '$want'"
+		bad=1
+	fi
+done
+users=$(awk '$2 != "-"' "$tmp/pscgroup" | wc -l)
+[ "$users" -gt $((nprocs / 3)) ] || bad=1
+ok $bad "ps -eo pid,cgroup shows every process's group, a path for all but kernel threads ($users paths)"
+
+want=$(wc -l < "$tmp/tree/1/mountinfo")
+got=$(run findmnt --task 1 -n -o TARGET | wc -l)
+[ "$got" = "$want" ]; ok $? "findmnt --task 1 lists the machine's $want mounts ($got)"
+run findmnt --task 1 -n -o TARGET,SOURCE,FSTYPE > "$tmp/findmnt1"
+grep -q '^/ *[^ ]*/dev/vda1 *ext4' "$tmp/findmnt1" && grep -q '/home *[^ ]*/dev/vda3 *ext4' "$tmp/findmnt1" &&
+	grep -q '/sys/fs/cgroup *cgroup2 *cgroup2' "$tmp/findmnt1"
+ok $? "findmnt shows / on /dev/vda1, /home on /dev/vda3, cgroup2 on /sys/fs/cgroup"
+cpid=$(grep -l 'docker-\|cri-containerd-' "$tmp"/tree/[0-9]*/cgroup | head -1 | xargs -r dirname | xargs -r basename)
+if [ -n "$cpid" ]; then
+	run findmnt -F "/proc/$cpid/mountinfo" -n -o TARGET,FSTYPE > "$tmp/findmntc"
+	grep -q '^/ *overlay' "$tmp/findmntc" && [ "$(wc -l < "$tmp/findmntc")" = "$(wc -l < "$tmp/tree/$cpid/mountinfo")" ]
+	ok $? "findmnt -F /proc/$cpid/mountinfo: a container's overlay root and its $(wc -l < "$tmp/findmntc") mounts"
+fi
+# lsns stats through the ns/ links (magic links into nsfs): a FUSE symlink cannot lead there
+lsns_out=$(run lsns -p 1 2>&1 | wc -l)
+diag "lsns -p 1 prints $lsns_out lines (it needs nsfs behind the links)"
+
 # --- top --------------------------------------------------------------------
 run top -b -n 2 -d 1 > "$tmp/top"
 tasks=$(awk '/^Tasks:/ {print $2}' "$tmp/top" | tail -1)
@@ -132,10 +166,16 @@ for p in $sleepers; do kill -STOP "$p"; done
 sleep 0.2
 bad=0
 for p in $sleepers 2 $(pgrep -x 'kworker/R-rcu_gp' | head -1); do
-	for f in status stat statm maps cmdline comm; do
+	for f in status stat statm maps cmdline comm cgroup cpuset mounts mountinfo mountstats; do
 		[ -r "/proc/$p/$f" ] && cat "/proc/$p/$f" > /dev/null 2>&1 || continue
 		if ! cmp -s "$tmp/live/$p/$f" "/proc/$p/$f"; then
 			diag "live $p/$f differs from the kernel's"
+			bad=1
+		fi
+	done
+	for nsl in net uts ipc pid pid_for_children user mnt cgroup time time_for_children; do
+		if [ "$(readlink "$tmp/live/$p/ns/$nsl")" != "$(readlink "/proc/$p/ns/$nsl")" ]; then
+			diag "live $p/ns/$nsl points elsewhere than the kernel's"
 			bad=1
 		fi
 	done

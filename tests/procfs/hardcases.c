@@ -12,9 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <semaphore.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,7 +51,10 @@ static void map_file(const char *path, bool unlink_after)
 		unlink(path);
 }
 
-enum hc_kind { HC_NAME, HC_FILES, HC_THREADS, HC_STOPPED, HC_NOBODY, HC_PINNED, HC_SIGNALS };
+enum hc_kind { HC_NAME, HC_FILES, HC_THREADS, HC_STOPPED, HC_NOBODY, HC_PINNED, HC_SIGNALS,
+	       HC_CGROUP, HC_MNTNS, HC_NEWNS, HC_PIDNS, HC_PIDNS_EMPTY };
+
+static void become_ns(enum hc_kind kind, const char *dir);
 
 /* What each child does before it sleeps for good. */
 static void become(enum hc_kind kind, const char *dir)
@@ -113,6 +120,112 @@ static void become(enum hc_kind kind, const char *dir)
 		kill(getpid(), SIGRTMIN + 3);    /* pending in the shared queue */
 		break;
 	}
+	default:
+		become_ns(kind, dir);
+		break;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Namespaces and control groups                                        */
+
+static char cg_procs[224]; /* the nested group's cgroup.procs, for HC_CGROUP */
+static sem_t ns_ready;
+static const char *ns_dir;
+
+/* A thread that leaves for namespaces of its own: a mount namespace with one more tmpfs, or a uts one. */
+static void *ns_thread(void *arg)
+{
+	char path[256];
+
+	if (arg) {
+		snprintf(path, sizeof(path), "%s/thread mnt", ns_dir);
+		if (unshare(CLONE_NEWNS) || mount("hc-thread", path, "tmpfs", MS_NOEXEC, "size=64k"))
+			_exit(3);
+	} else if (unshare(CLONE_NEWUTS) || sethostname("hc-thread", 9)) {
+		_exit(3);
+	}
+	sem_post(&ns_ready);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void start_ns_thread(bool mounts)
+{
+	pthread_t t;
+
+	sem_init(&ns_ready, 0, 0);
+	if (pthread_create(&t, NULL, ns_thread, mounts ? (void *)1 : NULL))
+		_exit(3);
+	while (sem_wait(&ns_ready) && errno == EINTR)
+		;
+}
+
+/*
+ * Its own mount namespace: a tmpfs (its source with a tab and '#') on a
+ * mount point with a space, shared; a bind of it made a slave and
+ * read-only; and a thread in a further namespace of its own.
+ */
+static void become_mntns(const char *dir)
+{
+	char mp[256], bd[256];
+
+	snprintf(mp, sizeof(mp), "%s/mnt point", dir);
+	snprintf(bd, sizeof(bd), "%s/bind dst", dir);
+	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("hc\ttmpfs#1", mp, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=750") ||
+	    mount(NULL, mp, NULL, MS_SHARED, NULL) || mount(mp, bd, NULL, MS_BIND, NULL) ||
+	    mount(NULL, bd, NULL, MS_SLAVE, NULL) ||
+	    mount(NULL, bd, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL))
+		_exit(3);
+	ns_dir = dir;
+	start_ns_thread(true);
+}
+
+static void become_ns(enum hc_kind kind, const char *dir)
+{
+	int fd;
+
+	switch (kind) {
+	case HC_CGROUP:
+		prctl(PR_SET_NAME, "hc-cgroup", 0, 0, 0);
+		fd = open(cg_procs, O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, "0", 1) != 1)
+			_exit(3);
+		close(fd);
+		break;
+	case HC_MNTNS:
+		prctl(PR_SET_NAME, "hc-mntns", 0, 0, 0);
+		become_mntns(dir);
+		break;
+	case HC_NEWNS:
+		prctl(PR_SET_NAME, "hc-newns", 0, 0, 0);
+		if (unshare(CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWCGROUP | CLONE_NEWTIME) ||
+		    sethostname("hc-newns", 8))
+			_exit(3);
+		start_ns_thread(false);
+		break;
+	case HC_PIDNS:
+		/* its child is pid 1 of the new namespace, asleep until this one dies */
+		prctl(PR_SET_NAME, "hc-pidns", 0, 0, 0);
+		if (unshare(CLONE_NEWPID))
+			_exit(3);
+		if (fork() == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			prctl(PR_SET_NAME, "hc-pidns-init", 0, 0, 0);
+			for (;;)
+				pause();
+		}
+		break;
+	case HC_PIDNS_EMPTY:
+		/* a namespace for children it never forks: pid_for_children has no init to show */
+		prctl(PR_SET_NAME, "hc-pidns-empty", 0, 0, 0);
+		if (unshare(CLONE_NEWPID))
+			_exit(3);
+		break;
+	default:
+		break;
 	}
 }
 
@@ -172,6 +285,81 @@ static void wait_state(pid_t pid, char state)
 	}
 }
 
+/* A group two levels deep where we may make one: the v2 hierarchy first, else a v1 one.  Its note or NULL. */
+static const char *make_cgroups(struct hardcases *hc)
+{
+	static const struct { const char *base; long magic; const char *note; } bases[] = {
+		{ "/sys/fs/cgroup/unified", CGROUP2_SUPER_MAGIC, "cgroup v2 (the unified mount beside v1)" },
+		{ "/sys/fs/cgroup", CGROUP2_SUPER_MAGIC, "cgroup v2" },
+		{ "/sys/fs/cgroup/pids", CGROUP_SUPER_MAGIC, "cgroup v1 (pids)" },
+		{ "/sys/fs/cgroup/memory", CGROUP_SUPER_MAGIC, "cgroup v1 (memory)" },
+	};
+	struct statfs sfs;
+
+	for (size_t i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) {
+		if (statfs(bases[i].base, &sfs) || sfs.f_type != bases[i].magic)
+			continue;
+		snprintf(hc->cgdirs[1], sizeof(hc->cgdirs[1]), "%s/uprocfs-hc.%d", bases[i].base, (int)getpid());
+		snprintf(hc->cgdirs[0], sizeof(hc->cgdirs[0]), "%.160s/nested group", hc->cgdirs[1]);
+		if (mkdir(hc->cgdirs[1], 0755) == 0 && mkdir(hc->cgdirs[0], 0755) == 0) {
+			snprintf(cg_procs, sizeof(cg_procs), "%s/cgroup.procs", hc->cgdirs[0]);
+			return bases[i].note;
+		}
+		rmdir(hc->cgdirs[1]);
+		hc->cgdirs[0][0] = hc->cgdirs[1][0] = '\0';
+	}
+	return NULL;
+}
+
+/* The namespace and cgroup cases; pid 1 of the child pid namespace is found through its parent. */
+static int start_ns_cases(struct hardcases *hc)
+{
+	static const char *const dirs[] = { "mnt point", "bind dst", "thread mnt" };
+	char path[256], buf[64];
+	pid_t pid, init = 0;
+	FILE *f;
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", hc->dir, dirs[i]);
+		if (mkdir(path, 0755))
+			return -errno;
+	}
+	hc->cg_note = make_cgroups(hc);
+	if ((hc->cg_note && spawn(hc, HC_CGROUP, "nested cgroup") < 0) || spawn(hc, HC_MNTNS, "mount namespace") < 0 ||
+	    spawn(hc, HC_NEWNS, "new namespaces") < 0 || (pid = spawn(hc, HC_PIDNS, "pid ns parent")) < 0 ||
+	    spawn(hc, HC_PIDNS_EMPTY, "pid ns, no init") < 0)
+		return -ECHILD;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+	f = fopen(path, "re");
+	if (f && fgets(buf, sizeof(buf), f))
+		init = (pid_t)atoi(buf);
+	if (f)
+		fclose(f);
+	if (init <= 0)
+		return -ECHILD;
+	hc->pids[hc->n] = init;
+	hc->names[hc->n++] = "pid ns init";
+	for (unsigned int i = 0; i < hc->n; i++)
+		wait_state(hc->pids[i], 'S');
+	return 0;
+}
+
+/* Remove what the namespace cases left: the groups once empty, the mount points. */
+static void stop_ns_cases(struct hardcases *hc)
+{
+	static const char *const dirs[] = { "mnt point", "bind dst", "thread mnt" };
+	char path[256];
+
+	for (int k = 0; k < 2; k++)
+		for (int tries = 0; hc->cgdirs[k][0] && rmdir(hc->cgdirs[k]) && errno == EBUSY && tries < 100; tries++)
+			nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+	hc->cgdirs[0][0] = hc->cgdirs[1][0] = '\0';
+	for (size_t i = 0; hc->dir[0] && i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", hc->dir, dirs[i]);
+		rmdir(path);
+	}
+}
+
 int hardcases_start(struct hardcases *hc)
 {
 	static const struct { enum hc_kind kind; const char *name; } kinds[] = {
@@ -198,6 +386,10 @@ int hardcases_start(struct hardcases *hc)
 		} else {
 			wait_state(pid, 'S');
 		}
+	}
+	if (start_ns_cases(hc)) {
+		hardcases_stop(hc);
+		return -ECHILD;
 	}
 	/* A zombie: a parent that never reaps its exited child. */
 	if (pipe2(pipefd, O_CLOEXEC))
@@ -246,6 +438,7 @@ void hardcases_stop(struct hardcases *hc)
 		hc->pids[i] = 0;
 	}
 	hc->n = 0;
+	stop_ns_cases(hc);
 	if (hc->dir[0]) {
 		static const char *const names[] = { "with space", "with\ttab", "with\nnewline",
 						     "with\\backslash", "deleted file" };

@@ -8,7 +8,7 @@
 
 #include <sys/types.h>
 
-#define HC_MAX 16
+#define HC_MAX 32
 
 struct hardcases {
 	pid_t pids[HC_MAX];      /* every process we started, to end them */
@@ -16,13 +16,22 @@ struct hardcases {
 	unsigned int n;
 	pid_t zombie_parent;     /* the zombie's parent (a zombie cannot be asked to exit) */
 	char dir[64];            /* temporary directory of the odd file names */
+	/* namespaces and cgroups: the v2 groups made (leaf first), removed once their task is gone */
+	char cgdirs[2][192];     /* [0] the nested group, [1] its parent */
+	const char *cg_note;     /* how the nested cgroup was made, or why it was not */
 };
 
 /**
  * Start the hard cases: an odd comm, odd file names mapped (spaces, tab,
  * newline, backslash), a deleted mapped file, a multithreaded process, a
  * stopped one, a zombie, nobody with supplementary groups, one pinned to a
- * CPU, and blocked/ignored/caught/pending signals.  Each is asleep (or
+ * CPU, and blocked/ignored/caught/pending signals; a process in a cgroup v2
+ * group two levels deep (a space in its name), one in its own mount
+ * namespace with a tmpfs on a mount point with a space (shared, and a
+ * slave bind of it) and a thread with a namespace of its own, one in new
+ * uts, ipc, net, cgroup and time namespaces with a thread in yet another
+ * uts namespace, pid 1 of a child pid namespace and its parent, and a
+ * process whose new pid namespace has no init yet.  Each is asleep (or
  * stopped/dead) when this returns.  0 or -errno.
  */
 int hardcases_start(struct hardcases *hc);

@@ -61,7 +61,7 @@ static void test_shapes(void)
 			       star == (e->coll != PFS_COLL_NONE);
 			break;
 		case PFS_LINK:
-			fine = e->readlink && !e->show && !e->ops && e->load == MACH_LD_NONE;
+			fine = e->readlink && !e->show && !e->ops;
 			break;
 		default:
 			fine = !e->show && !e->ops && !e->readlink && (e->mode & 0111) && e->load == MACH_LD_NONE &&

@@ -42,6 +42,7 @@
 #include "uprocfs/control.h"
 #include "uprocfs/load.h"
 #include "uprocfs/mach_sysctl.h"
+#include "uprocfs/mach_ns.h"
 #include "uprocfs/mach_vocab.h"
 #include "uprocfs/machine.h"
 #include "uprocfs/pfs_fuse.h"
