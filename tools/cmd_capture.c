@@ -115,7 +115,7 @@ int cmd_capture(int argc, char **argv)
 				lf->reason ? lf->reason : "?");
 			continue;
 		}
-		rc = tw_file(&w, lf->path, lf->text, lf->len, err, sizeof(err));
+		rc = tw_entry(&w, lf->path, lf->text, lf->len, err, sizeof(err));
 		if (rc) {
 			fprintf(stderr, "uprocfs capture: %s\n", err);
 			status = 1;

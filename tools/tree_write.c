@@ -188,6 +188,43 @@ int tw_file(struct tree_writer *w, const char *rel, const char *text, size_t len
 	return rc;
 }
 
+int tw_link(struct tree_writer *w, const char *rel, const char *target, size_t len, char *err, size_t errlen)
+{
+	const char *base = rel;
+	char *t = len < 4096 && !memchr(target, '\0', len) ? strndup(target, len) : NULL;
+	int dfd, rc = 0;
+
+	if (!t) {
+		snprintf(err, errlen, "%s/%s: not a symlink target (%zu bytes)", w->dest, rel, len);
+		return -EINVAL;
+	}
+	dfd = parent_dir(w, rel, &base);
+	if (dfd < 0) {
+		snprintf(err, errlen, "%s/%s: %s", w->dest, rel, strerror(-dfd));
+		free(t);
+		return dfd;
+	}
+	if (symlinkat(t, dfd, base)) {
+		rc = -errno;
+		snprintf(err, errlen, "%s/%s: %s", w->dest, rel, strerror(errno));
+	} else {
+		w->files++;
+	}
+	close(dfd);
+	free(t);
+	return rc;
+}
+
+int tw_entry(struct tree_writer *w, const char *rel, const char *text, size_t len, char *err, size_t errlen)
+{
+	struct pfs_node n;
+	char perr[64];
+
+	if (!pfs_parse_path(rel, &n, perr, sizeof(perr)) && n.entry && n.entry->kind == PFS_LINK)
+		return tw_link(w, rel, text, len, err, errlen);
+	return tw_file(w, rel, text, len, err, errlen);
+}
+
 int tw_commit(struct tree_writer *w, char *err, size_t errlen)
 {
 	char *old = NULL;
@@ -252,7 +289,8 @@ static int write_node(void *arg, const struct pfs_node *n, const struct pfs_ctx 
 		snprintf(a->err, a->errlen, "%s: %s", path, strerror(-rc));
 		return rc;
 	}
-	rc = tw_file(a->w, path, text, len, a->err, a->errlen);
+	rc = n->entry->kind == PFS_LINK ? tw_link(a->w, path, text, len, a->err, a->errlen)
+					 : tw_file(a->w, path, text, len, a->err, a->errlen);
 	free(text);
 	return rc;
 }

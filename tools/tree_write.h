@@ -35,6 +35,12 @@ int tw_begin(struct tree_writer *w, const char *dest, bool force, char *err, siz
 /** Write one file at @rel ("42/task/43/stat") of the tree; 0 or -errno with a message. */
 int tw_file(struct tree_writer *w, const char *rel, const char *text, size_t len, char *err, size_t errlen);
 
+/** Write a symlink at @rel pointing at the @len bytes of @target (a /proc link's text). */
+int tw_link(struct tree_writer *w, const char *rel, const char *target, size_t len, char *err, size_t errlen);
+
+/** Write @rel as the file table says it is: a symlink for a link entry (fd/3, cwd), else a file. */
+int tw_entry(struct tree_writer *w, const char *rel, const char *text, size_t len, char *err, size_t errlen);
+
 /** Put the tree in place (replacing a forced destination); 0 or -errno with a message. */
 int tw_commit(struct tree_writer *w, char *err, size_t errlen);
 

@@ -32,6 +32,7 @@ static void statm_free(struct ld_statm *s)
 
 void ld_task_clear(struct ld_task *t)
 {
+	ld_misc_clear(&t->misc);
 	ld_status_free(t->status);
 	stat_free(t->stat);
 	statm_free(t->statm);
@@ -132,7 +133,7 @@ static void rec_swap(struct ld_task *a, struct ld_task *b, enum mach_ld_kind kin
 	}
 }
 
-int ld_pid_file(struct ld_pid *lp, enum mach_ld_kind kind, pid_t tid, const char *path,
+int ld_pid_file(struct ld_pid *lp, enum mach_ld_kind kind, pid_t tid, uint32_t inst, const char *path,
 		const char *text, size_t len, char *err, size_t errlen)
 {
 	struct ld_task *t = tid ? ld_pid_task(lp, tid) : &lp->whole;
@@ -142,6 +143,8 @@ int ld_pid_file(struct ld_pid *lp, enum mach_ld_kind kind, pid_t tid, const char
 
 	if (!t)
 		return -ENOMEM;
+	if (ld_misc_kind(kind))
+		return ld_misc_file(&t->misc, kind, inst, path, text, len, err, errlen);
 	/* parsed aside, so that a file that does not parse leaves the slot as it was */
 	rc = rec_new(&fresh, kind, path);
 	if (!rc) {

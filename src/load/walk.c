@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -98,11 +99,22 @@ static int load_globals(struct walk *w)
 
 /* One file of one attempt at a pid. */
 struct slot {
-	char rel[64];
+	char rel[80];
 	pid_t tid;          /* 0: /proc/<pid>/X, else task/<tid>/X */
 	const struct mach_ld_name *f;
+	uint32_t inst;      /* a collection's instance (fd/<inst>) */
 	size_t off, len;
 	int rc;
+};
+
+/* What a collection directory of one task listed. */
+struct listing {
+	pid_t tid;
+	const struct mach_ld_name *f;
+	uint32_t *insts;
+	size_t n;
+	int fd;             /* the directory, open while the attempt reads */
+	int rc;             /* why it could not be listed */
 };
 
 /* One attempt at reading a process: its threads, then its files. */
@@ -113,8 +125,17 @@ struct attempt {
 	bool listed;        /* task/ was listed: the tids are every thread */
 	int tasks_rc;       /* why it was not */
 	struct slot *s;
-	size_t n;
+	size_t n, cap;
+	struct listing *l;
+	size_t nl, lcap;
 };
+
+static int inst_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
 
 static int pid_cmp(const void *a, const void *b)
 {
@@ -179,59 +200,160 @@ static int list_tasks(struct walk *w, pid_t pid, pid_t **tids, size_t *n)
 	return fd < 0 ? fd : list_ids(fd, tids, n);
 }
 
-/* The number of per-task files, and so of a task's slots. */
-static size_t task_files(const struct walk *w)
+/* Where task @tid's files are: <pid>/ or <pid>/task/<tid>/. */
+static void task_dir(char *buf, size_t n, pid_t pid, pid_t tid)
 {
-	size_t n = 0;
-
-	for (size_t i = 0; i < w->nfiles; i++)
-		n += mach_ld_kind_per_task(w->files[i].kind);
-	return n;
+	if (tid)
+		snprintf(buf, n, "%d/task/%d", (int)pid, (int)tid);
+	else
+		snprintf(buf, n, "%d", (int)pid);
 }
 
-/* Slot @x reads @f of @pid: from task/<tid>/ when @tid is not 0, else from <pid>/. */
-static void set_slot(struct slot *x, const struct mach_ld_name *f, pid_t pid, pid_t tid)
+/* A slot reading @f (instance @inst of a collection) of @pid: task/<tid>/ when @tid is not 0. */
+static int add_slot(struct attempt *a, const struct mach_ld_name *f, pid_t tid, uint32_t inst)
 {
+	struct slot *x = VEC_PUSH(a->s, a->n, a->cap);
+	char dir[48];
+
+	if (!x)
+		return -ENOMEM;
+	task_dir(dir, sizeof(dir), a->pid, tid);
 	x->tid = tid;
 	x->f = f;
-	if (tid)
-		snprintf(x->rel, sizeof(x->rel), "%d/task/%d/%s", (int)pid, (int)tid, f->name);
+	x->inst = inst;
+	if (mach_ld_kind_coll(f->kind))
+		snprintf(x->rel, sizeof(x->rel), "%s/%s/%u", dir, f->name, inst);
 	else
-		snprintf(x->rel, sizeof(x->rel), "%d/%s", (int)pid, f->name);
+		snprintf(x->rel, sizeof(x->rel), "%s/%s", dir, f->name);
+	return 0;
+}
+
+/*
+ * Open a collection directory of one task ("42/fd") for listing.  Every
+ * such directory of an attempt is opened before any is listed, and stays
+ * open until the files are read: reading our own /proc/self, the
+ * descriptors the walk holds are then in every listing alike.
+ */
+static int open_coll(struct walk *w, struct attempt *a, const struct mach_ld_name *f, pid_t tid)
+{
+	struct listing *l = VEC_PUSH(a->l, a->nl, a->lcap);
+	char rel[80], dir[48];
+
+	if (!l)
+		return -ENOMEM;
+	l->tid = tid;
+	l->f = f;
+	task_dir(dir, sizeof(dir), a->pid, tid);
+	snprintf(rel, sizeof(rel), "%s/%s", dir, f->name);
+	l->fd = uf_open(w->dirfd, rel, w->uf_flags, O_DIRECTORY);
+	l->rc = l->fd < 0 ? l->fd : 0;
+	return 0;
+}
+
+/* An fd number as fs/proc/fd.c names it: decimal, no sign, no leading zero; -1 otherwise. */
+static long fd_name(const char *s)
+{
+	long v = 0;
+
+	if (!*s || (*s == '0' && s[1]))
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > INT32_MAX / 10)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	return v;
+}
+
+struct dirent64_hdr {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/* List @l's open directory (getdents64 on it: no new descriptor), ascending, and a slot per entry. */
+static int list_coll(struct attempt *a, struct listing *l)
+{
+	char buf[8192];
+	size_t cap = 0;
+	long n;
+	int rc = 0;
+
+	while (!rc && (n = syscall(SYS_getdents64, l->fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n && !rc;) {
+			const struct dirent64_hdr *d = (const struct dirent64_hdr *)(buf + off);
+			long v = fd_name(d->d_name);
+			uint32_t *slot;
+
+			off += d->d_reclen;
+			if (v < 0)
+				continue;
+			slot = VEC_PUSH(l->insts, l->n, cap);
+			if (slot)
+				*slot = (uint32_t)v;
+			else
+				rc = -ENOMEM;
+		}
+	}
+	if (!rc && n < 0)
+		l->rc = -errno;
+	if (rc || l->rc)
+		return rc;
+	qsort(l->insts, l->n, sizeof(*l->insts), inst_cmp);
+	for (size_t i = 0; i < l->n && !rc; i++)
+		rc = add_slot(a, l->f, l->tid, l->insts[i]);
+	return rc;
+}
+
+/* The slots of one task's directory: its files, its collections' entries. */
+static int task_slots(struct walk *w, struct attempt *a, pid_t tid)
+{
+	int rc = 0;
+
+	for (size_t f = 0; f < w->nfiles && !rc; f++) {
+		const struct mach_ld_name *n = &w->files[f];
+
+		if (!mach_ld_kind_per_task(n->kind) || (tid && n->tgid_only))
+			continue;
+		rc = mach_ld_kind_coll(n->kind) ? open_coll(w, a, n, tid) : add_slot(a, n, tid, 0);
+	}
+	return rc;
 }
 
 /* Build the slots of one attempt: other threads first, then the leader's two copies. */
-static struct slot *make_slots(const struct walk *w, pid_t pid, const pid_t *tids, size_t ntids, size_t *n)
+static int make_slots(struct walk *w, struct attempt *a)
 {
-	struct slot *s = calloc((ntids + 1) * task_files(w), sizeof(*s));
 	bool leader_task = false;
-	size_t k = 0;
+	int rc = 0;
 
-	if (!s)
-		return NULL;
-	for (size_t i = 0; i < ntids; i++) {
-		if (tids[i] == pid) {
+	for (size_t i = 0; i < a->ntids && !rc; i++) {
+		if (a->tids[i] == a->pid)
 			leader_task = true;
-			continue;
-		}
-		for (size_t f = 0; f < w->nfiles; f++)
-			if (mach_ld_kind_per_task(w->files[f].kind))
-				set_slot(&s[k++], &w->files[f], pid, tids[i]);
+		else
+			rc = task_slots(w, a, a->tids[i]);
 	}
 	/* The leader's task/ copy right before /proc/<pid>/X: the two must agree. */
-	for (size_t f = 0; f < w->nfiles; f++) {
-		if (!mach_ld_kind_per_task(w->files[f].kind))
-			continue;
-		if (leader_task)
-			set_slot(&s[k++], &w->files[f], pid, pid);
-		set_slot(&s[k++], &w->files[f], pid, 0);
-	}
-	*n = k;
-	return s;
+	if (!rc && leader_task)
+		rc = task_slots(w, a, a->pid);
+	if (!rc)
+		rc = task_slots(w, a, 0);
+	/* every collection directory is open by now: list them */
+	for (size_t i = 0; i < a->nl && !rc; i++)
+		if (!a->l[i].rc)
+			rc = list_coll(a, &a->l[i]);
+	return rc;
 }
 
 static void attempt_clear(struct attempt *a)
 {
+	for (size_t i = 0; i < a->nl; i++) {
+		free(a->l[i].insts);
+		if (a->l[i].fd >= 0)
+			close(a->l[i].fd);
+	}
+	free(a->l);
 	free(a->s);
 	free(a->tids);
 	*a = (struct attempt){ .pid = a->pid };
@@ -259,17 +381,31 @@ static int attempt_read(struct walk *w, struct attempt *a, const char **skip)
 		a->listed = !rc;
 		a->tasks_rc = rc;
 	}
-	a->s = make_slots(w, a->pid, a->tids, a->ntids, &a->n);
-	if (!a->s)
-		return -ENOMEM;
+	rc = make_slots(w, a);
+	if (rc)
+		return rc;
 	w->arena.used = 0;
 	for (size_t i = 0; i < a->n; i++) {
-		rc = ld_walk_read(w, a->s[i].rel, &a->s[i].off, &a->s[i].len);
+		struct slot *x = &a->s[i];
+
+		if (x->f->link)
+			rc = ld_walk_readlink(w, x->rel, &x->off, &x->len);
+		else
+			rc = ld_walk_read(w, x->rel, &x->off, &x->len);
 		if (rc == -ENOBUFS)
 			return rc;
-		a->s[i].rc = rc;
+		x->rc = rc;
 	}
 	return 0;
+}
+
+/*
+ * A link that does not resolve (a zombie's cwd, a kernel thread's exe)
+ * has no target: that is what it shows, not a file that is missing.
+ */
+static bool no_target(const struct slot *x)
+{
+	return x->f->link && !mach_ld_kind_coll(x->f->kind) && gone(x->rc);
 }
 
 /*
@@ -280,12 +416,19 @@ static int attempt_read(struct walk *w, struct attempt *a, const char **skip)
 static int attempt_check(struct walk *w, const struct attempt *a, const char **skip,
 			 char *reason, size_t rlen, bool *again)
 {
+	for (size_t i = 0; i < a->nl; i++)
+		if (gone(a->l[i].rc) && w->live)
+			*again = true; /* a task went away while we listed its fds */
 	for (size_t i = 0; i < a->n; i++) {
 		const struct slot *x = &a->s[i];
 		bool leader = x->tid == 0 || x->tid == a->pid;
 		bool needed = x->tid == 0 && mach_ld_required(x->f->kind);
 
-		if (gone(x->rc) && w->live) {
+		if (no_target(x))
+			continue;
+		if (gone(x->rc) && w->live && mach_ld_kind_coll(x->f->kind)) {
+			*again = true; /* closed since the listing: list again */
+		} else if (gone(x->rc) && w->live) {
 			if (leader) {
 				*skip = "task exited";
 				return 0;
@@ -337,6 +480,13 @@ static int attempt_build(struct walk *w, const struct attempt *a)
 	for (size_t i = 0; i < a->ntids && !rc; i++)
 		if (!ld_pid_task(lp, a->tids[i]))
 			rc = -ENOMEM;
+	for (size_t i = 0; i < a->nl && !rc; i++) {
+		const struct listing *l = &a->l[i];
+		struct ld_task *t = l->tid ? ld_pid_task(lp, l->tid) : &lp->whole;
+
+		if (!l->rc)
+			rc = t ? ld_misc_listing(&t->misc, l->f->kind, l->insts, l->n) : -ENOMEM;
+	}
 	for (size_t i = 0; i < a->n && !rc; i++) {
 		const struct slot *x = &a->s[i];
 		char path[4200];
@@ -344,7 +494,7 @@ static int attempt_build(struct walk *w, const struct attempt *a)
 		if (x->rc)
 			continue;
 		ld_walk_path(w, x->rel, path, sizeof(path));
-		rc = ld_pid_file(lp, x->f->kind, x->tid, path, w->arena.buf + x->off, x->len,
+		rc = ld_pid_file(lp, x->f->kind, x->tid, x->inst, path, w->arena.buf + x->off, x->len,
 				 w->err, w->errlen);
 	}
 	if (!rc)
@@ -362,7 +512,9 @@ static int slot_order(const void *a, const void *b)
 		return x->tid ? 1 : -1;
 	if (x->tid != y->tid)
 		return x->tid < y->tid ? -1 : 1;
-	return x->f < y->f ? -1 : x->f > y->f;
+	if (x->f != y->f)
+		return x->f < y->f ? -1 : 1;
+	return (x->inst > y->inst) - (x->inst < y->inst);
 }
 
 /* Every file of @a into the report: skipped all for @reason when not NULL. */
@@ -390,6 +542,8 @@ static int report_pid(struct walk *w, const struct attempt *a, const char *reaso
 
 		if (x->rc == -ENOENT && !w->live && !reason)
 			continue; /* a captured tree without this file */
+		if (no_target(x) && !reason)
+			continue; /* a link to nothing: no text to keep */
 		if (why)
 			rc = ld_report_add(&w->rep, x->rel, MACH_LOAD_SKIPPED, why, NULL, 0);
 		else

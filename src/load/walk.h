@@ -37,6 +37,9 @@ int ld_arena_grow(struct arena *a, size_t cap);
 /** Read @rel into the arena at *@off: 0, -ENOBUFS when it does not fit, or -errno. */
 int ld_walk_read(struct walk *w, const char *rel, size_t *off, size_t *len);
 
+/** The target of the symlink @rel into the arena at *@off, as ld_walk_read. */
+int ld_walk_readlink(struct walk *w, const char *rel, size_t *off, size_t *len);
+
 /** @rel as messages name it: under the tree's directory. */
 void ld_walk_path(const struct walk *w, const char *rel, char *buf, size_t n);
 

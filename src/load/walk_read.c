@@ -90,6 +90,25 @@ int ld_walk_read(struct walk *w, const char *rel, size_t *off, size_t *len)
 	return rc;
 }
 
+int ld_walk_readlink(struct walk *w, const char *rel, size_t *off, size_t *len)
+{
+	struct arena *a = &w->arena;
+	long n;
+
+	*off = a->used;
+	*len = 0;
+	if (a->cap - a->used < 4096)
+		return -ENOBUFS;
+	n = uf_readlink(w->dirfd, rel, w->uf_flags, a->buf + a->used, a->cap - a->used);
+	if (n == -ENAMETOOLONG && a->cap - a->used < (size_t)1 << 16)
+		return -ENOBUFS;
+	if (n < 0)
+		return (int)n;
+	a->used += (size_t)n;
+	*len = (size_t)n;
+	return 0;
+}
+
 void ld_walk_path(const struct walk *w, const char *rel, char *buf, size_t n)
 {
 	size_t dl = strlen(w->dir);

@@ -38,6 +38,7 @@ int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struc
 	bool allowed;
 
 	c->read_denied = false;
+	c->read_err = 0;
 	if (!c->thread || !r) {
 		/* global files, and the command line's own reads, which have every right */
 		c->ptrace_ok = true;
@@ -46,6 +47,16 @@ int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struc
 	c->ptrace_ok = may_ptrace(r, c->proc, c->thread);
 	if ((acc & PFS_ACC_NEED_MM) && !c->proc->mm)
 		return -ESRCH;
+	if (acc & PFS_ACC_SELF_OR_NICE) {
+		/* timerslack_ns_show: p != current needs CAP_SYS_NICE, whatever the ids */
+		if (!(r->tid ? r->tid : r->pid) || (r->tid ? r->tid : r->pid) != c->thread->tid) {
+			if (!r->cap_sys_nice) {
+				c->read_denied = true;
+				c->read_err = EPERM;
+			}
+		}
+		return 0;
+	}
 	if (!(acc & (PFS_ACC_PTRACE_READ | PFS_ACC_PTRACE_ATTACH)))
 		return 0;
 	allowed = c->ptrace_ok;
@@ -57,7 +68,9 @@ int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struc
 	if (allowed)
 		return 0;
 	if (acc & PFS_ACC_AT_READ) {
+		/* lock_trace's attach check fails with EPERM; the others with EACCES */
 		c->read_denied = true;
+		c->read_err = (acc & PFS_ACC_PTRACE_ATTACH) ? EPERM : EACCES;
 		return 0;
 	}
 	return -EACCES;

@@ -70,31 +70,55 @@ const struct pfs_entry pfs_entries[] = {
 	LINK("thread-self", G, pfs_link_thread_self, "proc_thread_self_get_link"),
 	DIR_("*", G, 0555, .coll = PFS_COLL_PIDS, .child_scope = PFS_SCOPE_TGID),
 
-	/* /proc/<pid> and /proc/<pid>/task/<tid> */
+	/* /proc/<pid> and /proc/<pid>/task/<tid>, in the kernel's order (tgid_base_stuff, tid_base_stuff) */
 	DIR_("task", P, 0555),
 	DIR_("task/*", P, 0555, .coll = PFS_COLL_TIDS, .child_scope = PFS_SCOPE_TID),
+	DIR_("fd", PT, 0500),
+	LINK("fd/*", PT, pfs_link_fd, "proc_fd_link", .coll = PFS_COLL_FDS, .load = MACH_LD_PID_FD,
+	     .access = PFS_ACC_PTRACE_READ),
+	DIR_("fdinfo", PT, 0555, .access = PFS_ACC_PTRACE_READ),
+	/* a thread's fdinfo shows its process's table: loaded from /proc/<pid> only */
+	FILE_("fdinfo/*", P, 0444, pfs_show_pid_fdinfo, MACH_LD_PID_FDINFO, "seq_show", .coll = PFS_COLL_FDS,
+	      .access = PFS_ACC_PTRACE_READ),
+	FILE_("fdinfo/*", T, 0444, pfs_show_pid_fdinfo, MACH_LD_NONE, "seq_show", .coll = PFS_COLL_FDS,
+	      .access = PFS_ACC_PTRACE_READ, .needs = PFS_NEEDS(MACH_LD_PID_FDINFO)),
 	DIR_("ns", PT, 0511),
+	FILE_("environ", PT, 0400, pfs_show_pid_environ, MACH_LD_NONE, "environ_read",
+	      .access = PFS_ACC_PTRACE_READ | PFS_ACC_MM | PFS_ACC_NEED_MM),
 	FILE_("status", PT, 0444, pfs_show_pid_status, MACH_LD_PID_STATUS, "proc_pid_status"),
+	FILE_("personality", PT, 0400, pfs_show_pid_personality, MACH_LD_PID_PERSONALITY, "proc_pid_personality",
+	      .access = PFS_ACC_PTRACE_ATTACH | PFS_ACC_AT_READ),
+	FILE_("limits", PT, 0444, pfs_show_pid_limits, MACH_LD_PID_LIMITS, "proc_pid_limits"),
+	FILE_("autogroup", P, 0644, pfs_show_pid_autogroup, MACH_LD_PID_AUTOGROUP, "proc_sched_autogroup_show_task"),
+	FILE_("comm", PT, 0644, pfs_show_pid_comm, MACH_LD_PID_COMM, "comm_show"),
+	FILE_("cmdline", PT, 0444, pfs_show_pid_cmdline, MACH_LD_PID_CMDLINE, "proc_pid_cmdline_read"),
 	FILE_("stat", PT, 0444, pfs_show_pid_stat, MACH_LD_PID_STAT, "do_task_stat"),
 	FILE_("statm", PT, 0444, pfs_show_pid_statm, MACH_LD_PID_STATM, "proc_pid_statm"),
 	ITER("maps", PT, 0444, &pfs_pid_maps_ops, MACH_LD_PID_MAPS, "show_map",
 	     .access = PFS_ACC_PTRACE_READ | PFS_ACC_MM),
-	FILE_("cmdline", PT, 0444, pfs_show_pid_cmdline, MACH_LD_PID_CMDLINE, "proc_pid_cmdline_read"),
-	FILE_("comm", PT, 0644, pfs_show_pid_comm, MACH_LD_PID_COMM, "comm_show"),
-	FILE_("environ", PT, 0400, pfs_show_pid_environ, MACH_LD_NONE, "environ_read",
-	      .access = PFS_ACC_PTRACE_READ | PFS_ACC_MM | PFS_ACC_NEED_MM),
-	LINK("exe", PT, pfs_link_exe, "proc_exe_link", .access = PFS_ACC_PTRACE_READ,
-	     .needs = PFS_NEEDS(MACH_LD_PID_MAPS)),
+	LINK("cwd", PT, pfs_link_cwd, "proc_cwd_link", .load = MACH_LD_PID_CWD, .access = PFS_ACC_PTRACE_READ),
+	LINK("root", PT, pfs_link_root, "proc_root_link", .load = MACH_LD_PID_ROOT, .access = PFS_ACC_PTRACE_READ),
+	LINK("exe", PT, pfs_link_exe, "proc_exe_link", .load = MACH_LD_PID_EXE, .access = PFS_ACC_PTRACE_READ),
+	FILE_("oom_score", PT, 0444, pfs_show_pid_oom_score, MACH_LD_PID_OOM_SCORE, "proc_oom_score",
+	      .needs = PFS_NEEDS(MACH_LD_MEMINFO) | PFS_NEEDS(MACH_LD_PID_OOM_SCORE_ADJ)),
+	FILE_("oom_adj", PT, 0644, pfs_show_pid_oom_adj, MACH_LD_PID_OOM_ADJ, "oom_adj_read"),
+	FILE_("oom_score_adj", PT, 0644, pfs_show_pid_oom_score_adj, MACH_LD_PID_OOM_SCORE_ADJ, "oom_score_adj_read"),
+	FILE_("loginuid", PT, 0644, pfs_show_pid_loginuid, MACH_LD_PID_LOGINUID, "proc_loginuid_read"),
+	FILE_("sessionid", PT, 0444, pfs_show_pid_sessionid, MACH_LD_PID_SESSIONID, "proc_sessionid_read"),
+	FILE_("io", PT, 0400, pfs_show_pid_io, MACH_LD_PID_IO, "do_io_accounting",
+	      .access = PFS_ACC_PTRACE_READ | PFS_ACC_AT_READ),
+	FILE_("timerslack_ns", P, 0666, pfs_show_pid_timerslack_ns, MACH_LD_PID_TIMERSLACK_NS, "timerslack_ns_show",
+	      .access = PFS_ACC_SELF_OR_NICE),
 	LINK("ns/pid", PT, pfs_link_ns_pid, "ns_get_name", .access = PFS_ACC_PTRACE_READ),
 };
 
 const size_t pfs_nentries = sizeof(pfs_entries) / sizeof(pfs_entries[0]);
 
-_Static_assert(MACH_LD_NR_KINDS <= 32, "pfs_entry.needs holds one bit per loader kind");
+_Static_assert(MACH_LD_NR_KINDS <= 64, "pfs_entry.needs holds one bit per loader kind");
 
-unsigned int pfs_entry_needs(const struct pfs_entry *e)
+uint64_t pfs_entry_needs(const struct pfs_entry *e)
 {
-	unsigned int k = e->needs | PFS_NEEDS(MACH_LD_PID_STATUS) | PFS_NEEDS(MACH_LD_PID_STAT);
+	uint64_t k = e->needs | PFS_NEEDS(MACH_LD_PID_STATUS) | PFS_NEEDS(MACH_LD_PID_STAT);
 
 	if (e->load != MACH_LD_NONE)
 		k |= PFS_NEEDS(e->load);

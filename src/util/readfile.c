@@ -144,6 +144,37 @@ int uf_read(int dirfd, const char *path, unsigned int flags, size_t limit, char 
 	return 0;
 }
 
+long uf_readlink(int dirfd, const char *path, unsigned int flags, char *buf, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+	int pfd = dirfd;
+	ssize_t n;
+
+	if ((flags & UF_BENEATH) && slash) {
+		char parent[4096];
+		size_t plen = (size_t)(slash - path);
+
+		if (plen >= sizeof(parent))
+			return -ENAMETOOLONG;
+		memcpy(parent, path, plen);
+		parent[plen] = '\0';
+		pfd = uf_open(dirfd, parent, flags, O_DIRECTORY);
+		if (pfd < 0)
+			return pfd;
+		path = slash + 1;
+	} else if ((flags & UF_BENEATH) && path[0] == '/') {
+		return -EXDEV;
+	}
+	n = readlinkat(pfd, path, buf, size);
+	if (n < 0)
+		n = -errno;
+	else if ((size_t)n == size)
+		n = -ENAMETOOLONG;
+	if (pfd != dirfd)
+		close(pfd);
+	return (long)n;
+}
+
 const char *uf_reason(int rc)
 {
 	switch (rc) {

@@ -33,6 +33,14 @@ int uf_read(int dirfd, const char *path, unsigned int flags, size_t limit, char 
 /** Open @path under @dirfd as uf_read does (O_RDONLY|O_CLOEXEC); a descriptor or -errno. */
 int uf_open(int dirfd, const char *path, unsigned int flags, int oflags);
 
+/**
+ * The target of symlink @path (relative to @dirfd) into @buf (not NUL
+ * terminated): its length, or -errno (-ENAMETOOLONG when it does not fit).
+ * With UF_BENEATH the directories on the way resolve inside @dirfd as
+ * uf_read's do; the link itself is read, never followed.
+ */
+long uf_readlink(int dirfd, const char *path, unsigned int flags, char *buf, size_t size);
+
 /** A short phrase for an error of uf_read ("a symlink (not followed)", ...). */
 const char *uf_reason(int rc);
 

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "hardcases.h"
+#include "hardcases_fds.h"
 
 static void on_hup(int sig)
 {
@@ -47,7 +48,7 @@ static void map_file(const char *path, bool unlink_after)
 		unlink(path);
 }
 
-enum hc_kind { HC_NAME, HC_FILES, HC_THREADS, HC_STOPPED, HC_NOBODY, HC_PINNED, HC_SIGNALS };
+enum hc_kind { HC_NAME, HC_FILES, HC_THREADS, HC_STOPPED, HC_NOBODY, HC_PINNED, HC_SIGNALS, HC_FDS, HC_LIMITS };
 
 /* What each child does before it sleeps for good. */
 static void become(enum hc_kind kind, const char *dir)
@@ -113,6 +114,12 @@ static void become(enum hc_kind kind, const char *dir)
 		kill(getpid(), SIGRTMIN + 3);    /* pending in the shared queue */
 		break;
 	}
+	case HC_FDS:
+		hc_become_fds(dir);
+		break;
+	case HC_LIMITS:
+		hc_become_limits(dir);
+		break;
 	}
 }
 
@@ -177,7 +184,8 @@ int hardcases_start(struct hardcases *hc)
 	static const struct { enum hc_kind kind; const char *name; } kinds[] = {
 		{ HC_NAME, "odd comm" }, { HC_FILES, "odd mapped files" }, { HC_THREADS, "threads" },
 		{ HC_STOPPED, "stopped" }, { HC_NOBODY, "nobody" }, { HC_PINNED, "pinned" },
-		{ HC_SIGNALS, "signals" },
+		{ HC_SIGNALS, "signals" }, { HC_FDS, "200 fds of every kind" },
+		{ HC_LIMITS, "limits, oom, autogroup, deleted cwd" },
 	};
 	pid_t zp;
 	int pipefd[2];
@@ -253,6 +261,7 @@ void hardcases_stop(struct hardcases *hc)
 			snprintf(path, sizeof(path), "%s/%s", hc->dir, names[i]);
 			unlink(path);
 		}
+		hc_fds_cleanup(hc->dir);
 		rmdir(hc->dir);
 		hc->dir[0] = '\0';
 	}

@@ -8,7 +8,7 @@
 
 #include <sys/types.h>
 
-#define HC_MAX 16
+#define HC_MAX 24
 
 struct hardcases {
 	pid_t pids[HC_MAX];      /* every process we started, to end them */

@@ -41,14 +41,16 @@ static void test_shapes(void)
 		const struct pfs_entry *e = &pfs_entries[i];
 		const char *last = strrchr(e->path, '/');
 		bool star = !strcmp(last ? last + 1 : e->path, "*");
+		bool leaf = e->coll != PFS_COLL_NONE && e->coll != PFS_COLL_PIDS && e->coll != PFS_COLL_TIDS;
 		bool fine;
 
+		/* files and links may be the leaves of a collection (fd/3, fdinfo/3) */
 		switch (e->kind) {
 		case PFS_FILE:
-			fine = !!e->show + !!e->ops == 1 && !e->readlink && !(e->mode & 0111) && !star;
+			fine = !!e->show + !!e->ops == 1 && !e->readlink && !(e->mode & 0111) && star == leaf;
 			break;
 		case PFS_LINK:
-			fine = e->readlink && !e->show && !e->ops && e->load == MACH_LD_NONE;
+			fine = e->readlink && !e->show && !e->ops && star == leaf;
 			break;
 		default:
 			fine = !e->show && !e->ops && !e->readlink && (e->mode & 0111) && e->load == MACH_LD_NONE &&
