@@ -17,8 +17,9 @@
  *   uprocfs run (daemon: original namespaces, serves the /dev/fuse descriptor)
  *     `- C: unshare(CLONE_NEWNS | CLONE_NEWPID), waits for G
  *          `- G: pid 1 of the new namespace: mounts its procfs (sends it to
- *               the daemon), sets ns_last_pid, mounts the tree on /proc,
- *               runs CMD and reaps until CMD exits
+ *               the daemon), sets ns_last_pid, gives the machine's
+ *               terminals device nodes (run_ttys.c), mounts the tree on
+ *               /proc, runs CMD and reaps until CMD exits
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +39,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "run_ttys.h"
 #include "served.h"
 
 /* The command's pid namespace allocates from here up: above every synthetic pid. */
@@ -124,8 +126,8 @@ static int recv_fd(int sock, int *code, int *fd)
 	return 0;
 }
 
-/* G: pid 1 of the command's namespaces. */
-static int run_init(int sock, int fuse_fd, char **cmd)
+/* G: pid 1 of the command's namespaces; @m is the served machine (NULL: the live one). */
+static int run_init(int sock, int fuse_fd, const struct mach_machine *m, char **cmd)
 {
 	char procdir[] = "/tmp/uprocfs-nsproc.XXXXXX", path[256], last_pid[16];
 	int fd, status = 0, code = 0, n;
@@ -153,6 +155,10 @@ static int run_init(int sock, int fuse_fd, char **cmd)
 		send_fd(sock, errno, -1);
 		return 1;
 	}
+	/* the machine's terminals, so that ps can name them (best effort) */
+	code = run_ttys_prepare(m);
+	if (code)
+		fprintf(stderr, "uprocfs run: the machine's terminals are not in /dev/pts: %s\n", strerror(-code));
 	code = pfs_fuse_mount_fd(fuse_fd, "/proc", false);
 	close(fuse_fd);
 	send_fd(sock, -code, fd);
@@ -263,7 +269,7 @@ int cmd_run(int argc, char **argv)
 		}
 		g = fork();
 		if (g == 0)
-			_exit(run_init(sv[1], o.mounted_fd, argv + optind));
+			_exit(run_init(sv[1], o.mounted_fd, s.mach, argv + optind));
 		close(sv[1]);
 		close(o.mounted_fd);
 		if (g < 0)

@@ -44,6 +44,9 @@ static int live_task_attr(struct pfs_source *s, const struct pfs_reader *r, cons
 	st->st_uid = real.st_uid;
 	st->st_gid = real.st_gid;
 	st->st_atim = st->st_mtim = st->st_ctim = real.st_mtim;
+	/* an fd link's mode is its file's open mode; fd/'s size the number of fds */
+	st->st_mode = real.st_mode;
+	st->st_size = real.st_size;
 	return 0;
 }
 
