@@ -158,8 +158,8 @@ static void anon_state(struct fdgen *x, struct mach_fd *f)
 
 struct mach_fd *fx_anon(struct fdgen *x, int fd, enum mach_fd_type type, unsigned int flags, bool cloexec)
 {
-	/* inotify_init and fanotify_init open read-only; the others read and write */
-	bool ro = type == MACH_FDT_INOTIFY || type == MACH_FDT_FANOTIFY;
+	/* inotify_init and userfaultfd open read-only; the others read and write */
+	bool ro = type == MACH_FDT_INOTIFY || type == MACH_FDT_USERFAULTFD;
 	struct mach_fd *f = fx_add(x, fd, MACH_FD_ANON, (ro ? 0 : MACH_O_RDWR) | flags, cloexec);
 
 	if (!f)
@@ -257,8 +257,9 @@ void fx_pidfd(struct fdgen *x, int fd, pid_t pid)
 	struct mach_fd *f = fx_anon(x, fd, MACH_FDT_PIDFD, 0, true);
 
 	if (f) {
+		/* pidfs numbers a pid's inode as pids are made: a little above the pid for an unwrapped counter */
 		f->u.pidfd.nspid[0] = pid;
-		f->ino = 0x100000000ull + (uint64_t)(uint32_t)pid;
+		f->ino = 2 + (uint64_t)(uint32_t)pid;
 	}
 }
 
