@@ -3,15 +3,18 @@
  * walk.c - build a machine model from a /proc tree (mach_load_tree).
  *
  * mach_load_tree walks a directory: the global files first, then every
- * process (pids ascending) with its six files and those of its task/<tid>/
- * directories.  On the live /proc a process can change between two reads,
- * so all of a pid's files are read back to back (walk_read.c), parsed into
- * records, and checked against each other (pid_assemble.c); when they
- * disagree the pid is read again, up to LD_TRIES times.  A disagreement
- * that survives an identical re-read is a real one.  In a captured tree,
- * files do not change and any disagreement is an error; what a /proc tree
- * never holds (a symlink, a FIFO, a device) is not read but reported as
- * skipped, with the reason.
+ * process (pids ascending) with its files and those of its task/<tid>/
+ * directories: files read whole, symlinks by readlink (a link to nothing, a
+ * zombie's cwd, is what it shows, not a missing file), and collections
+ * (fd/, fdinfo/) listed, then each entry read.  On the live /proc a process
+ * can change between two reads, so all of a pid's files are read back to
+ * back (walk_read.c), parsed into records, and checked against each other
+ * (pid_assemble.c); when they disagree the pid is read again, up to
+ * LD_TRIES times.  A disagreement that survives an identical re-read is a
+ * real one.  In a captured tree, files do not change and any disagreement
+ * is an error; what a /proc tree never holds (a FIFO, a device, a symlink
+ * where a file belongs) is not read but reported as skipped, with the
+ * reason; the links a capture wrote are read, never followed.
  *
  * Which file a relative path names is decided here too, for the walk and
  * for mach_load_text, until the file table layer classifies paths.
@@ -24,7 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -107,16 +109,6 @@ struct slot {
 	int rc;
 };
 
-/* What a collection directory of one task listed. */
-struct listing {
-	pid_t tid;
-	const struct mach_ld_name *f;
-	uint32_t *insts;
-	size_t n;
-	int fd;             /* the directory, open while the attempt reads */
-	int rc;             /* why it could not be listed */
-};
-
 /* One attempt at reading a process: its threads, then its files. */
 struct attempt {
 	pid_t pid;
@@ -129,13 +121,6 @@ struct attempt {
 	struct listing *l;
 	size_t nl, lcap;
 };
-
-static int inst_cmp(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
 
 static int pid_cmp(const void *a, const void *b)
 {
@@ -228,12 +213,7 @@ static int add_slot(struct attempt *a, const struct mach_ld_name *f, pid_t tid, 
 	return 0;
 }
 
-/*
- * Open a collection directory of one task ("42/fd") for listing.  Every
- * such directory of an attempt is opened before any is listed, and stays
- * open until the files are read: reading our own /proc/self, the
- * descriptors the walk holds are then in every listing alike.
- */
+/* A listing of collection @f of task @tid, its directory opened (the listing's rc says if not). */
 static int open_coll(struct walk *w, struct attempt *a, const struct mach_ld_name *f, pid_t tid)
 {
 	struct listing *l = VEC_PUSH(a->l, a->nl, a->lcap);
@@ -245,64 +225,16 @@ static int open_coll(struct walk *w, struct attempt *a, const struct mach_ld_nam
 	l->f = f;
 	task_dir(dir, sizeof(dir), a->pid, tid);
 	snprintf(rel, sizeof(rel), "%s/%s", dir, f->name);
-	l->fd = uf_open(w->dirfd, rel, w->uf_flags, O_DIRECTORY);
-	l->rc = l->fd < 0 ? l->fd : 0;
+	ld_walk_open_coll(w, l, rel);
 	return 0;
 }
 
-/* An fd number as fs/proc/fd.c names it: decimal, no sign, no leading zero; -1 otherwise. */
-static long fd_name(const char *s)
-{
-	long v = 0;
-
-	if (!*s || (*s == '0' && s[1]))
-		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > INT32_MAX / 10)
-			return -1;
-		v = v * 10 + (*s - '0');
-	}
-	return v;
-}
-
-struct dirent64_hdr {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
-/* List @l's open directory (getdents64 on it: no new descriptor), ascending, and a slot per entry. */
+/* List @l and give each entry a slot. */
 static int list_coll(struct attempt *a, struct listing *l)
 {
-	char buf[8192];
-	size_t cap = 0;
-	long n;
-	int rc = 0;
+	int rc = ld_walk_list_coll(l);
 
-	while (!rc && (n = syscall(SYS_getdents64, l->fd, buf, sizeof(buf))) > 0) {
-		for (long off = 0; off < n && !rc;) {
-			const struct dirent64_hdr *d = (const struct dirent64_hdr *)(buf + off);
-			long v = fd_name(d->d_name);
-			uint32_t *slot;
-
-			off += d->d_reclen;
-			if (v < 0)
-				continue;
-			slot = VEC_PUSH(l->insts, l->n, cap);
-			if (slot)
-				*slot = (uint32_t)v;
-			else
-				rc = -ENOMEM;
-		}
-	}
-	if (!rc && n < 0)
-		l->rc = -errno;
-	if (rc || l->rc)
-		return rc;
-	qsort(l->insts, l->n, sizeof(*l->insts), inst_cmp);
-	for (size_t i = 0; i < l->n && !rc; i++)
+	for (size_t i = 0; !rc && !l->rc && i < l->n; i++)
 		rc = add_slot(a, l->f, l->tid, l->insts[i]);
 	return rc;
 }
