@@ -18,18 +18,6 @@
 
 #define DELETED " (deleted)"
 
-/* A copy of [@s, @s + @len) as a C string: NULL on ENOMEM. */
-static char *dup_range(const char *s, size_t len)
-{
-	char *d = malloc(len + 1);
-
-	if (d) {
-		memcpy(d, s, len);
-		d[len] = '\0';
-	}
-	return d;
-}
-
 /* A path and whether it ends in " (deleted)"; NULs cannot be in a target. */
 static int parse_path(struct lex *lx, char **path, bool *deleted)
 {
@@ -40,7 +28,7 @@ static int parse_path(struct lex *lx, char **path, bool *deleted)
 	if (memchr(lx->p, '\0', len))
 		return lex_fail(lx, "NUL byte in a link target");
 	*deleted = len > dl && !memcmp(lx->end - dl, DELETED, dl);
-	*path = dup_range(lx->p, *deleted ? len - dl : len);
+	*path = strndup(lx->p, *deleted ? len - dl : len);
 	if (!*path)
 		return -ENOMEM;
 	lx->p = lx->end;
@@ -86,16 +74,16 @@ int ld_parse_fd_link(struct lex *lx, struct mach_fd *f)
 		if (!len || memchr(lx->p, '\0', len) || memchr(lx->p, '\n', len))
 			return lex_expected(lx, "an anon inode's name");
 		f->kind = MACH_FD_ANON;
-		f->name = dup_range(lx->p, len);
+		f->name = strndup(lx->p, len);
 		lx->p = lx->end;
 		return f->name ? 0 : -ENOMEM;
 	}
 	colon = memchr(lx->p, ':', (size_t)(lx->end - lx->p));
 	if (!colon || colon == lx->p || memchr(lx->p, '/', (size_t)(colon - lx->p)) ||
-	    memchr(lx->p, '\n', (size_t)(colon - lx->p)))
+	    memchr(lx->p, '\n', (size_t)(colon - lx->p)) || memchr(lx->p, '\0', (size_t)(colon - lx->p)))
 		return lex_expected(lx, "a path, pipe:[INO], socket:[INO], anon_inode:NAME or NAME:[INO]");
 	f->kind = MACH_FD_PSEUDO;
-	f->name = dup_range(lx->p, (size_t)(colon - lx->p));
+	f->name = strndup(lx->p, (size_t)(colon - lx->p));
 	if (!f->name)
 		return -ENOMEM;
 	lx->p = colon + 1;

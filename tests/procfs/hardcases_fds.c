@@ -76,6 +76,11 @@ static void open_files(const char *dir)
 	must(open(path, O_RDWR | O_CREAT | O_TRUNC, 0600));
 	unlink(path);
 	must(syscall(SYS_memfd_create, "hc-memfd", 1 /* MFD_CLOEXEC */));
+	/* the odd names the mapped-files case made, if it did: links print them raw */
+	path_in(path, sizeof(path), dir, "with\nnewline");
+	open(path, O_RDONLY | O_CLOEXEC);
+	path_in(path, sizeof(path), dir, "with space");
+	open(path, O_RDONLY | O_CLOEXEC);
 	must(open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC));
 }
 
