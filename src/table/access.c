@@ -48,12 +48,12 @@ int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struc
 	if ((acc & PFS_ACC_NEED_MM) && !c->proc->mm)
 		return -ESRCH;
 	if (acc & PFS_ACC_SELF_OR_NICE) {
-		/* timerslack_ns_show: p != current needs CAP_SYS_NICE, whatever the ids */
-		if (!(r->tid ? r->tid : r->pid) || (r->tid ? r->tid : r->pid) != c->thread->tid) {
-			if (!r->cap_sys_nice) {
-				c->read_denied = true;
-				c->read_err = EPERM;
-			}
+		/* timerslack_ns_show: a task other than the reading thread needs CAP_SYS_NICE, whatever the ids */
+		pid_t me = r->tid ? r->tid : r->pid;
+
+		if ((!me || me != c->thread->tid) && !r->cap_sys_nice) {
+			c->read_denied = true;
+			c->read_err = EPERM;
 		}
 		return 0;
 	}
