@@ -357,20 +357,20 @@ struct mach_file_lock {
 /** One open file of a process (fs/proc/fd.c): /proc/<pid>/fd/<n> and fdinfo/<n>. */
 struct mach_fd {
 	int fd;
+	unsigned int flags;       /* f_flags: O_ACCMODE decides the link's mode (r-x, -wx, rwx, ---) */
 	enum mach_fd_kind kind;
 	enum mach_fd_type type;
+	int mnt_id;               /* the mount the file is on (mountinfo's ids; internal mounts too) */
+	unsigned int nlocks;
+	int64_t pos;              /* f_pos */
+	uint64_t ino;             /* its inode: for pipes, sockets and nsfs also the link's [INO] */
+	char *name;               /* PATH: the path; ANON, PSEUDO: the name before ":" or after "anon_inode:" */
+	struct mach_file_lock *locks;
+	uint16_t sock_family;     /* SOCKET: AF_UNIX, AF_INET, AF_INET6, AF_NETLINK; 0 unknown (loaded, not unix) */
+	uint16_t sock_type;       /* SOCKET: SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET; 0 unknown */
 	bool info_known;          /* its fdinfo was read (a loaded model) or made (synthetic) */
 	bool deleted;             /* MACH_FD_PATH: unlinked */
 	bool cloexec;             /* the close-on-exec bit of the fd table */
-	unsigned int flags;       /* f_flags: O_ACCMODE decides the link's mode (r-x, -wx, rwx, ---) */
-	int64_t pos;              /* f_pos */
-	int mnt_id;               /* the mount the file is on (mountinfo's ids; internal mounts too) */
-	uint64_t ino;             /* its inode: for pipes, sockets and nsfs also the link's [INO] */
-	char *name;               /* PATH: the path; ANON, PSEUDO: the name before ":" or after "anon_inode:" */
-	unsigned int sock_family; /* SOCKET: AF_UNIX, AF_INET, AF_INET6, AF_NETLINK; 0 unknown (loaded, not unix) */
-	unsigned int sock_type;   /* SOCKET: SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET; 0 unknown */
-	unsigned int nlocks;
-	struct mach_file_lock *locks;
 	/* what the file's show_fdinfo prints, by type */
 	union {
 		struct { uint64_t count; int id; bool semaphore; } eventfd;
@@ -393,9 +393,9 @@ struct mach_fd {
 		struct { uint32_t flags, event_flags; } fanotify;
 	} u;
 	/* EPOLL: registrations; INOTIFY, FANOTIFY: marks (in the order the kernel lists them) */
-	unsigned int nitems;
 	struct mach_epoll_item *epoll;
 	struct mach_fsnotify_mark *marks;
+	unsigned int nitems;
 };
 
 /*

@@ -24,16 +24,26 @@ uint64_t fx_ino(pid_t pid, unsigned int slot)
 	return PSEUDO_INO_BASE + (uint64_t)(uint32_t)pid * SLOTS_PER_PID + slot % SLOTS_PER_PID;
 }
 
-/* The lowest fd no entry but @self holds. */
-static int lowest_free(const struct fdgen *x, const struct mach_fd *self)
+/* Whether fd @fd is taken (beyond the bitmap: by a look through the table). */
+static bool taken(const struct fdgen *x, int fd)
+{
+	if (fd < FX_USED_WORDS * 64)
+		return x->used[fd / 64] >> (fd % 64) & 1;
+	for (unsigned int i = 0; i < x->f->nfds; i++)
+		if (x->f->fds[i].fd == fd)
+			return true;
+	return false;
+}
+
+/* The lowest free fd, as open() gives it. */
+static int lowest_free(const struct fdgen *x)
 {
 	int fd = 0;
 
-	for (bool taken = true; taken; fd += taken) {
-		taken = false;
-		for (unsigned int i = 0; i < x->f->nfds && !taken; i++)
-			taken = &x->f->fds[i] != self && x->f->fds[i].fd == fd;
-	}
+	while (fd < FX_USED_WORDS * 64 && x->used[fd / 64] == ~UINT64_C(0))
+		fd += 64;
+	while (taken(x, fd))
+		fd++;
 	return fd;
 }
 
@@ -61,15 +71,19 @@ struct mach_fd *fx_add(struct fdgen *x, int fd, enum mach_fd_kind kind, unsigned
 	if (x->err)
 		return NULL;
 	/* dup2 onto a taken number: the old file goes */
-	for (unsigned int i = 0; fd >= 0 && i < x->f->nfds && !f; i++)
+	for (unsigned int i = 0; fd >= 0 && taken(x, fd) && i < x->f->nfds && !f; i++)
 		if (x->f->fds[i].fd == fd) {
 			f = &x->f->fds[i];
 			mach_fd_clear(f);
 		}
+	if (fd < 0)
+		fd = lowest_free(x);
 	if (!f && !(f = grow(x)))
 		return NULL;
 	memset(f, 0, sizeof(*f));
-	f->fd = fd >= 0 ? fd : lowest_free(x, f);
+	f->fd = fd;
+	if (fd < FX_USED_WORDS * 64)
+		x->used[fd / 64] |= UINT64_C(1) << (fd % 64);
 	f->kind = kind;
 	f->flags = flags;
 	f->cloexec = cloexec;
@@ -343,6 +357,13 @@ int sy_build_files(struct synth *s, size_t idx)
 	if (x.err)
 		return x.err;
 	qsort(x.f->fds, x.f->nfds, sizeof(*x.f->fds), fd_order);
+	if (x.f->nfds && x.f->nfds < x.cap) {
+		/* the table keeps what it holds, not what it grew by */
+		struct mach_fd *fit = realloc(x.f->fds, x.f->nfds * sizeof(*fit));
+
+		if (fit)
+			x.f->fds = fit;
+	}
 	/* the catalog's size, or what fork copied from a shell holding fd 255 */
 	floor = sy_progs[g->prog].fdsize;
 	if (x.pg && x.pg->kind == G_USER && (x.pg->prog == P_BASH_LOGIN || x.pg->prog == P_BASH) && floor < 256)

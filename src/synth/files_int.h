@@ -49,6 +49,8 @@ enum sy_mnt {
 #define FL_DIR (MACH_O_LARGEFILE | MACH_O_DIRECTORY)
 #define FL_NB MACH_O_NONBLOCK
 
+#define FX_USED_WORDS 16
+
 /* One table being built. */
 struct fdgen {
 	struct synth *s;
@@ -59,7 +61,7 @@ struct fdgen {
 	struct rng r;            /* the table's own stream */
 	struct mach_files *f;
 	unsigned int cap;        /* room in f->fds */
-	int next;                /* the lowest fd not yet used */
+	uint64_t used[FX_USED_WORDS]; /* the fds taken, below FX_USED_WORDS * 64 */
 	unsigned int slot;       /* the next own inode slot */
 	int err;                 /* -ENOMEM once anything failed */
 };
