@@ -45,7 +45,7 @@ static void render_pass(void *arg)
 }
 
 struct live_job {
-	char path[64];
+	char path[96];
 	size_t iters;
 	char *buf;
 	bool ok;
@@ -136,12 +136,13 @@ int bench_render(const struct bench_opts *o)
 		struct render_job rj = { .iters = iters, .cap = BUF };
 		struct live_job lj = { .iters = iters, .ok = true };
 		double ours, kernel = 0, unused;
-		char note[96];
+		char note[96], rel[64];
 
 		if (e->kind != PFS_FILE || e->load == MACH_LD_NONE)
 			continue;
+		/* a collection's file (fdinfo/N): its fd 0, which this process has too */
 		rj.f = (struct pfs_node){ .entry = e, .scope = per_pid ? PFS_SCOPE_TGID : PFS_SCOPE_GLOBAL,
-					  .pid = per_pid ? p->tgid : 0 };
+					  .pid = per_pid ? p->tgid : 0, .inst = 0 };
 		rj.ctx = (struct pfs_ctx){ .ptrace_ok = true };
 		if (pfs_bind(m, &rj.f, &rj.ctx))
 			continue; /* this machine has no such file */
@@ -151,7 +152,10 @@ int bench_render(const struct bench_opts *o)
 			return 1;
 		bench_progress(o, "render: %s", e->path);
 		bench_pair(render_pass, &rj, render_pass, &rj, passes, &ours, &unused);
-		snprintf(lj.path, sizeof(lj.path), per_pid ? "/proc/self/%s" : "/proc/%s", e->path);
+		/* the kernel's file of this process: "self" in place of the task's pid */
+		if (pfs_node_path(&rj.f, &rj.ctx, rel, sizeof(rel)))
+			continue;
+		snprintf(lj.path, sizeof(lj.path), "/proc/%s%s", per_pid ? "self" : "", per_pid ? strchr(rel, '/') : rel);
 		if (!access(lj.path, R_OK)) {
 			bench_pair(live_pass, &lj, live_pass, &lj, passes, &kernel, &unused);
 			if (!lj.ok)

@@ -40,15 +40,6 @@ static void capture_usage(FILE *f)
 		"renamed into place, so a failed capture leaves nothing behind.\n");
 }
 
-/* A symlink of /proc (ns/net): its text is the target, and it is written as a symlink. */
-static bool is_link(const char *path)
-{
-	struct pfs_node n;
-	char err[256];
-
-	return !pfs_parse_path(path, NULL, &n, err, sizeof(err)) && n.entry && n.entry->kind == PFS_LINK;
-}
-
 int cmd_capture(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -125,8 +116,7 @@ int cmd_capture(int argc, char **argv)
 				lf->reason ? lf->reason : "?");
 			continue;
 		}
-		rc = is_link(lf->path) ? tw_link(&w, lf->path, lf->text, err, sizeof(err))
-				       : tw_file_mode(&w, lf->path, lf->text, lf->len, lf->mode, err, sizeof(err));
+		rc = tw_entry(&w, lf->path, lf->text, lf->len, lf->mode, err, sizeof(err));
 		if (rc) {
 			fprintf(stderr, "uprocfs capture: %s\n", err);
 			status = 1;

@@ -17,8 +17,9 @@
  *   uprocfs run (daemon: original namespaces, serves the /dev/fuse descriptor)
  *     `- C: unshare(CLONE_NEWNS | CLONE_NEWPID), waits for G
  *          `- G: pid 1 of the new namespace: mounts its procfs (sends it to
- *               the daemon), sets ns_last_pid, mounts the tree on /proc,
- *               runs CMD and reaps until CMD exits
+ *               the daemon), sets ns_last_pid, gives the machine's
+ *               terminals device nodes (run_ttys.c), mounts the tree on
+ *               /proc, runs CMD and reaps until CMD exits
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +39,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "run_ttys.h"
 #include "served.h"
 #include "supervise.h"
 
@@ -258,6 +260,10 @@ static int run_init(int sock, int fuse_fd, const struct run_opts *ro)
 		send_fd(sock, -fd, -1);
 		return 1;
 	}
+	/* the machine's terminals, so that ps can name them (best effort) */
+	code = run_ttys_prepare(ro->mach);
+	if (code)
+		fprintf(stderr, "uprocfs run: the machine's terminals are not in /dev/pts: %s\n", strerror(-code));
 	code = pfs_fuse_mount_fd(fuse_fd, "/proc", false);
 	close(fuse_fd);
 	if (!code)

@@ -201,23 +201,42 @@ int tw_file_mode(struct tree_writer *w, const char *rel, const char *text, size_
 	return rc;
 }
 
-int tw_link(struct tree_writer *w, const char *rel, const char *target, char *err, size_t errlen)
+int tw_link(struct tree_writer *w, const char *rel, const char *target, size_t len, char *err, size_t errlen)
 {
 	const char *base = rel;
-	int dfd = parent_dir(w, rel, &base), rc = 0;
+	char *t = len < 4096 && !memchr(target, '\0', len) ? strndup(target, len) : NULL;
+	int dfd, rc = 0;
 
+	if (!t) {
+		snprintf(err, errlen, "%s/%s: not a symlink target (%zu bytes)", w->dest, rel, len);
+		return -EINVAL;
+	}
+	dfd = parent_dir(w, rel, &base);
 	if (dfd < 0) {
 		snprintf(err, errlen, "%s/%s: %s", w->dest, rel, strerror(-dfd));
+		free(t);
 		return dfd;
 	}
-	if (symlinkat(target, dfd, base))
+	if (symlinkat(t, dfd, base)) {
 		rc = -errno;
-	close(dfd);
-	if (rc)
-		snprintf(err, errlen, "%s/%s: %s", w->dest, rel, strerror(-rc));
-	else
+		snprintf(err, errlen, "%s/%s: %s", w->dest, rel, strerror(errno));
+	} else {
 		w->files++;
+	}
+	close(dfd);
+	free(t);
 	return rc;
+}
+
+int tw_entry(struct tree_writer *w, const char *rel, const char *text, size_t len, unsigned int mode, char *err,
+	     size_t errlen)
+{
+	struct pfs_node n;
+	char perr[64];
+
+	if (!pfs_parse_path(rel, NULL, &n, perr, sizeof(perr)) && n.entry && n.entry->kind == PFS_LINK)
+		return tw_link(w, rel, text, len, err, errlen);
+	return tw_file_mode(w, rel, text, len, mode, err, errlen);
 }
 
 int tw_commit(struct tree_writer *w, char *err, size_t errlen)
@@ -283,7 +302,7 @@ static int write_link(struct each_arg *a, const char *path, const struct pfs_nod
 		snprintf(a->err, a->errlen, "%s: %s", path, strerror(-rc));
 		return rc;
 	}
-	return tw_link(a->w, path, target, a->err, a->errlen);
+	return tw_link(a->w, path, target, strlen(target), a->err, a->errlen);
 }
 
 static int write_node(void *arg, const struct pfs_node *n, const struct pfs_ctx *c)

@@ -38,8 +38,16 @@ int tw_file(struct tree_writer *w, const char *rel, const char *text, size_t len
 /** tw_file with permission bits @mode (0: 0644): a /proc/sys key keeps the kernel's mode in a tree. */
 int tw_file_mode(struct tree_writer *w, const char *rel, const char *text, size_t len, unsigned int mode, char *err,
 		 size_t errlen);
-/** Create the symlink @rel pointing to @target, its directories as needed; 0 or -errno (message in @err). */
-int tw_link(struct tree_writer *w, const char *rel, const char *target, char *err, size_t errlen);
+
+/** Write a symlink at @rel pointing at the @len bytes of @target (a /proc link's text). */
+int tw_link(struct tree_writer *w, const char *rel, const char *target, size_t len, char *err, size_t errlen);
+
+/**
+ * Write @rel as the file table says it is: a symlink for a link entry (fd/3,
+ * cwd), else a file with permission bits @mode (0: 0644).
+ */
+int tw_entry(struct tree_writer *w, const char *rel, const char *text, size_t len, unsigned int mode, char *err,
+	     size_t errlen);
 
 /** Put the tree in place (replacing a forced destination); 0 or -errno with a message. */
 int tw_commit(struct tree_writer *w, char *err, size_t errlen);

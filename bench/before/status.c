@@ -64,7 +64,7 @@ int before_show_pid_status(struct seq_file *m, void *v)
 			  "Pid:\t%d\nPPid:\t%d\nTracerPid:\t%d\nUid:\t%u\t%u\t%u\t%u\n"
 			  "Gid:\t%u\t%u\t%u\t%u\nFDSize:\t%u\nGroups:\t",
 			  (int)t->tid, (int)p->ppid, (int)t->tracer_pid, t->uid[0], t->uid[1],
-			  t->uid[2], t->uid[3], t->gid[0], t->gid[1], t->gid[2], t->gid[3], p->fdsize);
+			  t->uid[2], t->uid[3], t->gid[0], t->gid[1], t->gid[2], t->gid[3], p->files ? p->files->max_fds : 0);
 	for (unsigned int g = 0; g < t->ngroups; g++)
 		before_seq_printf(m, g ? " %u" : "%u", t->groups[g]);
 	seq_putc(m, ' ');
@@ -98,7 +98,7 @@ int before_show_pid_status(struct seq_file *m, void *v)
 		if (pr->status_untag_mask)
 			before_seq_printf(m, "untag_mask:\t%#lx\n", mm->untag_mask);
 	}
-	before_seq_printf(m, "Threads:\t%u\nSigQ:\t%lu/%lu\n", p->nr_threads, p->sigq_queued, p->sigq_limit);
+	before_seq_printf(m, "Threads:\t%u\nSigQ:\t%lu/%lu\n", p->nr_threads, p->sigq_queued, p->rlim[MACH_RLIMIT_SIGPENDING].cur);
 	before_seq_printf(m, "SigPnd:\t%0*lx\nShdPnd:\t%0*lx\nSigBlk:\t%0*lx\nSigIgn:\t%0*lx\nSigCgt:\t%0*lx\n",
 			  digits, t->sig_pending, digits, p->sig_shared_pending, digits, t->sig_blocked,
 			  digits, p->sig_ignored, digits, p->sig_caught);

@@ -82,6 +82,22 @@ enum mach_ld_kind {
 	MACH_LD_PID_NS_CGROUP,
 	MACH_LD_PID_NS_TIME,
 	MACH_LD_PID_NS_TIME_FOR_CHILDREN,
+	/* open files, links and the small files of fs/proc/base.c (load_fds.c, load_pid_misc.c) */
+	MACH_LD_PID_FD,           /* fd/<n>: a symlink, one file per open fd */
+	MACH_LD_PID_FDINFO,       /* fdinfo/<n> */
+	MACH_LD_PID_CWD,          /* symlinks: the target is the text */
+	MACH_LD_PID_ROOT,
+	MACH_LD_PID_EXE,
+	MACH_LD_PID_IO,
+	MACH_LD_PID_LIMITS,
+	MACH_LD_PID_OOM_SCORE,
+	MACH_LD_PID_OOM_SCORE_ADJ,
+	MACH_LD_PID_OOM_ADJ,
+	MACH_LD_PID_LOGINUID,
+	MACH_LD_PID_SESSIONID,
+	MACH_LD_PID_AUTOGROUP,
+	MACH_LD_PID_PERSONALITY,
+	MACH_LD_PID_TIMERSLACK_NS,
 	MACH_LD_NR_KINDS
 };
 
@@ -89,6 +105,12 @@ enum mach_ld_kind {
 static inline bool mach_ld_kind_per_task(enum mach_ld_kind kind)
 {
 	return kind >= MACH_LD_PID_STATUS && kind < MACH_LD_NR_KINDS;
+}
+
+/** Whether @kind is a collection: one file per instance under a directory (fd/<n>, fdinfo/<n>). */
+static inline bool mach_ld_kind_coll(enum mach_ld_kind kind)
+{
+	return kind == MACH_LD_PID_FD || kind == MACH_LD_PID_FDINFO;
 }
 
 /**
@@ -117,7 +139,11 @@ static inline bool mach_ld_kind_tree(enum mach_ld_kind kind)
 struct mach_ld_name {
 	const char *name;         /* machine-wide: under the tree's root; per task: under <pid>/ and task/<tid>/ */
 	enum mach_ld_kind kind;
-	bool link;                /* a symlink: its target is the text (readlink) */
+	/*
+	 * A symlink: its target is the text (readlink), and a link that does
+	 * not resolve (ENOENT: a zombie's cwd) has none, which is no error.
+	 */
+	bool link;
 	bool tgid_only;           /* per task, but only under <pid>/, not task/<tid>/ (mountstats) */
 	/*
 	 * What reading it gives when the task has none (a zombie's mounts:
@@ -125,6 +151,7 @@ struct mach_ld_name {
 	 * exited, but a fact the loader checks against the task; 0: none.
 	 */
 	int absent_rc;
+	/* a collection (mach_ld_kind_coll) is named by its directory ("fd"): listed, each entry read */
 };
 
 /** Whether @kind is one of the ns/ links; its enum mach_ns_type is kind - MACH_LD_PID_NS_NET. */
@@ -212,6 +239,22 @@ int mach_loader_sysctl_tree(struct mach_loader *ld, int dirfd, const char *dir, 
 			    int (*each)(void *arg, const char *path, unsigned int mode, const char *skip, const char *text,
 					size_t len),
 			    void *arg, char *err, size_t errlen);
+
+/**
+ * mach_loader_file for instance @inst of a collection kind (fd/3: kind
+ * MACH_LD_PID_FD, @inst 3).  Other kinds take @inst 0.
+ */
+int mach_loader_file_inst(struct mach_loader *ld, enum mach_ld_kind kind, pid_t pid, pid_t tid, uint32_t inst,
+			  const char *path, const char *text, size_t len, char *err, size_t errlen);
+
+/**
+ * What a collection directory listed for a task: every instance, whether
+ * or not its own file could be read (root lists pid 1's fd/ but may not
+ * read its links).  @path names the directory in messages.  0, -EINVAL
+ * or -ENOMEM.
+ */
+int mach_loader_listing(struct mach_loader *ld, enum mach_ld_kind kind, pid_t pid, pid_t tid, const char *path,
+			const uint32_t *insts, size_t n, char *err, size_t errlen);
 
 /**
  * Check what the per-task files said about values they share (status VmRSS

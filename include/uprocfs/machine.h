@@ -296,6 +296,182 @@ struct mach_mm {
 	size_t cmdline_len;
 	char *environ;            /* raw bytes of the environment area (/proc/<pid>/environ) */
 	size_t environ_len;
+	char *exe;                /* mm->exe_file's path; NULL: the file mapping the code (older trees) */
+	bool exe_deleted;
+};
+
+/* ------------------------------------------------------------------ */
+/* Open files, limits and the other per-process attributes of           */
+/* fs/proc/base.c and fs/proc/fd.c                                      */
+
+/*
+ * What an fd's /proc/<pid>/fd/<n> link names (proc_fd_link's d_path, or
+ * the d_dname of a pseudo filesystem).
+ */
+enum mach_fd_kind {
+	MACH_FD_UNKNOWN,  /* listed in fd/, its target not known (the link could not be read) */
+	MACH_FD_PATH,     /* a path: file, directory, device, "/memfd:NAME"; " (deleted)" when unlinked */
+	MACH_FD_PIPE,     /* "pipe:[INO]": both ends of one pipe share the inode */
+	MACH_FD_SOCKET,   /* "socket:[INO]" */
+	MACH_FD_ANON,     /* "anon_inode:NAME": "[eventfd]", "inotify", "[pidfd]", ... */
+	MACH_FD_PSEUDO,   /* "NAME:[INO]" of another pseudo filesystem: an nsfs namespace ("net") */
+};
+
+/* Which show_fdinfo the file's operations have: what follows the four fixed fdinfo lines. */
+enum mach_fd_type {
+	MACH_FDT_NONE,        /* regular files, pipes, inet sockets, nsfs, memfd: nothing */
+	MACH_FDT_EVENTFD,
+	MACH_FDT_EPOLL,
+	MACH_FDT_INOTIFY,
+	MACH_FDT_FANOTIFY,
+	MACH_FDT_SIGNALFD,
+	MACH_FDT_TIMERFD,
+	MACH_FDT_PIDFD,
+	MACH_FDT_UNIX,        /* an AF_UNIX socket: "scm_fds:" */
+	MACH_FDT_USERFAULTFD,
+	MACH_FDT_PTMX,        /* the master side of a pty (/dev/ptmx): "tty-index:" */
+	MACH_FDT_FUSE,        /* /dev/fuse of a mounted connection: "fuse_connection:" */
+	MACH_NR_FD_TYPES
+};
+
+/* f_flags bits the renderers and generators name (octal, as fdinfo prints them). */
+#define MACH_O_ACCMODE   00000003u
+#define MACH_O_WRONLY    00000001u
+#define MACH_O_RDWR      00000002u
+#define MACH_O_APPEND    00002000u
+#define MACH_O_NONBLOCK  00004000u
+#define MACH_O_LARGEFILE 00100000u
+#define MACH_O_DIRECTORY 00200000u
+#define MACH_O_NOFOLLOW  00400000u
+#define MACH_O_CLOEXEC   02000000u  /* the fd's close-on-exec bit: fdinfo adds it to f_flags */
+#define MACH_O_PATH      010000000u
+
+/* One epoll registration (fs/eventpoll.c ep_show_fdinfo): a "tfd:" line. */
+struct mach_epoll_item {
+	int tfd;                  /* the watched fd number */
+	uint32_t events;          /* EPOLLIN ... EPOLLET, as registered */
+	uint64_t data;            /* the user's epoll_data */
+	int64_t pos;              /* the watched file's f_pos */
+	uint64_t ino;             /* its inode */
+	uint32_t sdev;            /* its superblock's dev_t (kernel encoding, printed hex) */
+};
+
+/* Where an fsnotify mark is attached. */
+enum mach_mark_obj { MACH_MARK_INODE, MACH_MARK_MOUNT, MACH_MARK_SB };
+
+#define MACH_FHANDLE_MAX 128      /* MAX_HANDLE_SZ */
+
+/* One inotify watch or fanotify mark (fs/notify/fdinfo.c). */
+struct mach_fsnotify_mark {
+	enum mach_mark_obj obj;   /* inotify: always an inode */
+	int wd;                   /* inotify: the watch descriptor */
+	uint64_t ino;             /* MACH_MARK_INODE */
+	uint32_t sdev;            /* MACH_MARK_INODE, MACH_MARK_SB: the superblock's dev_t */
+	int mnt_id;               /* MACH_MARK_MOUNT */
+	uint32_t mflags;          /* fanotify */
+	uint32_t mask, ignored_mask;
+	bool has_fhandle;         /* the file system encoded a handle (exportfs) */
+	int fh_type;
+	unsigned int fh_bytes;
+	uint8_t fh[MACH_FHANDLE_MAX];
+};
+
+/* One lock held through a file (fs/locks.c lock_get_status): a "lock:" line. */
+enum mach_lock_kind { MACH_LOCK_POSIX, MACH_LOCK_OFD, MACH_LOCK_FLOCK };
+enum mach_lock_type { MACH_LOCK_READ, MACH_LOCK_WRITE };
+
+struct mach_file_lock {
+	enum mach_lock_kind kind;
+	enum mach_lock_type type;
+	pid_t pid;                /* the owner as the reader's pid namespace sees it; -1 for OFD locks */
+	uint32_t dev_major, dev_minor;
+	uint64_t ino;
+	int64_t start;
+	int64_t end;              /* -1: to the end of file ("EOF"); FLOCK locks always */
+};
+
+/** One open file of a process (fs/proc/fd.c): /proc/<pid>/fd/<n> and fdinfo/<n>. */
+struct mach_fd {
+	int fd;
+	unsigned int flags;       /* f_flags: O_ACCMODE decides the link's mode (r-x, -wx, rwx, ---) */
+	enum mach_fd_kind kind;
+	enum mach_fd_type type;
+	int mnt_id;               /* the mount the file is on (mountinfo's ids; internal mounts too) */
+	unsigned int nlocks;
+	int64_t pos;              /* f_pos */
+	uint64_t ino;             /* its inode: for pipes, sockets and nsfs also the link's [INO] */
+	char *name;               /* PATH: the path; ANON, PSEUDO: the name before ":" or after "anon_inode:" */
+	struct mach_file_lock *locks;
+	uint16_t sock_family;     /* SOCKET: AF_UNIX, AF_INET, AF_INET6, AF_NETLINK; 0 unknown (loaded, not unix) */
+	uint16_t sock_type;       /* SOCKET: SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET; 0 unknown */
+	bool info_known;          /* its fdinfo was read (a loaded model) or made (synthetic) */
+	bool deleted;             /* MACH_FD_PATH: unlinked */
+	bool cloexec;             /* the close-on-exec bit of the fd table */
+	/* what the file's show_fdinfo prints, by type */
+	union {
+		struct { uint64_t count; int id; bool semaphore; } eventfd;
+		struct { uint64_t sigmask; } signalfd;   /* the signals it accepts (bit n-1 = signal n) */
+		struct {
+			int clockid;
+			uint64_t ticks;
+			unsigned int settime_flags;
+			uint64_t value_sec, value_nsec;    /* time left until it fires */
+			uint64_t interval_sec, interval_nsec;
+		} timerfd;
+		struct {
+			unsigned int levels;               /* 1 + the levels below the reader's pid namespace */
+			pid_t nspid[MACH_NS_LEVELS_MAX];   /* [0] is Pid:; -1 reaped, 0 not visible */
+		} pidfd;
+		struct { unsigned int scm_fds; } unix_sock;  /* fds in flight in its queue */
+		struct { uint64_t pending, total, api, ioctls; uint32_t features; } uffd;
+		struct { int index; } ptmx;                   /* the pts number of the pair */
+		struct { unsigned int connection; } fuse;     /* the connection's device number */
+		struct { uint32_t flags, event_flags; } fanotify;
+	} u;
+	/* EPOLL: registrations; INOTIFY, FANOTIFY: marks (in the order the kernel lists them) */
+	struct mach_epoll_item *epoll;
+	struct mach_fsnotify_mark *marks;
+	unsigned int nitems;
+};
+
+/*
+ * A process's file table (files_struct); its threads share it.  Every
+ * socket of the machine is an fd of kind MACH_FD_SOCKET in some process's
+ * table, with its inode number: walking procs[].files->fds[] enumerates
+ * them all (a socket inherited by several processes, as a listening socket
+ * of a master and its workers, appears once per holder with one inode).
+ */
+struct mach_files {
+	unsigned int max_fds;     /* the table's capacity: status FDSize (64, then 128 << k) */
+	unsigned int nfds;
+	struct mach_fd *fds;      /* ascending by fd; every fd below max_fds */
+};
+
+/* The resource limits of proc_pid_limits, in struct rlimit order. */
+enum mach_rlimit_id {
+	MACH_RLIMIT_CPU, MACH_RLIMIT_FSIZE, MACH_RLIMIT_DATA, MACH_RLIMIT_STACK, MACH_RLIMIT_CORE,
+	MACH_RLIMIT_RSS, MACH_RLIMIT_NPROC, MACH_RLIMIT_NOFILE, MACH_RLIMIT_MEMLOCK, MACH_RLIMIT_AS,
+	MACH_RLIMIT_LOCKS, MACH_RLIMIT_SIGPENDING, MACH_RLIMIT_MSGQUEUE, MACH_RLIMIT_NICE,
+	MACH_RLIMIT_RTPRIO, MACH_RLIMIT_RTTIME, MACH_RLIM_NLIMITS
+};
+
+#define MACH_RLIM_INFINITY UINT64_MAX   /* printed "unlimited" */
+
+struct mach_rlimit {
+	uint64_t cur, max;        /* raw rlim values: bytes, seconds, microseconds, counts */
+};
+
+/* Task I/O accounting (struct task_io_accounting): /proc/<pid>/io. */
+struct mach_taskio {
+	uint64_t rchar, wchar;    /* bytes passed to read and write family calls */
+	uint64_t syscr, syscw;    /* how many such calls */
+	uint64_t read_bytes, write_bytes, cancelled_write_bytes; /* storage layer, whole pages */
+};
+
+/* A task's fs_struct: what cwd and root resolve to. */
+struct mach_fs {
+	char *cwd, *root;         /* paths as the reader's root sees them */
+	bool cwd_deleted, root_deleted;
 };
 
 /** One thread (a task in kernel terms). */
@@ -340,18 +516,13 @@ struct mach_thread {
 	/* namespaces and control groups (mach_ns.h): indices into the machine's tables */
 	uint32_t nsset;           /* mach->nssets: its namespaces and mount table */
 	uint32_t css_set;         /* mach->css_sets: its control groups */
-};
-
-/** One open file of a process (fs/proc/fd.c): /proc/<pid>/fd/<n> and fdinfo/<n>. */
-struct mach_fd {
-	int fd;
-};
-
-/** A process's file table (files_struct); its threads share it. */
-struct mach_files {
-	unsigned int max_fds;     /* the table's capacity: status FDSize */
-	unsigned int nfds;
-	struct mach_fd *fds;      /* ascending by fd */
+	/* fs/proc/base.c files of the task itself */
+	struct mach_taskio io;    /* this thread's own I/O (task/<tid>/io) */
+	struct mach_fs *fs;       /* its own fs_struct when it unshared one; NULL: the process's */
+	uint32_t loginuid;        /* audit login uid; 4294967295 when unset */
+	uint32_t sessionid;       /* audit session; 4294967295 when unset */
+	uint32_t personality;     /* ADDR_NO_RANDOMIZE 0x0040000, PER_LINUX32 8, ... */
+	uint64_t timer_slack_ns;  /* 50000 by default, 0 for RT tasks */
 };
 
 /** One thread group (a process): what its threads share. */
@@ -362,15 +533,14 @@ struct mach_process {
 	int tty_nr;
 	pid_t tpgid;
 	pid_t ngid;
-	unsigned int fdsize;
 	struct mach_mm *mm;       /* NULL: kernel thread or zombie (no Vm lines) */
-	struct mach_files *files; /* NULL: none known (a zombie's, or not loaded) */
+	/* NULL: no files_struct (a zombie: FDSize 0, fd/ empty); kernel threads have init's */
+	struct mach_files *files;
 	/* signal_struct / sighand */
 	uint64_t sig_shared_pending, sig_ignored, sig_caught;
-	uint64_t sigq_queued, sigq_limit;
+	uint64_t sigq_queued;     /* SigQ: queued; its limit is rlim[MACH_RLIMIT_SIGPENDING].cur */
 	int exit_signal;
 	int exit_code;            /* stat field 52 of /proc/<pid>/stat (group exit code) */
-	uint64_t rsslim;          /* RLIMIT_RSS current */
 	/* whole-process stat values (the kernel keeps these in signal_struct) */
 	uint64_t group_utime_ns, group_stime_ns; /* thread_group_cputime_adjusted */
 	uint64_t dead_minflt, dead_majflt;        /* of threads that exited */
@@ -390,6 +560,18 @@ struct mach_process {
 	unsigned int nr_threads;
 	unsigned int nthreads;
 	struct mach_thread *threads; /* threads[0] is the group leader (tid == tgid) */
+	/* fs/proc/base.c files of the thread group */
+	struct mach_fs *fs;       /* the group's fs_struct (cwd, root); NULL: none (a zombie) */
+	struct mach_rlimit rlim[MACH_RLIM_NLIMITS]; /* limits; stat's rsslim is RSS's cur */
+	struct mach_taskio dead_io; /* what exited threads did: /proc/<pid>/io adds the live ones */
+	int oom_score_adj;        /* -1000..1000; oom_adj and oom_score derive from it */
+	/*
+	 * The OOM killer passes it by (MMF_OOM_SKIP, or a vfork child not yet
+	 * exec'd): oom_score 0 whatever it holds.
+	 */
+	bool oom_skip;
+	uint64_t autogroup_id;    /* /autogroup-ID; 0: the root autogroup (an empty file) */
+	int autogroup_nice;
 };
 
 /* ------------------------------------------------------------------ */
@@ -511,6 +693,29 @@ const char *mach_sd_level_name(enum mach_sd_level l);
 /** "[heap]" etc. for the fixed-name kinds; NULL for FILE, ANON and the named kinds. */
 const char *mach_vma_kind_name(enum mach_vma_kind k);
 
+/** "Max open files" etc.: a limit's row in /proc/<pid>/limits. */
+const char *mach_rlimit_name(enum mach_rlimit_id id);
+/** A limit's unit ("bytes", "us"), or NULL for the two without one. */
+const char *mach_rlimit_unit(enum mach_rlimit_id id);
+/** The name an anon inode file of @type has ("[eventfd]", "inotify"), or NULL. */
+const char *mach_anon_fd_name(enum mach_fd_type type);
+/** The type of an anon inode file by its name; MACH_FDT_NONE for names with no fdinfo lines of theirs. */
+enum mach_fd_type mach_anon_fd_type(const char *name);
+
+/* ------------------------------------------------------------------ */
+/* Values the kernel derives when a file is read                       */
+
+/**
+ * /proc/<pid>/oom_score: oom_badness from the mm's rss, swap and page
+ * tables and oom_score_adj, against RAM plus swap (meminfo), scaled to
+ * 0..2000 as proc_oom_score does.
+ */
+unsigned long long mach_oom_score(const struct mach_machine *m, const struct mach_process *p);
+/** /proc/<pid>/oom_adj as oom_adj_read derives it from oom_score_adj (-17..15). */
+int mach_oom_adj(int oom_score_adj);
+/** /proc/<pid>/io of the group: the exited threads' counters plus every live thread's. */
+void mach_process_io(const struct mach_process *p, struct mach_taskio *acct);
+
 /* ------------------------------------------------------------------ */
 /* Lifetimes and lookups                                               */
 
@@ -551,9 +756,6 @@ void mach_irq_clear(struct mach_irq *irq);
 /** Free an mm and everything it owns. */
 void mach_mm_free(struct mach_mm *mm);
 
-/** Free a file table and everything it owns. */
-void mach_files_free(struct mach_files *f);
-
 /** Free what one thread owns (groups, masks), not the struct itself. */
 void mach_thread_clear(struct mach_thread *t);
 /* ------------------------------------------------------------------ */
@@ -583,6 +785,24 @@ unsigned int mach_cgroup_level(const struct mach_machine *m, uint32_t cg);
 void mach_mnt_table_clear(struct mach_mnt_table *t);
 /** Free what one mount owns (not the struct). */
 void mach_mount_clear(struct mach_mount *mnt);
+
+/* ------------------------------------------------------------------ */
+/* Open files (fs/proc/fd.c)                                           */
+
+/** Free what one open file owns (its name, locks, epoll items, marks), not the struct. */
+void mach_fd_clear(struct mach_fd *f);
+
+/** Free a file table and its files. */
+void mach_files_free(struct mach_files *f);
+
+/** Free an fs_struct's paths and the struct. */
+void mach_fs_free(struct mach_fs *fs);
+
+/** The fs_struct thread @t resolves cwd and root with: its own, or its process's (NULL: none). */
+static inline const struct mach_fs *mach_thread_fs(const struct mach_process *p, const struct mach_thread *t)
+{
+	return t->fs ? t->fs : p->fs;
+}
 
 /** Nanoseconds to clock ticks, as the kernel's nsec_to_clock_t (USER_HZ=100). */
 static inline uint64_t mach_ns_to_ticks(uint64_t ns)

@@ -24,7 +24,8 @@ struct pfs_ctx {
 	const struct mach_thread *thread; /* the leader under /proc/<pid>, the thread under task/<tid> */
 	bool whole;                       /* /proc/<pid> (thread-group totals) rather than task/<tid> */
 	bool ptrace_ok;                   /* the reader may ptrace-read the task (stat's masked fields) */
-	bool read_denied;                 /* a PFS_ACC_AT_READ check failed: reads give EACCES */
+	bool read_denied;                 /* a PFS_ACC_AT_READ check failed: reads give read_err */
+	int read_err;                     /* with read_denied: EACCES, or EPERM (lock_trace, CAP_SYS_NICE) */
 	unsigned int arg;                 /* the entry's arg (pressure resource, ...) */
 	uint32_t inst;                    /* the instance of a "*" leaf (an fd number, ...) */
 	pid_t caller_pid, caller_tid;     /* who reads: what self and thread-self point to (0: none) */

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "uprocfs/load.h"
@@ -75,6 +76,7 @@ enum pfs_kind {
  */
 #define PFS_ACC_SYSCTL        0x40u
 #define PFS_ACC_NEED_NS       0x80u /* mounts_open_common: a task without an nsproxy (a zombie) fails with EINVAL */
+#define PFS_ACC_SELF_OR_NICE  0x100u /* timerslack_ns: the task itself, or CAP_SYS_NICE; EPERM at read */
 
 /** Directories whose children come from the model or the source. */
 enum pfs_coll {
@@ -128,6 +130,7 @@ struct pfs_reader {
 	gid_t gid;
 	bool cap_sys_ptrace;       /* effective capabilities that override the checks */
 	bool cap_sys_admin;
+	bool cap_sys_nice;
 };
 
 struct pfs_entry;
@@ -158,6 +161,9 @@ struct pfs_entry {
 	uint64_t needs;
 	const char *mirrors;              /* the kernel function it mirrors */
 };
+
+/** The longest symlink target served (PATH_MAX, as readlink of /proc links allows). */
+#define PFS_LINK_MAX 4096
 
 /** A pfs_entry.needs bit: the entry renders from what a file of loader kind @kind says. */
 #define PFS_NEEDS(kind) (UINT64_C(1) << (kind))
@@ -290,8 +296,19 @@ int pfs_bind(const struct mach_machine *mach, const struct pfs_node *n, struct p
 /** Open file node @n for reading with @ctx (which must outlive @m); 0 or -errno. */
 int pfs_open(struct seq_file *m, const struct pfs_node *n, struct pfs_ctx *ctx);
 
-/** Render file node @n whole into a malloc'd buffer; 0 or -errno. */
+/**
+ * Render file node @n whole into a malloc'd buffer; a symlink renders its
+ * target (what readlink gives, no NUL).  0 or -errno.
+ */
 int pfs_render(const struct pfs_node *n, const struct pfs_ctx *ctx, char **out, size_t *len);
+
+/**
+ * The attributes the model decides beyond the entry's: an fd link's mode
+ * follows its file's open mode (lr-x, l-wx, lrwx, l---------) and its size
+ * is 64, the fd directory's size is the number of open fds.  @st already
+ * holds the entry's mode; @c is bound to @n's task.
+ */
+void pfs_node_attr(const struct pfs_node *n, const struct pfs_ctx *c, struct stat *st);
 
 /**
  * Parse @path and bind it against @mach with full access (the CLI's view):

@@ -52,9 +52,9 @@ void fs_reader(struct pfs_fuse *fs, fuse_req_t req, struct pfs_reader *r)
 {
 	const struct fuse_ctx *ctx = fuse_req_ctx(req);
 
-	/* root holds CAP_SYS_PTRACE and CAP_SYS_ADMIN unless it dropped them */
+	/* root holds CAP_SYS_PTRACE, CAP_SYS_ADMIN and CAP_SYS_NICE unless it dropped them */
 	*r = (struct pfs_reader){ .uid = ctx->uid, .gid = ctx->gid, .cap_sys_ptrace = ctx->uid == 0,
-				  .cap_sys_admin = ctx->uid == 0 };
+				  .cap_sys_admin = ctx->uid == 0, .cap_sys_nice = ctx->uid == 0 };
 	if (fs->opts.caller_proc_fd >= 0 && ctx->pid > 0)
 		caller_ids(fs, ctx->pid, &r->pid, &r->tid);
 }
@@ -94,6 +94,22 @@ static int machine_mode(struct pfs_fuse *fs, const struct pfs_node *n, struct st
 	}
 	s->ops->close(s, &v);
 	return rc == -ESRCH ? -ENOENT : rc;
+}
+
+int fs_dir_access(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *dir)
+{
+	struct pfs_source *s = fs->src;
+	struct pfs_reader r;
+	struct pfs_view v;
+	char err[256];
+	int rc;
+
+	if (!dir->entry || dir->entry->kind != PFS_DIR || !dir->entry->access || !dir->pid)
+		return 0;
+	fs_reader(fs, req, &r);
+	rc = s->ops->open(s, &r, dir, &v, err, sizeof(err));
+	s->ops->close(s, &v);
+	return rc;
 }
 
 int fs_node_stat(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *n, struct stat *st)
@@ -183,6 +199,12 @@ void fs_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	COUNT(fs, lookup);
 	if (fs_node(fs, req, parent, &p) || child_of(fs, req, &p, name, &c)) {
 		reply_negative(fs, req, NULL, 0);
+		return;
+	}
+	/* fdinfo/: the kernel checks ptrace access on the directory before any name in it */
+	rc = fs_dir_access(fs, req, &p);
+	if (rc) {
+		fuse_reply_err(req, rc == -EACCES ? EACCES : ENOENT);
 		return;
 	}
 	memset(&e, 0, sizeof(e));

@@ -152,7 +152,9 @@ void fs_op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct f
 	}
 	if (h->view.ctx.read_denied) {
 		/* the kernel checks these in show(): the open succeeded, every read fails */
-		fuse_reply_err(req, EACCES);
+		fuse_reply_err(req, h->view.ctx.read_err ? h->view.ctx.read_err : EACCES);
+		if (buf != stackbuf)
+			free(buf);
 		return;
 	}
 	/* The model may have moved since the last read: the source finds the task again. */

@@ -63,6 +63,12 @@ int fs_node(struct pfs_fuse *fs, fuse_req_t req, uint64_t ino, struct pfs_node *
 /** Who sends @req, as the served machine numbers it, with the credentials to check. */
 void fs_reader(struct pfs_fuse *fs, fuse_req_t req, struct pfs_reader *r);
 
+/**
+ * A directory whose entry has an access rule (fdinfo/: ptrace read): may
+ * the sender of @req open and search it?  0, -EACCES or -ENOENT.
+ */
+int fs_dir_access(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *dir);
+
 /** Attributes of node @n for the sender of @req; 0 or -ENOENT. */
 int fs_node_stat(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *n, struct stat *st);
 

@@ -224,6 +224,8 @@ void fs_op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	/* hidepid=noaccess: a process directory is listed but may not be entered */
 	if (!rc && n.pid)
 		rc = fs_may_enter(fs, req, n.pid);
+	if (!rc)
+		rc = fs_dir_access(fs, req, &n);
 	if (rc) {
 		fuse_reply_err(req, -rc);
 		return;

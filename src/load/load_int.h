@@ -227,6 +227,93 @@ void ld_mountlist_free(struct ld_mountlist *ml);
 void ld_nsrec_free(struct ld_nsrec *r);
 
 /* ------------------------------------------------------------------ */
+/* fd/, fdinfo/, cwd, root, exe and the small files of fs/proc/base.c    */
+/* (load_fd.c, load_fdinfo.c, load_pid_misc.c, pid_records_misc.c,      */
+/* pid_assemble_misc.c)                                                 */
+
+/* One fd's files: what the link says, and what fdinfo says. */
+struct ld_fd {
+	uint32_t fd;
+	char *link_path;          /* fd/<n>, NULL: not read */
+	char *info_path;          /* fdinfo/<n>, NULL: not read */
+	struct mach_fd link;      /* kind, name, deleted; ino of a pipe, socket or pseudo file */
+	struct mach_fd info;      /* pos, flags, cloexec, mnt_id, ino, locks, type and its lines */
+	unsigned int ino_line;    /* fdinfo's "ino:" line, for messages */
+};
+
+struct ld_fds {
+	bool listed_fd, listed_info; /* the directories were listed: every fd is here */
+	size_t n, cap;
+	struct ld_fd *v;          /* in the order read; sorted when assembled */
+};
+
+/* A symlink of the fs_struct or the mm: cwd, root, exe. */
+struct ld_link {
+	char *path;
+	char *target;             /* without " (deleted)" */
+	bool deleted;
+};
+
+/* The files holding one number, by kind. */
+enum ld_num {
+	LD_NUM_OOM_SCORE, LD_NUM_OOM_SCORE_ADJ, LD_NUM_OOM_ADJ, LD_NUM_LOGINUID, LD_NUM_SESSIONID,
+	LD_NUM_PERSONALITY, LD_NUM_TIMERSLACK, LD_NR_NUMS
+};
+
+struct ld_numfile {
+	char *path;
+	int64_t v;                /* oom_* signed; the others fit below 2^63 or are refused */
+	uint64_t u;               /* the unsigned ones in full */
+};
+
+struct ld_io {
+	char *path;
+	struct mach_taskio io;
+};
+
+struct ld_limits {
+	char *path;
+	struct mach_rlimit rlim[MACH_RLIM_NLIMITS];
+};
+
+struct ld_autogroup {
+	char *path;
+	uint64_t id;              /* 0: an empty file (the root autogroup) */
+	int nice;
+};
+
+/* Everything of this block one task's directory said. */
+struct ld_misc {
+	struct ld_fds fds;
+	struct ld_link *link[3];  /* cwd, root, exe */
+	struct ld_numfile *num[LD_NR_NUMS];
+	struct ld_io *io;
+	struct ld_limits *limits;
+	struct ld_autogroup *autogroup;
+};
+
+/* The parsers: 0 or -EINVAL/-ENOMEM with "path:line: ..." in lx->err. */
+int ld_parse_fd_link(struct lex *lx, struct mach_fd *f);
+int ld_parse_fdinfo(struct lex *lx, struct mach_fd *f, unsigned int *ino_line);
+/** The type-specific lines after the fixed ones and the locks (load_fdinfo.c). */
+int ld_parse_fdinfo_tail(struct lex *lx, struct mach_fd *f);
+int ld_parse_path_link(struct lex *lx, struct ld_link *l);
+int ld_parse_io(struct lex *lx, struct ld_io *io);
+int ld_parse_limits(struct lex *lx, struct ld_limits *l);
+int ld_parse_autogroup(struct lex *lx, struct ld_autogroup *a);
+int ld_parse_num(struct lex *lx, enum ld_num which, struct ld_numfile *n);
+
+/* The records (pid_records_misc.c). */
+/** Whether @kind's records are this block's. */
+bool ld_misc_kind(enum mach_ld_kind kind);
+/** Parse one file of this block into @m, replacing what the slot held; 0 or -errno. */
+int ld_misc_file(struct ld_misc *m, enum mach_ld_kind kind, uint32_t inst, const char *path, const char *text,
+		 size_t len, char *err, size_t errlen);
+/** Note what a collection directory listed. */
+int ld_misc_listing(struct ld_misc *m, enum mach_ld_kind kind, const uint32_t *insts, size_t n);
+void ld_misc_clear(struct ld_misc *m);
+
+/* ------------------------------------------------------------------ */
 /* One process's records                                                */
 
 struct ld_task {
@@ -238,6 +325,7 @@ struct ld_task {
 	struct ld_bytes *cmdline;
 	struct ld_bytes *comm;
 	struct ld_nsrec *nsr;      /* cgroup, cpuset, mounts*, ns/: NULL until one is read */
+	struct ld_misc misc;      /* open files, links, io, limits, ... */
 };
 
 struct ld_pid {
@@ -317,7 +405,7 @@ struct ld_task *ld_pid_task(struct ld_pid *lp, pid_t tid);
  * is 0, task/<tid>/X otherwise, replacing what that slot held.  @path names
  * the file in messages.
  */
-int ld_pid_file(struct ld_pid *lp, enum mach_ld_kind kind, pid_t tid, const char *path,
+int ld_pid_file(struct ld_pid *lp, enum mach_ld_kind kind, pid_t tid, uint32_t inst, const char *path,
 		const char *text, size_t len, char *err, size_t errlen);
 
 /**
@@ -401,6 +489,11 @@ int ld_assemble(const struct mach_loader *ld, struct ld_pid *lp, struct mach_pro
  * -ENOMEM.
  */
 int ld_ns_build(const struct ld_msg *ms, const struct mach_loader *ld, struct ld_pid *lp, struct mach_process *out);
+
+/* The steps of this block's records (pid_assemble_misc.c), after the mm is built. */
+/** Check fd/, fdinfo/, cwd, root, exe, io, limits and the rest against each other and build them. */
+int ld_assemble_misc(const struct mach_loader *ld, struct ld_pid *lp, struct mach_process *out,
+		     const struct ld_msg *ms);
 
 /** Merge @cm into @ld; 0 or -ENOMEM. */
 int ld_commit(struct mach_loader *ld, const struct ld_commit *cm);

@@ -532,7 +532,7 @@ static int build_from_stat(struct asm_ctx *a)
 	out->cmajflt = ts->f[LD_STAT_CMAJFLT];
 	out->cutime_ns = ts->f[LD_STAT_CUTIME] * MACH_NSEC_PER_TICK;
 	out->cstime_ns = ts->f[LD_STAT_CSTIME] * MACH_NSEC_PER_TICK;
-	out->rsslim = ts->f[LD_STAT_RSSLIM];
+	out->rlim[MACH_RLIMIT_RSS].cur = ts->f[LD_STAT_RSSLIM];
 	out->sig_ignored = ts->f[LD_STAT_SIGIGNORE];
 	out->sig_caught = ts->f[LD_STAT_SIGCATCH];
 	out->cguest_time_ns = ts->f[LD_STAT_CGUEST_TIME] * MACH_NSEC_PER_TICK;
@@ -559,9 +559,15 @@ static int build_from_status(struct asm_ctx *a)
 		return 0;
 	out->ppid = (pid_t)rs->v[ST_PPID][0];
 	out->ngid = (pid_t)rs->v[ST_NGID][0];
-	out->fdsize = (unsigned int)rs->v[ST_FDSIZE][0];
+	/* FDSize 0: no files_struct (a zombie); otherwise the table, its fds read later */
+	if (rs->v[ST_FDSIZE][0]) {
+		out->files = calloc(1, sizeof(*out->files));
+		if (!out->files)
+			return -ENOMEM;
+		out->files->max_fds = (unsigned int)rs->v[ST_FDSIZE][0];
+	}
 	out->sigq_queued = rs->v[ST_SIGQ][0];
-	out->sigq_limit = rs->v[ST_SIGQ][1];
+	out->rlim[MACH_RLIMIT_SIGPENDING].cur = rs->v[ST_SIGQ][1];
 	out->sig_shared_pending = rs->v[ST_SHDPND][0];
 	out->sig_ignored = rs->v[ST_SIGIGN][0];
 	out->sig_caught = rs->v[ST_SIGCGT][0];
@@ -647,6 +653,12 @@ static int build_ns(struct asm_ctx *a)
 	return ld_ns_build(&a->ms, a->ld, a->lp, a->out);
 }
 
+/* Open files, links and the small files: once the threads and the mm stand. */
+static int build_misc(struct asm_ctx *a)
+{
+	return ld_assemble_misc(a->ld, a->lp, a->out, &a->ms);
+}
+
 /*
  * The checks first, in the order that names the likeliest culprit, then the
  * process; each step may use what the ones before it found.
@@ -654,7 +666,7 @@ static int build_ns(struct asm_ctx *a)
 static int (*const steps[])(struct asm_ctx *a) = {
 	collect_threads, check_leader, check_statuses, check_stats, check_mm_files, check_mm,
 	check_threads, check_thread_count,
-	build_threads, build_from_stat, build_from_status, build_mm, build_ns,
+	build_threads, build_from_stat, build_from_status, build_mm, build_misc, build_ns,
 };
 
 int ld_assemble(const struct mach_loader *ld, struct ld_pid *lp, struct mach_process *out,

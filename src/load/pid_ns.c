@@ -201,7 +201,7 @@ static int check_absent(const struct ld_msg *ms, const struct nsi_view *v, const
 {
 	bool zombie = !mach_thread_has_nsproxy(t);
 
-	for (int k = MACH_LD_PID_CGROUP; k < MACH_LD_NR_KINDS; k++) {
+	for (int k = MACH_LD_PID_CGROUP; ld_kind_nsrec((enum mach_ld_kind)k); k++) {
 		bool absent = v->absent & (UINT64_C(1) << k);
 		bool present = k == MACH_LD_PID_MOUNTINFO ? v->mountinfo != NULL :
 			       k == MACH_LD_PID_MOUNTS ? v->mounts != NULL :

@@ -32,6 +32,7 @@ static void statm_free(struct ld_statm *s)
 
 void ld_task_clear(struct ld_task *t)
 {
+	ld_misc_clear(&t->misc);
 	ld_status_free(t->status);
 	stat_free(t->stat);
 	statm_free(t->statm);
@@ -141,7 +142,7 @@ static int rec_swap(struct ld_task *a, struct ld_task *b, enum mach_ld_kind kind
 	return 0;
 }
 
-int ld_pid_file(struct ld_pid *lp, enum mach_ld_kind kind, pid_t tid, const char *path,
+int ld_pid_file(struct ld_pid *lp, enum mach_ld_kind kind, pid_t tid, uint32_t inst, const char *path,
 		const char *text, size_t len, char *err, size_t errlen)
 {
 	struct ld_task *t = tid ? ld_pid_task(lp, tid) : &lp->whole;
@@ -151,6 +152,8 @@ int ld_pid_file(struct ld_pid *lp, enum mach_ld_kind kind, pid_t tid, const char
 
 	if (!t)
 		return -ENOMEM;
+	if (ld_misc_kind(kind))
+		return ld_misc_file(&t->misc, kind, inst, path, text, len, err, errlen);
 	/* parsed aside, so that a file that does not parse leaves the slot as it was */
 	rc = rec_new(&fresh, kind, path);
 	if (!rc) {
@@ -165,8 +168,12 @@ int ld_pid_file(struct ld_pid *lp, enum mach_ld_kind kind, pid_t tid, const char
 
 int ld_pid_absent(struct ld_pid *lp, enum mach_ld_kind kind, pid_t tid)
 {
-	struct ld_task *t = tid ? ld_pid_task(lp, tid) : &lp->whole;
+	struct ld_task *t;
 
+	/* a link to nothing elsewhere (a kernel thread's exe) is simply not there */
+	if (!ld_kind_nsrec(kind))
+		return 0;
+	t = tid ? ld_pid_task(lp, tid) : &lp->whole;
 	if (!t || (!t->nsr && !(t->nsr = calloc(1, sizeof(*t->nsr)))))
 		return -ENOMEM;
 	t->nsr->absent |= UINT64_C(1) << kind;

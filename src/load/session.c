@@ -135,6 +135,12 @@ static int load_global(struct mach_loader *ld, enum mach_ld_kind kind, const cha
 int mach_loader_file(struct mach_loader *ld, enum mach_ld_kind kind, pid_t pid, pid_t tid,
 		     const char *path, const char *text, size_t len, char *err, size_t errlen)
 {
+	return mach_loader_file_inst(ld, kind, pid, tid, 0, path, text, len, err, errlen);
+}
+
+int mach_loader_file_inst(struct mach_loader *ld, enum mach_ld_kind kind, pid_t pid, pid_t tid, uint32_t inst,
+			  const char *path, const char *text, size_t len, char *err, size_t errlen)
+{
 	struct ld_pid *lp;
 	int rc;
 
@@ -162,10 +168,29 @@ int mach_loader_file(struct mach_loader *ld, enum mach_ld_kind kind, pid_t pid, 
 			return -EINVAL;
 		}
 		lp = session_pid(ld, pid);
-		rc = lp ? ld_pid_file(lp, kind, tid, path, text, len, err, errlen) : -ENOMEM;
+		rc = lp ? ld_pid_file(lp, kind, tid, inst, path, text, len, err, errlen) : -ENOMEM;
 	}
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "%s: out of memory", path);
+	return rc;
+}
+
+int mach_loader_listing(struct mach_loader *ld, enum mach_ld_kind kind, pid_t pid, pid_t tid, const char *path,
+			const uint32_t *insts, size_t n, char *err, size_t errlen)
+{
+	struct ld_pid *lp;
+	struct ld_task *t;
+	int rc;
+
+	if (!ld || !mach_ld_kind_coll(kind) || pid <= 0 || tid < 0 || (n && !insts)) {
+		snprintf(err, errlen, "%s: not a listing of a task's collection", path ? path : "?");
+		return -EINVAL;
+	}
+	lp = session_pid(ld, pid);
+	t = !lp ? NULL : tid ? ld_pid_task(lp, tid) : &lp->whole;
+	rc = t ? ld_misc_listing(&t->misc, kind, insts, n) : -ENOMEM;
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory", path ? path : "?");
 	return rc;
 }
 

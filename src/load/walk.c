@@ -3,15 +3,18 @@
  * walk.c - build a machine model from a /proc tree (mach_load_tree).
  *
  * mach_load_tree walks a directory: the global files first, then every
- * process (pids ascending) with its six files and those of its task/<tid>/
- * directories.  On the live /proc a process can change between two reads,
- * so all of a pid's files are read back to back (walk_read.c), parsed into
- * records, and checked against each other (pid_assemble.c); when they
- * disagree the pid is read again, up to LD_TRIES times.  A disagreement
- * that survives an identical re-read is a real one.  In a captured tree,
- * files do not change and any disagreement is an error; what a /proc tree
- * never holds (a symlink, a FIFO, a device) is not read but reported as
- * skipped, with the reason.
+ * process (pids ascending) with its files and those of its task/<tid>/
+ * directories: files read whole, symlinks by readlink (a link to nothing, a
+ * zombie's cwd, is what it shows, not a missing file), and collections
+ * (fd/, fdinfo/) listed, then each entry read.  On the live /proc a process
+ * can change between two reads, so all of a pid's files are read back to
+ * back (walk_read.c), parsed into records, and checked against each other
+ * (pid_assemble.c); when they disagree the pid is read again, up to
+ * LD_TRIES times.  A disagreement that survives an identical re-read is a
+ * real one.  In a captured tree, files do not change and any disagreement
+ * is an error; what a /proc tree never holds (a FIFO, a device, a symlink
+ * where a file belongs) is not read but reported as skipped, with the
+ * reason; the links a capture wrote are read, never followed.
  *
  * Which file a relative path names is decided here too, for the walk and
  * for mach_load_text, until the file table layer classifies paths.
@@ -192,9 +195,10 @@ static int load_globals(struct walk *w)
 
 /* One file of one attempt at a pid. */
 struct slot {
-	char rel[64];
+	char rel[80];
 	pid_t tid;          /* 0: /proc/<pid>/X, else task/<tid>/X */
 	const struct mach_ld_name *f;
+	uint32_t inst;      /* a collection's instance (fd/<inst>) */
 	size_t off, len;
 	int rc;
 };
@@ -207,7 +211,9 @@ struct attempt {
 	bool listed;        /* task/ was listed: the tids are every thread */
 	int tasks_rc;       /* why it was not */
 	struct slot *s;
-	size_t n;
+	size_t n, cap;
+	struct listing *l;
+	size_t nl, lcap;
 };
 
 static int pid_cmp(const void *a, const void *b)
@@ -273,55 +279,97 @@ static int list_tasks(struct walk *w, pid_t pid, pid_t **tids, size_t *n)
 	return fd < 0 ? fd : list_ids(fd, tids, n);
 }
 
-/* The number of per-task files, and so of a task's slots. */
-static size_t task_files(const struct walk *w)
+/* Where task @tid's files are: <pid>/ or <pid>/task/<tid>/. */
+static void task_dir(char *buf, size_t n, pid_t pid, pid_t tid)
 {
-	size_t n = 0;
-
-	for (size_t i = 0; i < w->nfiles; i++)
-		n += mach_ld_kind_per_task(w->files[i].kind);
-	return n;
+	if (tid)
+		snprintf(buf, n, "%d/task/%d", (int)pid, (int)tid);
+	else
+		snprintf(buf, n, "%d", (int)pid);
 }
 
-/* Slot @x reads @f of @pid: from task/<tid>/ when @tid is not 0, else from <pid>/. */
-static void set_slot(struct slot *x, const struct mach_ld_name *f, pid_t pid, pid_t tid)
+/* A slot reading @f (instance @inst of a collection) of @pid: task/<tid>/ when @tid is not 0. */
+static int add_slot(struct attempt *a, const struct mach_ld_name *f, pid_t tid, uint32_t inst)
 {
+	struct slot *x = VEC_PUSH(a->s, a->n, a->cap);
+	char dir[48];
+
+	if (!x)
+		return -ENOMEM;
+	task_dir(dir, sizeof(dir), a->pid, tid);
 	x->tid = tid;
 	x->f = f;
-	if (tid)
-		snprintf(x->rel, sizeof(x->rel), "%d/task/%d/%s", (int)pid, (int)tid, f->name);
+	x->inst = inst;
+	if (mach_ld_kind_coll(f->kind))
+		snprintf(x->rel, sizeof(x->rel), "%s/%s/%u", dir, f->name, inst);
 	else
-		snprintf(x->rel, sizeof(x->rel), "%d/%s", (int)pid, f->name);
+		snprintf(x->rel, sizeof(x->rel), "%s/%s", dir, f->name);
+	return 0;
+}
+
+/* A listing of collection @f of task @tid, its directory opened (the listing's rc says if not). */
+static int open_coll(struct walk *w, struct attempt *a, const struct mach_ld_name *f, pid_t tid)
+{
+	struct listing *l = VEC_PUSH(a->l, a->nl, a->lcap);
+	char rel[80], dir[48];
+
+	if (!l)
+		return -ENOMEM;
+	l->tid = tid;
+	l->f = f;
+	task_dir(dir, sizeof(dir), a->pid, tid);
+	snprintf(rel, sizeof(rel), "%s/%s", dir, f->name);
+	ld_walk_open_coll(w, l, rel);
+	return 0;
+}
+
+/* List @l and give each entry a slot. */
+static int list_coll(struct attempt *a, struct listing *l)
+{
+	int rc = ld_walk_list_coll(l);
+
+	for (size_t i = 0; !rc && !l->rc && i < l->n; i++)
+		rc = add_slot(a, l->f, l->tid, l->insts[i]);
+	return rc;
+}
+
+/* The slots of one task's directory: its files, its collections' entries. */
+static int task_slots(struct walk *w, struct attempt *a, pid_t tid)
+{
+	int rc = 0;
+
+	for (size_t f = 0; f < w->nfiles && !rc; f++) {
+		const struct mach_ld_name *n = &w->files[f];
+
+		if (!mach_ld_kind_per_task(n->kind) || (tid && n->tgid_only))
+			continue;
+		rc = mach_ld_kind_coll(n->kind) ? open_coll(w, a, n, tid) : add_slot(a, n, tid, 0);
+	}
+	return rc;
 }
 
 /* Build the slots of one attempt: other threads first, then the leader's two copies. */
-static struct slot *make_slots(const struct walk *w, pid_t pid, const pid_t *tids, size_t ntids, size_t *n)
+static int make_slots(struct walk *w, struct attempt *a)
 {
-	struct slot *s = calloc((ntids + 1) * task_files(w), sizeof(*s));
 	bool leader_task = false;
-	size_t k = 0;
+	int rc = 0;
 
-	if (!s)
-		return NULL;
-	for (size_t i = 0; i < ntids; i++) {
-		if (tids[i] == pid) {
+	for (size_t i = 0; i < a->ntids && !rc; i++) {
+		if (a->tids[i] == a->pid)
 			leader_task = true;
-			continue;
-		}
-		for (size_t f = 0; f < w->nfiles; f++)
-			if (mach_ld_kind_per_task(w->files[f].kind) && !w->files[f].tgid_only)
-				set_slot(&s[k++], &w->files[f], pid, tids[i]);
+		else
+			rc = task_slots(w, a, a->tids[i]);
 	}
 	/* The leader's task/ copy right before /proc/<pid>/X: the two must agree. */
-	for (size_t f = 0; f < w->nfiles; f++) {
-		if (!mach_ld_kind_per_task(w->files[f].kind))
-			continue;
-		if (leader_task && !w->files[f].tgid_only)
-			set_slot(&s[k++], &w->files[f], pid, pid);
-		set_slot(&s[k++], &w->files[f], pid, 0);
-	}
-	*n = k;
-	return s;
+	if (!rc && leader_task)
+		rc = task_slots(w, a, a->pid);
+	if (!rc)
+		rc = task_slots(w, a, 0);
+	/* every collection directory is open by now: list them */
+	for (size_t i = 0; i < a->nl && !rc; i++)
+		if (!a->l[i].rc)
+			rc = list_coll(a, &a->l[i]);
+	return rc;
 }
 
 /* The live kernel said the task has none of this file (a zombie's mountinfo: EINVAL). */
@@ -332,6 +380,12 @@ static bool absent(const struct walk *w, const struct slot *x)
 
 static void attempt_clear(struct attempt *a)
 {
+	for (size_t i = 0; i < a->nl; i++) {
+		free(a->l[i].insts);
+		if (a->l[i].fd >= 0)
+			close(a->l[i].fd);
+	}
+	free(a->l);
 	free(a->s);
 	free(a->tids);
 	*a = (struct attempt){ .pid = a->pid };
@@ -359,20 +413,31 @@ static int attempt_read(struct walk *w, struct attempt *a, const char **skip)
 		a->listed = !rc;
 		a->tasks_rc = rc;
 	}
-	a->s = make_slots(w, a->pid, a->tids, a->ntids, &a->n);
-	if (!a->s)
-		return -ENOMEM;
+	rc = make_slots(w, a);
+	if (rc)
+		return rc;
 	w->arena.used = 0;
 	for (size_t i = 0; i < a->n; i++) {
-		if (a->s[i].f->link)
-			rc = ld_walk_readlink(w, a->s[i].rel, &a->s[i].off, &a->s[i].len);
+		struct slot *x = &a->s[i];
+
+		if (x->f->link)
+			rc = ld_walk_readlink(w, x->rel, &x->off, &x->len);
 		else
-			rc = ld_walk_read(w, a->s[i].rel, &a->s[i].off, &a->s[i].len);
+			rc = ld_walk_read(w, x->rel, &x->off, &x->len);
 		if (rc == -ENOBUFS)
 			return rc;
-		a->s[i].rc = rc;
+		x->rc = rc;
 	}
 	return 0;
+}
+
+/*
+ * A link that does not resolve (a zombie's cwd, a kernel thread's exe)
+ * has no target: that is what it shows, not a file that is missing.
+ */
+static bool no_target(const struct slot *x)
+{
+	return x->f->link && !mach_ld_kind_coll(x->f->kind) && gone(x->rc);
 }
 
 /*
@@ -383,14 +448,19 @@ static int attempt_read(struct walk *w, struct attempt *a, const char **skip)
 static int attempt_check(struct walk *w, const struct attempt *a, const char **skip,
 			 char *reason, size_t rlen, bool *again)
 {
+	for (size_t i = 0; i < a->nl; i++)
+		if (gone(a->l[i].rc) && w->live)
+			*again = true; /* a task went away while we listed its fds */
 	for (size_t i = 0; i < a->n; i++) {
 		const struct slot *x = &a->s[i];
 		bool leader = x->tid == 0 || x->tid == a->pid;
 		bool needed = x->tid == 0 && mach_ld_required(x->f->kind);
 
-		if (absent(w, x))
-			continue; /* the task has none: the assembly checks that it may not */
-		if (gone(x->rc) && w->live) {
+		if (absent(w, x) || no_target(x))
+			continue; /* the task has none (the assembly checks that it may not), or a link to nothing */
+		if (gone(x->rc) && w->live && mach_ld_kind_coll(x->f->kind)) {
+			*again = true; /* closed since the listing: list again */
+		} else if (gone(x->rc) && w->live) {
 			if (leader) {
 				*skip = "task exited";
 				return 0;
@@ -442,6 +512,13 @@ static int attempt_build(struct walk *w, const struct attempt *a)
 	for (size_t i = 0; i < a->ntids && !rc; i++)
 		if (!ld_pid_task(lp, a->tids[i]))
 			rc = -ENOMEM;
+	for (size_t i = 0; i < a->nl && !rc; i++) {
+		const struct listing *l = &a->l[i];
+		struct ld_task *t = l->tid ? ld_pid_task(lp, l->tid) : &lp->whole;
+
+		if (!l->rc)
+			rc = t ? ld_misc_listing(&t->misc, l->f->kind, l->insts, l->n) : -ENOMEM;
+	}
 	for (size_t i = 0; i < a->n && !rc; i++) {
 		const struct slot *x = &a->s[i];
 		char path[4200];
@@ -453,7 +530,7 @@ static int attempt_build(struct walk *w, const struct attempt *a)
 		if (x->rc)
 			continue;
 		ld_walk_path(w, x->rel, path, sizeof(path));
-		rc = ld_pid_file(lp, x->f->kind, x->tid, path, w->arena.buf + x->off, x->len,
+		rc = ld_pid_file(lp, x->f->kind, x->tid, x->inst, path, w->arena.buf + x->off, x->len,
 				 w->err, w->errlen);
 	}
 	if (!rc)
@@ -471,7 +548,9 @@ static int slot_order(const void *a, const void *b)
 		return x->tid ? 1 : -1;
 	if (x->tid != y->tid)
 		return x->tid < y->tid ? -1 : 1;
-	return x->f < y->f ? -1 : x->f > y->f;
+	if (x->f != y->f)
+		return x->f < y->f ? -1 : 1;
+	return (x->inst > y->inst) - (x->inst < y->inst);
 }
 
 /* Every file of @a into the report: skipped all for @reason when not NULL. */
@@ -499,6 +578,8 @@ static int report_pid(struct walk *w, const struct attempt *a, const char *reaso
 
 		if ((x->rc == -ENOENT && !w->live && !reason) || absent(w, x))
 			continue; /* a captured tree without this file, or a task without one */
+		if (no_target(x) && !reason)
+			continue; /* a link to nothing: no text to keep */
 		if (why)
 			rc = ld_report_add(&w->rep, x->rel, MACH_LOAD_SKIPPED, why, NULL, 0);
 		else

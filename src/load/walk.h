@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include "../util/readfile.h"
 #include "load_int.h"
@@ -33,6 +35,27 @@ struct walk {
 
 /** Read the tree of sysctl keys named by @g (/proc/sys) into the loader, and the report. */
 int ld_walk_sysctl(struct walk *w, const struct mach_ld_name *g);
+
+/* What a collection directory of one task listed (fd/, fdinfo/). */
+struct listing {
+	pid_t tid;
+	const struct mach_ld_name *f;
+	uint32_t *insts;    /* ascending */
+	size_t n;
+	int fd;             /* the directory, open while the attempt reads */
+	int rc;             /* why it could not be listed */
+};
+
+/**
+ * Open the collection directory @rel for @l.  Every directory of an
+ * attempt is opened before any is listed, and stays open until its files
+ * are read: reading our own /proc/self, the descriptors the walk holds are
+ * in every listing alike.  A failure is l->rc.
+ */
+void ld_walk_open_coll(struct walk *w, struct listing *l, const char *rel);
+
+/** List @l's open directory into l->insts (no new descriptor); -ENOMEM, else 0 with a failure in l->rc. */
+int ld_walk_list_coll(struct listing *l);
 
 /** Make @a @cap bytes, all touched, and empty it: 0, -EFBIG past ARENA_MAX, or -ENOMEM. */
 int ld_arena_grow(struct arena *a, size_t cap);

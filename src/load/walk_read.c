@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * walk_read.c - reading the files of a /proc tree for the walk (walk.h).
+ * walk_read.c - reading the files of a /proc tree for the walk (walk.h):
+ * whole files, symlinks' targets, and the listings of fd/ and fdinfo/.
  *
  * On the live /proc all of a pid's files are read back to back into one
  * buffer allocated up front: reading does not allocate, so even
@@ -12,9 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../util/readfile.h"
+#include "../util/vec.h"
 #include "walk.h"
 
 /* Pages are touched up front so that filling them later changes no RSS. */
@@ -93,18 +96,19 @@ int ld_walk_read(struct walk *w, const char *rel, size_t *off, size_t *len)
 int ld_walk_readlink(struct walk *w, const char *rel, size_t *off, size_t *len)
 {
 	struct arena *a = &w->arena;
-	char target[4096];
-	int rc;
+	long n;
 
 	*off = a->used;
 	*len = 0;
-	rc = uf_readlink(w->dirfd, rel, w->uf_flags, target, sizeof(target), len);
-	if (rc)
-		return rc;
-	if (*len > a->cap - a->used)
+	if (a->cap - a->used < 4096)
 		return -ENOBUFS;
-	memcpy(a->buf + a->used, target, *len);
-	a->used += *len;
+	n = uf_readlink(w->dirfd, rel, w->uf_flags, a->buf + a->used, a->cap - a->used);
+	if (n == -ENAMETOOLONG && a->cap - a->used < (size_t)1 << 16)
+		return -ENOBUFS;
+	if (n < 0)
+		return (int)n;
+	a->used += (size_t)n;
+	*len = (size_t)n;
 	return 0;
 }
 
@@ -122,4 +126,70 @@ int ld_walk_error(struct walk *w, const char *rel, int rc)
 	ld_walk_path(w, rel, path, sizeof(path));
 	snprintf(w->err, w->errlen, "%s: %s", path, strerror(-rc));
 	return rc;
+}
+
+void ld_walk_open_coll(struct walk *w, struct listing *l, const char *rel)
+{
+	l->fd = uf_open(w->dirfd, rel, w->uf_flags, O_DIRECTORY);
+	l->rc = l->fd < 0 ? l->fd : 0;
+}
+
+/* An fd number as fs/proc/fd.c names it: decimal, no sign, no leading zero; -1 otherwise. */
+static long fd_name(const char *s)
+{
+	long v = 0;
+
+	if (!*s || (*s == '0' && s[1]))
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > INT32_MAX / 10)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	return v;
+}
+
+static int inst_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The fixed part of a getdents64 record. */
+struct dirent64_hdr {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+int ld_walk_list_coll(struct listing *l)
+{
+	char buf[8192];
+	size_t cap = 0;
+	long n;
+
+	while ((n = syscall(SYS_getdents64, l->fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			const struct dirent64_hdr *d = (const struct dirent64_hdr *)(buf + off);
+			long v = fd_name(d->d_name);
+			uint32_t *slot;
+
+			off += d->d_reclen;
+			if (v < 0)
+				continue;
+			slot = VEC_PUSH(l->insts, l->n, cap);
+			if (!slot)
+				return -ENOMEM;
+			*slot = (uint32_t)v;
+		}
+	}
+	if (n < 0) {
+		l->rc = -errno;
+		return 0;
+	}
+	qsort(l->insts, l->n, sizeof(*l->insts), inst_cmp);
+	return 0;
 }

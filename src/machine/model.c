@@ -226,23 +226,50 @@ void mach_mm_free(struct mach_mm *mm)
 	free(mm->vmas);
 	free(mm->cmdline);
 	free(mm->environ);
+	free(mm->exe);
 	free(mm);
 }
 
-void mach_thread_clear(struct mach_thread *t)
+void mach_fd_clear(struct mach_fd *f)
 {
-	free(t->groups);
-	t->groups = NULL;
-	mach_bitmap_free(&t->cpus_allowed);
-	mach_bitmap_free(&t->mems_allowed);
+	free(f->name);
+	free(f->locks);
+	free(f->epoll);
+	free(f->marks);
+	f->name = NULL;
+	f->locks = NULL;
+	f->epoll = NULL;
+	f->marks = NULL;
+	f->nlocks = f->nitems = 0;
 }
 
 void mach_files_free(struct mach_files *f)
 {
 	if (!f)
 		return;
+	for (unsigned int i = 0; f->fds && i < f->nfds; i++)
+		mach_fd_clear(&f->fds[i]);
 	free(f->fds);
 	free(f);
+}
+
+void mach_fs_free(struct mach_fs *fs)
+{
+	if (!fs)
+		return;
+	free(fs->cwd);
+	free(fs->root);
+	free(fs);
+}
+
+void mach_thread_clear(struct mach_thread *t)
+{
+	mach_fs_free(t->fs);
+	t->fs = NULL;
+	free(t->groups);
+	t->groups = NULL;
+	mach_bitmap_free(&t->cpus_allowed);
+	mach_bitmap_free(&t->mems_allowed);
 }
 
 void mach_process_clear(struct mach_process *p)
@@ -253,10 +280,12 @@ void mach_process_clear(struct mach_process *p)
 	free(p->threads);
 	mach_mm_free(p->mm);
 	mach_files_free(p->files);
-	p->files = NULL;
+	mach_fs_free(p->fs);
 	p->threads = NULL;
 	p->nthreads = 0;
 	p->mm = NULL;
+	p->files = NULL;
+	p->fs = NULL;
 }
 
 /* The namespace, control group and mount tables (mach_ns.h). */

@@ -369,6 +369,11 @@ static void account_cpu(struct mach_sim *s, int cpu, uint64_t ns)
 		c->sched.rq_cpu_time += rest;
 		if (next_rand(s) % 4 == 0)
 			t->minflt++;
+		/* system time is spent in calls: reads and writes grow with it (/proc/<pid>/io) */
+		t->io.syscr += sys / 40000;
+		t->io.rchar += sys / 40000 * 700;
+		t->io.syscw += sys / 200000;
+		t->io.wchar += sys / 200000 * 300;
 	} else if (rq->nr_iowait) {
 		c->time_ns[MACH_CPU_IOWAIT] += rest;
 	} else {

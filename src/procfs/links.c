@@ -31,12 +31,36 @@ int pfs_link_thread_self(const struct pfs_ctx *c, char *buf, size_t size)
 			    (int)(c->caller_tid > 0 ? c->caller_tid : c->caller_pid)), size);
 }
 
+/* d_path of a path the model holds, and the suffix an unlinked one shows. */
+static int put_path(const char *path, bool deleted, char *buf, size_t size)
+{
+	return fit(snprintf(buf, size, "%s%s", path, deleted ? " (deleted)" : ""), size);
+}
+
+int pfs_link_cwd(const struct pfs_ctx *c, char *buf, size_t size)
+{
+	const struct mach_fs *fs = mach_thread_fs(c->proc, c->thread);
+
+	/* a zombie's fs_struct is gone: get_fs_pwd finds nothing */
+	return fs && fs->cwd ? put_path(fs->cwd, fs->cwd_deleted, buf, size) : -ENOENT;
+}
+
+int pfs_link_root(const struct pfs_ctx *c, char *buf, size_t size)
+{
+	const struct mach_fs *fs = mach_thread_fs(c->proc, c->thread);
+
+	return fs && fs->root ? put_path(fs->root, fs->root_deleted, buf, size) : -ENOENT;
+}
+
 int pfs_link_exe(const struct pfs_ctx *c, char *buf, size_t size)
 {
 	const struct mach_mm *mm = c->proc->mm;
 
 	if (!mm)
 		return -ENOENT; /* kernel threads and zombies have no exe */
+	if (mm->exe)
+		return put_path(mm->exe, mm->exe_deleted, buf, size);
+	/* a model that never saw the link (an older tree): the file that maps the code */
 	for (size_t i = 0; i < mm->nvmas; i++) {
 		const struct mach_vma *v = &mm->vmas[i];
 

@@ -54,7 +54,7 @@ static void show_state(struct seq_file *m, const struct pfs_ctx *c)
 	seq_put_decimal_ull(m, "\nTracerPid:\t", (unsigned long long)t->tracer_pid);
 	show_ids(m, "\nUid:", t->uid);
 	show_ids(m, "\nGid:", t->gid);
-	seq_put_decimal_ull(m, "\nFDSize:\t", p->fdsize);
+	seq_put_decimal_ull(m, "\nFDSize:\t", p->files ? p->files->max_fds : 0);
 	seq_puts(m, "\nGroups:\t");
 	for (unsigned int g = 0; g < t->ngroups; g++)
 		seq_put_decimal_ull(m, g ? " " : NULL, t->groups[g]);
@@ -125,7 +125,7 @@ static void show_sig(struct seq_file *m, const struct pfs_ctx *c)
 
 	seq_put_decimal_ull(m, "Threads:\t", p->nr_threads);
 	seq_put_decimal_ull(m, "\nSigQ:\t", p->sigq_queued);
-	seq_put_decimal_ull(m, "/", p->sigq_limit);
+	seq_put_decimal_ull(m, "/", p->rlim[MACH_RLIMIT_SIGPENDING].cur);
 	show_sigmask(m, "\nSigPnd:\t", t->sig_pending, digits);
 	show_sigmask(m, "\nShdPnd:\t", p->sig_shared_pending, digits);
 	show_sigmask(m, "\nSigBlk:\t", t->sig_blocked, digits);

@@ -7,6 +7,8 @@
 #ifndef UPROCFS_PROCFS_RENDER_H
 #define UPROCFS_PROCFS_RENDER_H
 
+#include <sys/types.h>
+
 #include "uprocfs/machine.h"
 #include "uprocfs/pfs_ctx.h"
 #include "uprocfs/seq_file.h"
@@ -51,6 +53,30 @@ int pfs_link_thread_self(const struct pfs_ctx *c, char *buf, size_t size);
 int pfs_link_exe(const struct pfs_ctx *c, char *buf, size_t size);
 /** An ns/ link: c->arg is its enum mach_ns_type. */
 int pfs_link_ns(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_cwd(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_root(const struct pfs_ctx *c, char *buf, size_t size);
+
+/* Open files (pid_fd.c, pid_fdinfo_show.c) */
+int pfs_link_fd(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_show_pid_fdinfo(struct seq_file *m, void *v);
+/** The open file instance c->inst names in the bound process, or NULL. */
+const struct mach_fd *pfs_fd_of(const struct pfs_ctx *c);
+/** An fd link's permission bits from its file's open mode (tid_fd_update_inode). */
+mode_t pfs_fd_link_mode(const struct mach_fd *f);
+/** What the file's own show_fdinfo adds after the fixed lines and locks. */
+void pfs_show_fdinfo_type(struct seq_file *m, const struct mach_fd *f);
+
+/* The small files of fs/proc/base.c */
+int pfs_show_pid_io(struct seq_file *m, void *v);
+int pfs_show_pid_limits(struct seq_file *m, void *v);
+int pfs_show_pid_oom_score(struct seq_file *m, void *v);
+int pfs_show_pid_oom_adj(struct seq_file *m, void *v);
+int pfs_show_pid_oom_score_adj(struct seq_file *m, void *v);
+int pfs_show_pid_loginuid(struct seq_file *m, void *v);
+int pfs_show_pid_sessionid(struct seq_file *m, void *v);
+int pfs_show_pid_autogroup(struct seq_file *m, void *v);
+int pfs_show_pid_personality(struct seq_file *m, void *v);
+int pfs_show_pid_timerslack_ns(struct seq_file *m, void *v);
 
 /* The iterators' parts, for other show functions over the same records (bench/before). */
 void *pfs_pid_maps_start(struct seq_file *m, loff_t *pos);

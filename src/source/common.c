@@ -153,6 +153,8 @@ int pfs_source_render(struct pfs_source *s, const struct pfs_reader *r, const st
 	if (s->ops->advance)
 		s->ops->advance(s);
 	rc = s->ops->open(s, r, n, &v, err, errlen);
+	if (!rc && v.ctx.read_denied)
+		rc = -(v.ctx.read_err ? v.ctx.read_err : EACCES); /* the open succeeds, the read fails */
 	if (!rc) {
 		rc = s->ops->enter(s, n, &v);
 		if (!rc) {

@@ -56,6 +56,9 @@ static int live_task_attr(struct pfs_source *s, const struct pfs_reader *r, cons
 	st->st_uid = real.st_uid;
 	st->st_gid = real.st_gid;
 	st->st_atim = st->st_mtim = st->st_ctim = real.st_mtim;
+	/* an fd link's mode is its file's open mode; fd/'s size the number of fds */
+	st->st_mode = real.st_mode;
+	st->st_size = real.st_size;
 	return 0;
 }
 
@@ -69,23 +72,30 @@ static size_t live_list_ids(struct pfs_source *s, const struct pfs_reader *r, co
 /*
  * What the kernel refuses us (root, serving) it refuses every reader: pid
  * 1's maps where its user namespace is not ours, say.  The loader reads such
- * files as optional, so ask the kernel first.
+ * files as optional, so ask the kernel first: at open (0 or -errno), and
+ * for what it checks only when read, the errno of the first read in
+ * *@read_err.
  */
-static int daemon_may_read(int procfd, const struct pfs_node *n)
+static int daemon_may_read(int procfd, const struct pfs_node *n, int *read_err)
 {
 	char path[256], target[8];
 	int fd;
 
-	if (!n->entry || n->entry->kind == PFS_DIR || pfs_node_path(n, NULL, path, sizeof(path)))
+	*read_err = 0;
+	if (!n->entry || pfs_node_path(n, NULL, path, sizeof(path)))
+		return 0;
+	if (n->entry->kind == PFS_DIR && !n->entry->access)
 		return 0;
 	if (n->entry->kind == PFS_LINK) {
 		if (readlinkat(procfd, path, target, sizeof(target)) < 0 && (errno == EACCES || errno == EPERM))
 			return -errno;
 		return 0;
 	}
-	fd = openat(procfd, path, O_RDONLY | O_CLOEXEC);
+	fd = openat(procfd, path, O_RDONLY | O_CLOEXEC | (n->entry->kind == PFS_DIR ? O_DIRECTORY : 0));
 	if (fd < 0)
 		return errno == EACCES || errno == EPERM ? -errno : 0;
+	if ((n->entry->access & PFS_ACC_AT_READ) && read(fd, target, 1) < 0 && (errno == EACCES || errno == EPERM))
+		*read_err = errno;
 	close(fd);
 	return 0;
 }
@@ -93,16 +103,17 @@ static int daemon_may_read(int procfd, const struct pfs_node *n)
 static int live_open(struct pfs_source *s, const struct pfs_reader *r, const struct pfs_node *n,
 		     struct pfs_view *v, char *err, size_t errlen)
 {
-	int rc;
+	int rc, read_err;
 
 	memset(v, 0, sizeof(*v));
 	v->ctx.caller_pid = r ? r->pid : 0;
 	v->ctx.caller_tid = r ? r->tid : 0;
-	rc = daemon_may_read(live_fd(s), n);
+	rc = daemon_may_read(live_fd(s), n, &read_err);
 	if (rc)
 		return rc;
 	if (n->pid)
-		rc = mirror_load_task(live_fd(s), n->pid, n->tid, node_needs(n), &v->own, err, errlen);
+		rc = mirror_load_task(live_fd(s), n->pid, n->tid, node_needs(n), node_inst(n), &v->own, err,
+				      errlen);
 	else
 		rc = mirror_load_globals(live_fd(s), node_needs(n), &v->own, err, errlen);
 	if (rc)
@@ -112,6 +123,10 @@ static int live_open(struct pfs_source *s, const struct pfs_reader *r, const str
 		rc = pfs_access_check(n, r, &v->ctx);
 	else if (!rc)
 		v->ctx.ptrace_ok = true;
+	if (!rc && read_err && !v->ctx.read_denied) {
+		v->ctx.read_denied = true;
+		v->ctx.read_err = read_err;
+	}
 	return rc;
 }
 

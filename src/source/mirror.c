@@ -4,6 +4,7 @@
  * parse them with the loader, and let the renderers print them.  Nothing is
  * passed through as text: a file the loader cannot parse is an error.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "../util/readfile.h"
+#include "../util/vec.h"
 #include "mirror.h"
 #include "uprocfs/load.h"
 #include "uprocfs/procfs.h"
@@ -25,12 +27,20 @@
 static int load_one(struct mach_loader *ld, int procfd, const char *path, const struct mach_ld_name *f,
 		    bool required, char *err, size_t errlen)
 {
-	char *text = NULL, target[4096];
-	size_t len;
-	int rc = f && f->link ? uf_readlink(procfd, path, 0, target, sizeof(target), &len)
-			      : uf_read(procfd, path, 0, UF_LIMIT_DEFAULT, &text, &len);
+	char *text = NULL, target[PFS_LINK_MAX];
+	size_t len = 0;
+	int rc;
 
+	if (f && f->link) {
+		long n = uf_readlink(procfd, path, 0, target, sizeof(target));
+
+		rc = n < 0 ? (int)n : 0;
+		len = n < 0 ? 0 : (size_t)n;
+	} else {
+		rc = uf_read(procfd, path, 0, UF_LIMIT_DEFAULT, &text, &len);
+	}
 	if (rc) {
+		/* a link to nothing (a zombie's cwd: ENOENT) is what the task shows */
 		if (!required && (rc == -ENOENT || rc == -EACCES || rc == -EPERM || (f && rc == f->absent_rc)))
 			return 0;
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
@@ -136,34 +146,118 @@ int mirror_load_globals(int procfd, uint64_t kinds, struct mach_machine **out, c
 	return rc;
 }
 
-static int load_task_files(struct mach_loader *ld, int procfd, const char *dir, bool tid_dir, uint64_t kinds,
-			   char *err, size_t errlen)
+/* The fd numbers in directory @path of the procfs, ascending; a task gone: -ENOENT. */
+static int list_insts(int procfd, const char *path, uint32_t **out, size_t *n)
 {
-	const struct mach_ld_name *files;
-	char path[96];
+	int fd = openat(procfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	size_t cap = 0;
+	struct dirent *de;
+	DIR *d;
+
+	*out = NULL;
+	*n = 0;
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		char *end;
+		unsigned long v = strtoul(de->d_name, &end, 10);
+		uint32_t *slot;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' || *end || v > INT32_MAX)
+			continue;
+		slot = VEC_PUSH(*out, *n, cap);
+		if (!slot) {
+			closedir(d);
+			return -ENOMEM;
+		}
+		*slot = (uint32_t)v;
+	}
+	closedir(d);
+	return 0;
+}
+
+/* A collection (fd/): its listing, and the entries @inst selects. */
+static int load_coll(struct mach_loader *ld, int procfd, const char *dir, pid_t pid, pid_t tid,
+		     const struct mach_ld_name *f, long inst, char *err, size_t errlen)
+{
+	char path[128];
+	uint32_t *insts;
 	size_t n;
 	int rc;
 
+	snprintf(path, sizeof(path), "%s/%s", dir, f->name);
+	rc = list_insts(procfd, path, &insts, &n);
+	if (rc)
+		return rc == -EACCES || rc == -EPERM ? 0 : rc;
+	rc = mach_loader_listing(ld, f->kind, pid, tid, path, insts, n, err, errlen);
+	for (size_t i = 0; i < n && !rc; i++) {
+		char ipath[160];
+
+		if (inst == MIRROR_NO_INSTS || (inst >= 0 && (uint32_t)inst != insts[i]))
+			continue;
+		snprintf(ipath, sizeof(ipath), "%s/%u", path, insts[i]);
+		rc = load_one(ld, procfd, ipath, f, false, err, errlen);
+		if (rc == -ENOENT)
+			rc = -EINVAL; /* closed since listed: read it all again */
+	}
+	free(insts);
+	return rc;
+}
+
+static int load_task_files(struct mach_loader *ld, int procfd, pid_t pid, pid_t tid, uint64_t kinds, long inst,
+			   char *err, size_t errlen)
+{
+	const struct mach_ld_name *files;
+	char dir[48], path[128];
+	size_t n;
+	int rc;
+
+	if (tid)
+		snprintf(dir, sizeof(dir), "%d/task/%d", (int)pid, (int)tid);
+	else
+		snprintf(dir, sizeof(dir), "%d", (int)pid);
 	files = pfs_load_names(&n);
 	for (size_t i = 0; i < n; i++) {
 		if (!mach_ld_kind_per_task(files[i].kind) || !(kinds & PFS_NEEDS(files[i].kind)) ||
-		    (tid_dir && files[i].tgid_only))
+		    (tid && files[i].tgid_only))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i].name);
 		/* status and stat define the task; the rest may be denied to us */
-		rc = load_one(ld, procfd, path, &files[i], mach_ld_required(files[i].kind), err, errlen);
+		if (mach_ld_kind_coll(files[i].kind))
+			rc = load_coll(ld, procfd, dir, pid, tid, &files[i], inst, err, errlen);
+		else
+			rc = load_one(ld, procfd, path, &files[i], mach_ld_required(files[i].kind), err, errlen);
 		if (rc)
 			return rc;
 	}
 	return 0;
 }
 
-static int load_task_once(int procfd, pid_t pid, pid_t tid, uint64_t kinds, struct mach_machine **out, char *err,
-			  size_t errlen)
+/* The machine-wide files a task's file renders from (meminfo for oom_score). */
+static int load_task_globals(struct mach_loader *ld, int procfd, uint64_t kinds, char *err, size_t errlen)
+{
+	const struct mach_ld_name *files;
+	size_t n;
+	int rc = 0;
+
+	files = pfs_load_names(&n);
+	for (size_t i = 0; i < n && !rc; i++)
+		if (!mach_ld_kind_per_task(files[i].kind) && !mach_ld_kind_tree(files[i].kind) &&
+		    files[i].kind != MACH_LD_STAT && files[i].kind != MACH_LD_UPTIME && (kinds & PFS_NEEDS(files[i].kind)))
+			rc = load_one(ld, procfd, files[i].name, &files[i], false, err, errlen);
+	return rc;
+}
+
+static int load_task_once(int procfd, pid_t pid, pid_t tid, uint64_t kinds, long inst, struct mach_machine **out,
+			  char *err, size_t errlen)
 {
 	struct mach_machine *m = mach_new();
 	struct mach_loader *ld = m ? mach_loader_new(m) : NULL;
-	char dir[64];
 	int rc;
 
 	if (!ld) {
@@ -173,19 +267,18 @@ static int load_task_once(int procfd, pid_t pid, pid_t tid, uint64_t kinds, stru
 	rc = load_one(ld, procfd, "stat", NULL, true, err, errlen);
 	if (!rc)
 		rc = load_one(ld, procfd, "uptime", NULL, true, err, errlen); /* for the task's age */
-	snprintf(dir, sizeof(dir), "%d", (int)pid);
+	if (!rc && kinds != ~UINT64_C(0))
+		rc = load_task_globals(ld, procfd, kinds, err, errlen);
 	if (!rc)
-		rc = load_task_files(ld, procfd, dir, false, kinds, err, errlen);
+		rc = load_task_files(ld, procfd, pid, 0, kinds, inst, err, errlen);
 	/* only the thread asked for: a busy process's threads never agree for long */
-	if (!rc && tid > 0 && tid != pid) {
-		snprintf(dir, sizeof(dir), "%d/task/%d", (int)pid, (int)tid);
-		rc = load_task_files(ld, procfd, dir, true, kinds, err, errlen);
-	}
+	if (!rc && tid > 0 && tid != pid)
+		rc = load_task_files(ld, procfd, pid, tid, kinds, inst, err, errlen);
 	return finish_or_free(m, ld, rc, out, err, errlen);
 }
 
-int mirror_load_task(int procfd, pid_t pid, pid_t tid, uint64_t kinds, struct mach_machine **out, char *err,
-		     size_t errlen)
+int mirror_load_task(int procfd, pid_t pid, pid_t tid, uint64_t kinds, long inst, struct mach_machine **out,
+		     char *err, size_t errlen)
 {
 	char path[64], *env;
 	size_t envlen;
@@ -193,7 +286,7 @@ int mirror_load_task(int procfd, pid_t pid, pid_t tid, uint64_t kinds, struct ma
 
 	/* A running process changes between two of its files: read it again. */
 	for (int attempt = 0; attempt < 8 && rc == -EINVAL; attempt++)
-		rc = load_task_once(procfd, pid, tid, kinds, out, err, errlen);
+		rc = load_task_once(procfd, pid, tid, kinds, inst, out, err, errlen);
 	if (rc)
 		return rc == -ENOENT ? -ESRCH : rc;
 	/* environ is a byte area like cmdline: no text structure to parse */

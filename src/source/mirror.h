@@ -7,6 +7,7 @@
 #define UPROCFS_SOURCE_MIRROR_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "uprocfs/load.h"
@@ -24,15 +25,21 @@ int mirror_load_globals(int procfd, uint64_t kinds, struct mach_machine **out, c
 /** Load the /proc/sys tree at @dir of the procfs at @procfd into @ld's machine; 0 or -errno. */
 int mirror_load_sysctl(struct mach_loader *ld, int procfd, const char *dir, char *err, size_t errlen);
 
+/* mirror_load_task's @inst: every entry of a collection (fd/), or its listing only. */
+#define MIRROR_ALL_INSTS (-1L)
+#define MIRROR_NO_INSTS (-2L)
+
 /**
  * Load process @pid (and thread @tid if non-zero) of the procfs at @procfd,
  * with /proc/stat for the machine's CPU width, into a new machine: the
- * files of loader kinds @kinds (PFS_NEEDS bits; status and stat always).
- * Fewer files, fewer chances for a busy process to change between two.
- * -ESRCH when the process is gone.
+ * files of loader kinds @kinds (PFS_NEEDS bits; status and stat always;
+ * machine-wide kinds among them too, such as meminfo).  Of a collection
+ * (fd/) the listing, and its entries as @inst says: all, none, or only
+ * that one.  Fewer files, fewer chances for a busy process to change
+ * between two.  -ESRCH when the process is gone.
  */
-int mirror_load_task(int procfd, pid_t pid, pid_t tid, uint64_t kinds, struct mach_machine **out, char *err,
-		     size_t errlen);
+int mirror_load_task(int procfd, pid_t pid, pid_t tid, uint64_t kinds, long inst, struct mach_machine **out,
+		     char *err, size_t errlen);
 
 /**
  * The thread group and thread ids of thread @tid as the procfs at @procfd

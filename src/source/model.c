@@ -12,6 +12,7 @@
  * its pid namespace, shown running, with its age on the served clock.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,15 +93,26 @@ static int model_task_attr(struct pfs_source *s, const struct pfs_reader *r, con
 	int rc;
 
 	if (mirrored(ms, r, n->pid)) {
+		struct stat real;
+		char path[256];
+
 		st->st_uid = r->uid;
 		st->st_gid = r->gid;
 		st->st_atim = st->st_mtim = st->st_ctim = ms->created;
+		/* the kernel's mode and size: an fd link's open mode, fd/'s count */
+		if (!pfs_node_path(n, NULL, path, sizeof(path)) &&
+		    !fstatat(ms->o.reader_proc_fd, path, &real, AT_SYMLINK_NOFOLLOW)) {
+			st->st_mode = real.st_mode;
+			st->st_size = real.st_size;
+		}
 		return 0;
 	}
 	pthread_rwlock_rdlock(&ms->lock);
 	rc = pfs_bind(ms->mach, n, &c);
-	if (!rc)
+	if (!rc) {
 		src_task_owner(ms->mach, c.proc, c.thread, st);
+		pfs_node_attr(n, &c, st);
+	}
 	pthread_rwlock_unlock(&ms->lock);
 	return rc;
 }
@@ -198,7 +210,8 @@ static int model_open(struct pfs_source *s, const struct pfs_reader *r, const st
 	v->ctx.caller_pid = r ? r->pid : 0;
 	v->ctx.caller_tid = r ? r->tid : 0;
 	if (n->pid && mirrored(ms, r, n->pid)) {
-		rc = mirror_load_task(ms->o.reader_proc_fd, n->pid, n->tid, node_needs(n), &v->own, err, errlen);
+		rc = mirror_load_task(ms->o.reader_proc_fd, n->pid, n->tid, node_needs(n), node_inst(n), &v->own, err,
+				      errlen);
 		if (rc)
 			return rc == -ESRCH ? -ENOENT : rc;
 		pthread_rwlock_rdlock(&ms->lock);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "mirror.h"
 #include "uprocfs/source.h"
 
 /** CLOCK_BOOTTIME in ns: the served clock. */
@@ -25,7 +26,25 @@ size_t src_list_real_ids(int procfd, const struct pfs_node *dir, pid_t after, pi
 /** The loader kinds a mirror reads to render node @n (every per-task file for a directory). */
 static inline uint64_t node_needs(const struct pfs_node *n)
 {
-	return n->entry && n->entry->kind != PFS_DIR ? pfs_entry_needs(n->entry) : ~UINT64_C(0);
+	const struct pfs_entry *leaf;
+
+	if (n->entry && n->entry->kind != PFS_DIR)
+		return pfs_entry_needs(n->entry);
+	/* fd/ and fdinfo/ list their collection: what its entries need */
+	leaf = n->entry ? pfs_dir_coll(n, 0) : NULL;
+	if (leaf && leaf->coll != PFS_COLL_PIDS && leaf->coll != PFS_COLL_TIDS)
+		return pfs_entry_needs(leaf);
+	return ~UINT64_C(0);
+}
+
+/** Which entries of a collection a mirror reads for node @n: that one (fd/3), none (a directory), or all. */
+static inline long node_inst(const struct pfs_node *n)
+{
+	if (!n->entry || n->entry->kind == PFS_DIR)
+		return MIRROR_NO_INSTS;
+	if (n->entry->coll != PFS_COLL_NONE && n->entry->coll != PFS_COLL_PIDS && n->entry->coll != PFS_COLL_TIDS)
+		return (long)n->inst;
+	return MIRROR_ALL_INSTS;
 }
 
 /** Sort a few ids ascending. */

@@ -21,6 +21,18 @@ static int login_name(char *out, uint32_t uid)
 	return sprintf(out, "u%u", uid);
 }
 
+void sy_user_home(char *out, size_t n, uint32_t uid)
+{
+	char name[32];
+
+	if (uid == UID_ROOT) {
+		snprintf(out, n, "/root");
+		return;
+	}
+	login_name(name, uid);
+	snprintf(out, n, "/home/%s", name);
+}
+
 /* The environment names root too (USER=root, HOME=/root); argv templates name login users only. */
 static int user_name(char *out, uint32_t uid)
 {

@@ -80,7 +80,9 @@ static void finish_procs(struct synth *s)
 	uint64_t limit = m->meminfo[MACH_MEMINFO_MEMTOTAL] / 4 / 64;
 
 	for (size_t i = 0; i < m->nprocs; i++) {
-		m->procs[i].sigq_limit = limit;
+		struct mach_rlimit *r = m->procs[i].rlim;
+
+		r[MACH_RLIMIT_SIGPENDING] = r[MACH_RLIMIT_NPROC] = (struct mach_rlimit){ limit, limit };
 		m->procs[i].nr_threads = m->procs[i].nthreads;
 	}
 }
@@ -130,6 +132,7 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	if ((rc = sy_build_cpus(&s)) || (rc = sy_plan(&s)) || (rc = sy_build_tasks(&s)))
 		goto fail;
 	sy_fit_task_times(&s);
+	sy_build_task_io(&s);
 	if ((rc = sy_build_schedstat(&s)) || (rc = sy_build_irqs(&s)))
 		goto fail;
 	sy_build_meminfo(&s);

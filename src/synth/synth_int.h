@@ -41,6 +41,8 @@
 #define KEY_LAYOUT 0x200000000ull    /* + layout root: its address space layout */
 #define KEY_ENV 0x300000000ull       /* + environment root: its environment */
 #define KEY_SYSCTL 8ull              /* the host name, boot id and RSS key of /proc/sys */
+#define KEY_FILES 0x400000000ull     /* + plan index: its fd table */
+#define KEY_IO 0x500000000ull        /* + plan index: limits, oom, I/O (and + 2^31: its I/O counters) */
 
 /* Round kB to whole pages. */
 static inline uint64_t kb_pages(double kb)
@@ -197,6 +199,17 @@ void sy_vb_drop(struct synth *s);
 int sy_build_task(struct synth *s, size_t idx);
 /** Scale the tasks' raw CPU demand into the CPUs' totals; switches and children's faults follow. */
 void sy_fit_task_times(struct synth *s);
+
+/* files.c, proc_misc.c: what fs/proc/base.c and fs/proc/fd.c show */
+
+/** The fd table of planned process @idx (init's for a kernel thread, none for a zombie): 0 or -ENOMEM. */
+int sy_build_files(struct synth *s, size_t idx);
+/** Limits, cwd and root, exe, oom_score_adj, audit ids, autogroup, timer slack of @idx: 0 or -ENOMEM. */
+int sy_build_proc_misc(struct synth *s, size_t idx);
+/** Every thread's I/O counters, in step with its fitted CPU time. */
+void sy_build_task_io(struct synth *s);
+/** A user's home directory ("/root", "/home/alice") into @out. */
+void sy_user_home(char *out, size_t n, uint32_t uid);
 
 /* parallel.c */
 

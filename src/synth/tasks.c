@@ -117,16 +117,14 @@ static void user_layout(struct synth *s, struct user_task *u, struct layout *L)
 	L->anon_kb = kb_pages((double)u->pg->anon_kb * rng_logu(&u->r, 0.5, 2.0));
 }
 
-/* Process-wide fields: the fd table, signal dispositions and exit state. */
+/* Process-wide fields: signal dispositions and exit state. */
 static void user_process(struct user_task *u)
 {
 	struct mach_process *p = u->p;
 
-	p->fdsize = u->zombie ? 0 : u->pg->fdsize;
 	p->sig_ignored = u->pg->ign;
 	p->sig_caught = u->zombie ? 0 : u->pg->cgt;
 	p->exit_signal = SIGCHLD_NR;
-	p->rsslim = UINT64_MAX;
 	if (u->stopped)
 		p->exit_code = SIGSTOP_NR;
 	if (u->zombie) {
@@ -352,7 +350,9 @@ static int build_user(struct synth *s, size_t idx)
 		if ((rc = build_user_thread(s, &u, j)))
 			return rc;
 	user_children_times(s, &u);
-	return 0;
+	if ((rc = sy_build_files(s, idx)))
+		return rc;
+	return sy_build_proc_misc(s, idx);
 }
 
 /* ------------------------------------------------------------------ */
@@ -393,10 +393,8 @@ static int build_kthread(struct synth *s, size_t idx)
 	p->threads = t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	p->fdsize = 64;
 	p->sig_ignored = ~0ull;
 	p->exit_signal = g->prog == K_KTHREADD ? 0 : SIGCHLD_NR;
-	p->rsslim = UINT64_MAX;
 	t->tid = p->tgid;
 	if (g->prog == K_RESCUER)
 		snprintf(t->comm, sizeof(t->comm), "kworker/R-%s", sy_kt_rescuers[g->inst]);
@@ -429,7 +427,9 @@ static int build_kthread(struct synth *s, size_t idx)
 	s->sum.raw_sys += raw;
 	t->nvcsw = wakeups(&r, life, 0.01 + 2000 * k->cpu, 0.02 + 20000 * k->cpu);
 	t->wchan = t->state != MACH_TASK_RUNNING;
-	return 0;
+	if ((rc = sy_build_files(s, idx)))
+		return rc;
+	return sy_build_proc_misc(s, idx);
 }
 
 /* Kernel threads and user processes differ in nearly every field: one builder each. */

@@ -50,6 +50,7 @@ int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struc
 	bool allowed;
 
 	c->read_denied = false;
+	c->read_err = 0;
 	if ((acc & PFS_ACC_SYSCTL) && r && n->entry->kind == PFS_FILE) {
 		c->ptrace_ok = true;
 		return sysctl_perm(n, r, c);
@@ -62,6 +63,16 @@ int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struc
 	c->ptrace_ok = may_ptrace(r, c->proc, c->thread);
 	if ((acc & PFS_ACC_NEED_MM) && !c->proc->mm)
 		return -ESRCH;
+	if (acc & PFS_ACC_SELF_OR_NICE) {
+		/* timerslack_ns_show: a task other than the reading thread needs CAP_SYS_NICE, whatever the ids */
+		pid_t me = r->tid ? r->tid : r->pid;
+
+		if ((!me || me != c->thread->tid) && !r->cap_sys_nice) {
+			c->read_denied = true;
+			c->read_err = EPERM;
+		}
+		return 0;
+	}
 	if (!(acc & (PFS_ACC_PTRACE_READ | PFS_ACC_PTRACE_ATTACH)))
 		return 0;
 	allowed = c->ptrace_ok;
@@ -73,7 +84,9 @@ int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struc
 	if (allowed)
 		return 0;
 	if (acc & PFS_ACC_AT_READ) {
+		/* lock_trace's attach check fails with EPERM; the others with EACCES */
 		c->read_denied = true;
+		c->read_err = (acc & PFS_ACC_PTRACE_ATTACH) ? EPERM : EACCES;
 		return 0;
 	}
 	return -EACCES;

@@ -9,7 +9,9 @@
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "../procfs/render.h"
 #include "table_int.h"
 
 /* The file table entry of fd @fd, by binary search; NULL if it is not open. */
@@ -193,4 +195,40 @@ static const struct pfs_coll_ops *const colls[PFS_NR_COLLS] = {
 const struct pfs_coll_ops *pfs_coll_ops(enum pfs_coll coll)
 {
 	return (unsigned int)coll < PFS_NR_COLLS ? colls[coll] : NULL;
+}
+
+bool pfs_coll_known(const struct pfs_entry *e, const struct pfs_ctx *c, uint32_t inst)
+{
+	const struct mach_fd *f;
+
+	switch (e->coll) {
+	case PFS_COLL_FDS:
+		f = c->proc ? find_fd(c->proc->files, inst) : NULL;
+		if (!f)
+			return false;
+		return e->kind == PFS_LINK ? f->kind != MACH_FD_UNKNOWN : f->info_known;
+	default:
+		return true;
+	}
+}
+
+void pfs_node_attr(const struct pfs_node *n, const struct pfs_ctx *c, struct stat *st)
+{
+	const struct mach_files *files = c->proc ? c->proc->files : NULL;
+	const struct mach_fd *f;
+
+	if (!n->entry)
+		return;
+	if (n->entry->coll == PFS_COLL_FDS && n->entry->kind == PFS_LINK) {
+		/* tid_fd_update_inode: r-x for FMODE_READ, -wx for FMODE_WRITE; proc_fd_instantiate: 64 */
+		f = find_fd(files, n->inst);
+		st->st_mode = S_IFLNK | (f ? pfs_fd_link_mode(f) : 0);
+		st->st_size = 64;
+	} else if (n->entry->kind == PFS_DIR) {
+		const struct pfs_entry *leaf = pfs_dir_coll(n, 0);
+
+		/* proc_fd_getattr, of fd/ (the links) only: the number of open fds */
+		if (leaf && leaf->coll == PFS_COLL_FDS && leaf->kind == PFS_LINK)
+			st->st_size = files ? files->nfds : 0;
+	}
 }

@@ -29,7 +29,11 @@ static const char *scope_root_path(const struct pfs_entry *e)
 	return NULL;
 }
 
-/* One name per loaded entry: a file in both task scopes has the same name in each; a tree by its root. */
+/*
+ * One name per loaded entry: a file in both task scopes has the same name in
+ * each.  A leaf collection ("fd/ *") is named by its directory, a tree
+ * (/proc/sys) by its root.
+ */
 static void collect_names(void)
 {
 	names = calloc(pfs_nentries, sizeof(*names));
@@ -37,14 +41,30 @@ static void collect_names(void)
 		return;
 	for (size_t i = 0; i < pfs_nentries; i++) {
 		const struct pfs_entry *e = &pfs_entries[i];
+		const char *star = strchr(e->path, '*');
+		char *dir = NULL;
 
-		if (e->kind != PFS_DIR && e->load != MACH_LD_NONE && !strchr(e->path, '*'))
-			names[nnames++] = (struct mach_ld_name){ .name = e->path, .kind = e->load,
-								 .link = e->kind == PFS_LINK,
-								 .tgid_only = !(e->scopes & PFS_IN(PFS_SCOPE_TID)),
-								 .absent_rc = pfs_entry_absent_rc(e) };
-		else if (e->kind == PFS_FILE && mach_ld_kind_tree(e->load) && scope_root_path(e))
-			names[nnames++] = (struct mach_ld_name){ .name = scope_root_path(e), .kind = e->load };
+		if (e->kind == PFS_DIR || e->load == MACH_LD_NONE)
+			continue;
+		if (e->kind == PFS_FILE && mach_ld_kind_tree(e->load)) {
+			if (scope_root_path(e))
+				names[nnames++] = (struct mach_ld_name){ .name = scope_root_path(e), .kind = e->load };
+			continue;
+		}
+		if (star) {
+			if (star == e->path || star[-1] != '/' || star[1] || !mach_ld_kind_coll(e->load))
+				continue; /* only "DIR/ *" leaves are collections the loader reads */
+			dir = strndup(e->path, (size_t)(star - 1 - e->path));
+			if (!dir)
+				continue;
+		}
+		names[nnames++] = (struct mach_ld_name){
+			.name = dir ? dir : e->path,
+			.kind = e->load,
+			.link = e->kind == PFS_LINK,
+			.tgid_only = !(e->scopes & PFS_IN(PFS_SCOPE_TID)),
+			.absent_rc = pfs_entry_absent_rc(e),
+		};
 	}
 }
 
@@ -89,8 +109,8 @@ int pfs_load_text(struct mach_loader *ld, const char *path, const char *text, si
 		rc = -EINVAL;
 	if (rc) {
 		snprintf(err, errlen, "%s: not a file the loader parses (stat, meminfo, 42/status, "
-			 "42/task/43/maps, ...)", path);
+			 "42/task/43/maps, 42/fd/3, ...)", path);
 		return -EINVAL;
 	}
-	return mach_loader_file(ld, n.entry->load, n.pid, n.tid, path, text, len, err, errlen);
+	return mach_loader_file_inst(ld, n.entry->load, n.pid, n.tid, n.inst, path, text, len, err, errlen);
 }

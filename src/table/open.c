@@ -60,6 +60,27 @@ int pfs_open(struct seq_file *m, const struct pfs_node *n, struct pfs_ctx *ctx)
 	return seq_single_open(m, e->show, ctx);
 }
 
+/* A symlink's target as readlink gives it: the text a tree holds for it. */
+static int render_link(const struct pfs_node *n, const struct pfs_ctx *ctx_in, char **out, size_t *len)
+{
+	struct pfs_ctx ctx = *ctx_in;
+	char *buf = malloc(PFS_LINK_MAX);
+	int rc;
+
+	if (!buf)
+		return -ENOMEM;
+	ctx.arg = n->entry->arg;
+	ctx.inst = n->inst;
+	rc = n->entry->readlink(&ctx, buf, PFS_LINK_MAX);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	*out = buf;
+	*len = strlen(buf);
+	return 0;
+}
+
 int pfs_render(const struct pfs_node *n, const struct pfs_ctx *ctx_in, char **out, size_t *len)
 {
 	struct pfs_ctx ctx = *ctx_in;
@@ -70,6 +91,8 @@ int pfs_render(const struct pfs_node *n, const struct pfs_ctx *ctx_in, char **ou
 	ssize_t got;
 	int err;
 
+	if (n->entry && n->entry->kind == PFS_LINK)
+		return render_link(n, ctx_in, out, len);
 	err = pfs_open(&m, n, &ctx);
 	if (err)
 		return err;
@@ -126,6 +149,49 @@ int pfs_resolve(const struct mach_machine *mach, const char *path, struct pfs_no
 	return rc;
 }
 
+/*
+ * Whether @n has something to write: a link that resolves (a kernel
+ * thread's exe does not), an fd whose file the model knows.
+ */
+static bool node_renders(const struct pfs_node *n, const struct pfs_ctx *c)
+{
+	if (n->entry->kind == PFS_LINK) {
+		struct pfs_ctx lc = *c;
+		char buf[PFS_LINK_MAX];
+
+		lc.arg = n->entry->arg;
+		lc.inst = n->inst;
+		return n->entry->readlink(&lc, buf, sizeof(buf)) == 0;
+	}
+	return !pfs_coll_is_leaf(n->entry->coll) || pfs_coll_known(n->entry, c, n->inst);
+}
+
+/* Every instance of a leaf collection entry @n (fd/N), bound in turn. */
+static int each_instance(const struct mach_machine *mach, struct pfs_node *n,
+			 int (*fn)(void *arg, const struct pfs_node *n, const struct pfs_ctx *c), void *arg)
+{
+	struct pfs_ctx c = { .ptrace_ok = true };
+	uint64_t pos = 0;
+	uint32_t inst;
+	int rc;
+
+	n->inst = 0;
+	if (pfs_bind(mach, &(struct pfs_node){ .entry = NULL, .scope = n->scope, .pid = n->pid, .tid = n->tid }, &c))
+		return 0;
+	c.ptrace_ok = true;
+	while (pfs_coll_ops(n->entry->coll)->next(&c, 0, &pos, &inst)) {
+		struct pfs_ctx ic = { .ptrace_ok = true };
+
+		n->inst = inst;
+		if (pfs_bind(mach, n, &ic) || !node_renders(n, &ic))
+			continue; /* an fd whose target was never known: nothing to write */
+		rc = fn(arg, n, &ic);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 /* The loadable files of one scope, for one place in it. */
 static int each_in_scope(const struct mach_machine *mach, unsigned int flags, enum pfs_scope scope, pid_t pid,
 			 pid_t tid, int (*fn)(void *arg, const struct pfs_node *n, const struct pfs_ctx *c), void *arg)
@@ -136,13 +202,17 @@ static int each_in_scope(const struct mach_machine *mach, unsigned int flags, en
 		struct pfs_ctx c = { .ptrace_ok = true };
 		int rc;
 
-		if (!(e->scopes & PFS_IN(scope)) || e->kind == PFS_DIR || strchr(e->path, '*'))
+		if (!(e->scopes & PFS_IN(scope)) || e->kind == PFS_DIR)
 			continue;
 		if (!(flags & PFS_EACH_ALL) && e->load == MACH_LD_NONE)
 			continue;
-		if (pfs_bind(mach, &n, &c))
-			continue;
-		rc = fn(arg, &n, &c);
+		if (strchr(e->path, '*')) {
+			rc = pfs_coll_is_leaf(e->coll) ? each_instance(mach, &n, fn, arg) : 0;
+		} else {
+			if (pfs_bind(mach, &n, &c) || !node_renders(&n, &c))
+				continue;
+			rc = fn(arg, &n, &c);
+		}
 		if (rc)
 			return rc;
 	}

@@ -5,7 +5,13 @@
 
 #include "uprocfs/procfs.h"
 
-/** A collection with instances of its own: not the pids and tids, which the sources list. */
+/**
+ * Whether the model knows what instance @inst of leaf entry @e shows: an
+ * fd listed but whose link (fd/) or fdinfo could not be read does not.
+ */
+bool pfs_coll_known(const struct pfs_entry *e, const struct pfs_ctx *c, uint32_t inst);
+
+/** A leaf collection: a "*" entry whose instances are not scopes (fd numbers, sysctl keys). */
 static inline bool pfs_coll_is_leaf(enum pfs_coll coll)
 {
 	return pfs_coll_ops(coll) != NULL;

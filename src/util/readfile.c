@@ -144,38 +144,35 @@ int uf_read(int dirfd, const char *path, unsigned int flags, size_t limit, char 
 	return 0;
 }
 
-int uf_readlink(int dirfd, const char *path, unsigned int flags, char *buf, size_t size, size_t *len)
+long uf_readlink(int dirfd, const char *path, unsigned int flags, char *buf, size_t size)
 {
-	const char *slash = strrchr(path, '/'), *base = path;
+	const char *slash = strrchr(path, '/');
 	int pfd = dirfd;
 	ssize_t n;
 
 	if ((flags & UF_BENEATH) && slash) {
-		char dir[4096];
+		char parent[4096];
+		size_t plen = (size_t)(slash - path);
 
-		if ((size_t)(slash - path) >= sizeof(dir))
+		if (plen >= sizeof(parent))
 			return -ENAMETOOLONG;
-		memcpy(dir, path, (size_t)(slash - path));
-		dir[slash - path] = '\0';
-		pfd = uf_open(dirfd, dir, flags, O_DIRECTORY);
+		memcpy(parent, path, plen);
+		parent[plen] = '\0';
+		pfd = uf_open(dirfd, parent, flags, O_DIRECTORY);
 		if (pfd < 0)
 			return pfd;
-		base = slash + 1;
+		path = slash + 1;
 	} else if ((flags & UF_BENEATH) && path[0] == '/') {
 		return -EXDEV;
 	}
-	n = readlinkat(pfd, base, buf, size);
+	n = readlinkat(pfd, path, buf, size);
 	if (n < 0)
 		n = errno == EINVAL ? -ENOLINK : -errno;
+	else if ((size_t)n == size)
+		n = -ENAMETOOLONG;
 	if (pfd != dirfd)
 		close(pfd);
-	if (n < 0)
-		return (int)n;
-	if ((size_t)n >= size)
-		return -ENAMETOOLONG;
-	buf[n] = '\0';
-	*len = (size_t)n;
-	return 0;
+	return (long)n;
 }
 
 const char *uf_reason(int rc)

@@ -34,12 +34,13 @@ int uf_read(int dirfd, const char *path, unsigned int flags, size_t limit, char 
 int uf_open(int dirfd, const char *path, unsigned int flags, int oflags);
 
 /**
- * The target of the symlink @path (relative to @dirfd) into @buf (NUL
- * terminated), its length in *@len; with UF_BENEATH its directory must
- * resolve inside @dirfd through no symlink.  0, -ENOLINK (not a symlink),
- * -ENAMETOOLONG (longer than @size - 1), or -errno.
+ * The target of symlink @path (relative to @dirfd) into @buf (not NUL
+ * terminated): its length, or -errno (-ENAMETOOLONG when it does not fit,
+ * -ENOLINK when @path is no symlink).
+ * With UF_BENEATH the directories on the way resolve inside @dirfd as
+ * uf_read's do; the link itself is read, never followed.
  */
-int uf_readlink(int dirfd, const char *path, unsigned int flags, char *buf, size_t size, size_t *len);
+long uf_readlink(int dirfd, const char *path, unsigned int flags, char *buf, size_t size);
 
 /** A short phrase for an error of uf_read ("a symlink (not followed)", ...). */
 const char *uf_reason(int rc);

@@ -1,8 +1,9 @@
 #!/bin/sh
-# test_tools.sh - unmodified ps, top, free, vmstat, uptime, pgrep, htop and
-# findmnt read a synthetic machine through `uprocfs run`; the live mirror gives the kernel's
-# bytes; the tree survives 1-byte reads, random offsets, 8 concurrent readers,
-# a task that exits between readdir and open, and an unmount during reads.
+# test_tools.sh - unmodified ps, top, free, vmstat, uptime, pgrep, htop,
+# findmnt, pwdx, lsof and psutil read a synthetic machine through `uprocfs
+# run`; the live mirror gives the kernel's bytes; the tree survives 1-byte
+# reads, random offsets, 8 concurrent readers, a task that exits between
+# readdir and open, and an unmount during reads.
 #
 # TAP.  usage: test_tools.sh PATH-TO-uprocfs PATH-TO-fuse_stress
 # Every process and mount this starts is ended by pid / unmounted on exit.
@@ -137,6 +138,75 @@ name=$(cat "$tmp"/tree/[0-9]*/comm | sort | uniq -c | sort -rn | awk '$1 > 1 && 
 want=$(cat "$tmp"/tree/[0-9]*/comm | grep -cx "$name")
 got=$(run pgrep -xc "$name")
 [ "$got" = "$want" ]; ok $? "pgrep -xc $name counts $want synthetic processes ($got)"
+
+# --- open files, working directories, terminals, io, limits ---------------------
+# ps names a terminal by stat()ing what fd/2 (or fd/255) links to: the run
+# gives the machine's /dev/pts/N as devices, and fd/0..2 agree with tty_nr.
+run ps -eo pid=,tty= > "$tmp/pstty"
+bad=0
+nt=0
+for d in "$tmp"/tree/[0-9]*; do
+	t=$(readlink "$d/fd/2" 2>/dev/null)
+	case "$t" in /dev/pts/*) ;; *) continue ;; esac
+	pid=${d##*/}
+	nt=$((nt + 1))
+	got=$(awk -v p="$pid" '$1 == p {print $2}' "$tmp/pstty")
+	if [ "$got" != "${t#/dev/}" ]; then
+		[ $bad -lt 5 ] && diag "pid $pid: ps shows tty '$got', its fd/2 is $t"
+		bad=1
+	fi
+done
+[ "$nt" -gt 0 ] && [ $bad = 0 ]; ok $? "ps -eo pid,tty names the terminal of each of the $nt tasks on one"
+
+pids=$(ls "$tmp/tree" | grep '^[0-9]' | sort -n | awk 'NR % 23 == 2')
+run pwdx $pids > "$tmp/pwdx" 2>&1
+bad=0
+for pid in $pids; do
+	want=$(readlink "$tmp/tree/$pid/cwd") || continue
+	grep -qx "$pid: $want" "$tmp/pwdx" || { diag "pwdx $pid: $(grep "^$pid:" "$tmp/pwdx")"; bad=1; }
+done
+ok $bad "pwdx shows the machine's working directories (a sample of pids)"
+
+big=$(for d in "$tmp"/tree/[0-9]*; do echo "$(ls "$d/fd" 2>/dev/null | wc -l) ${d##*/}"; done | sort -rn | head -1)
+bigpid=${big#* }
+if run test -e /proc/mounts; then
+	run lsof -w -p "$bigpid" > "$tmp/lsof" 2>/dev/null
+	nfd=$(awk '$4 ~ /^[0-9]+[rwu]?[A-Za-z]?$/' "$tmp/lsof" | wc -l)
+	[ "$nfd" = "${big% *}" ]; ok $? "lsof -p $bigpid lists its ${big% *} open fds ($nfd)"
+else
+	ok 0 "lsof -p $bigpid # SKIP lsof needs /proc/mounts, which this tree does not serve yet"
+fi
+
+cat > "$tmp/ps.py" <<'PYEOF'
+import psutil
+errors = 0; tasks = 0; fds = 0
+for pid in psutil.pids():
+    if pid >= 3000000:
+        continue  # the run's own processes
+    tasks += 1
+    try:
+        p = psutil.Process(pid)
+        zombie = p.status() == psutil.STATUS_ZOMBIE
+        p.io_counters()
+        fds += p.num_fds()
+        p.open_files()
+        try:
+            p.cwd()
+        except (psutil.ZombieProcess, psutil.NoSuchProcess):
+            # a zombie's cwd is ENOENT, and psutil then asks kill(pid, 0), which no machine pid passes
+            if not zombie:
+                raise
+    except Exception as e:
+        errors += 1
+        print("pid", pid, type(e).__name__, e)
+print("tasks", tasks, "fds", fds, "errors", errors)
+PYEOF
+run /usr/bin/python3 "$tmp/ps.py" > "$tmp/psutil" 2>&1
+grep -q "^tasks $nprocs fds [0-9]* errors 0$" "$tmp/psutil"; ok $? "psutil: io_counters, num_fds, open_files, cwd of every task ($(tail -1 "$tmp/psutil"))"
+
+want=$(awk '/^Max open files/ {print $4}' "$tmp/tree/1/limits")
+got=$(run sh -c 'grep "^Max open files" /proc/1/limits' | awk '{print $4}')
+[ -n "$want" ] && [ "$got" = "$want" ]; ok $? "limits: pid 1's soft Max open files, as node_exporter's process_max_fds reads it ($got)"
 
 # --- htop ---------------------------------------------------------------------
 session="uprocfs-htop-$$"

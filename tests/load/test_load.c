@@ -309,7 +309,7 @@ static void test_user_process(void)
 	is_i64(t->umask, 022, "Umask 0022");
 	is_i64(t->state, MACH_TASK_RUNNING, "State R");
 	is_i64(p->ppid, 40, "PPid");
-	is_u64(p->fdsize, 256, "FDSize");
+	is_u64(p->files ? p->files->max_fds : 0, 256, "FDSize");
 	ok(t->ngroups == 4 && t->groups[0] == 4 && t->groups[3] == 100, "Groups 4 24 27 100");
 	ok(t->ns_levels == 1 && t->ns_pgid[0] == 40 && t->ns_sid[0] == 30, "NS lines");
 	is_u64(p->mm->vm_peak, 3060, "VmPeak");
@@ -318,7 +318,7 @@ static void test_user_process(void)
 	is_u64(p->mm->vm_lib, 1528, "VmLib");
 	ok(p->mm->thp_enabled && !p->mm->core_dumping, "THP_enabled 1, CoreDumping 0");
 	is_u64(p->mm->untag_mask, UINT64_MAX, "untag_mask");
-	ok(p->sigq_queued == 0 && p->sigq_limit == 96364, "SigQ 0/96364");
+	ok(p->sigq_queued == 0 && p->rlim[MACH_RLIMIT_SIGPENDING].cur == 96364, "SigQ 0/96364");
 	is_u64(t->cap_prm, 0x1fffeffffffull, "CapPrm");
 	ok(t->ssb == MACH_SSB_VULNERABLE && t->sib == MACH_SIB_ALWAYS_ENABLED, "speculation");
 	ok(mach_bitmap_test(&t->cpus_allowed, 0) && mach_bitmap_test(&t->cpus_allowed, 1),
@@ -334,7 +334,7 @@ static void test_user_process(void)
 	is_u64(p->group_stime_ns, 20000000, "group stime 2 ticks");
 	is_u64(t->start_time_ns, 135186ull * 10000000, "starttime");
 	is_i64(t->priority, 20, "priority");
-	is_u64(p->rsslim, UINT64_MAX, "rsslim unlimited");
+	is_u64(p->rlim[MACH_RLIMIT_RSS].cur, UINT64_MAX, "rsslim unlimited");
 	is_i64(p->tty_nr, 0, "tty_nr");
 	is_i64(p->tpgid, -1, "tpgid -1");
 	is_i64(p->exit_signal, 17, "exit_signal");

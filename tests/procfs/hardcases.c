@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "hardcases.h"
+#include "hardcases_fds.h"
 
 static void on_hup(int sig)
 {
@@ -51,7 +52,7 @@ static void map_file(const char *path, bool unlink_after)
 		unlink(path);
 }
 
-enum hc_kind { HC_NAME, HC_FILES, HC_THREADS, HC_STOPPED, HC_NOBODY, HC_PINNED, HC_SIGNALS,
+enum hc_kind { HC_NAME, HC_FILES, HC_THREADS, HC_STOPPED, HC_NOBODY, HC_PINNED, HC_SIGNALS, HC_FDS, HC_LIMITS,
 	       HC_CGROUP, HC_MNTNS, HC_NEWNS, HC_PIDNS, HC_PIDNS_EMPTY };
 
 static void become_ns(enum hc_kind kind, const char *dir);
@@ -120,6 +121,12 @@ static void become(enum hc_kind kind, const char *dir)
 		kill(getpid(), SIGRTMIN + 3);    /* pending in the shared queue */
 		break;
 	}
+	case HC_FDS:
+		hc_become_fds(dir);
+		break;
+	case HC_LIMITS:
+		hc_become_limits(dir);
+		break;
 	default:
 		become_ns(kind, dir);
 		break;
@@ -365,7 +372,8 @@ int hardcases_start(struct hardcases *hc)
 	static const struct { enum hc_kind kind; const char *name; } kinds[] = {
 		{ HC_NAME, "odd comm" }, { HC_FILES, "odd mapped files" }, { HC_THREADS, "threads" },
 		{ HC_STOPPED, "stopped" }, { HC_NOBODY, "nobody" }, { HC_PINNED, "pinned" },
-		{ HC_SIGNALS, "signals" },
+		{ HC_SIGNALS, "signals" }, { HC_FDS, "200 fds of every kind" },
+		{ HC_LIMITS, "limits, oom, autogroup, deleted cwd" },
 	};
 	pid_t zp;
 	int pipefd[2];
@@ -446,6 +454,7 @@ void hardcases_stop(struct hardcases *hc)
 			snprintf(path, sizeof(path), "%s/%s", hc->dir, names[i]);
 			unlink(path);
 		}
+		hc_fds_cleanup(hc->dir);
 		rmdir(hc->dir);
 		hc->dir[0] = '\0';
 	}

@@ -89,10 +89,11 @@ static void build_machine(void)
 	proc->pgrp = 6408;
 	proc->session = 1186;
 	proc->tpgid = -1;
-	proc->fdsize = 256;
-	proc->sigq_limit = 96364;
+	proc->files = calloc(1, sizeof(*proc->files));
+	proc->files->max_fds = 256;
+	proc->rlim[MACH_RLIMIT_SIGPENDING].cur = 96364;
 	proc->exit_signal = 17;
-	proc->rsslim = 18446744073709551615ull;
+	proc->rlim[MACH_RLIMIT_RSS].cur = 18446744073709551615ull;
 	proc->nthreads = proc->nr_threads = 1;
 	proc->threads = t = calloc(1, sizeof(*t));
 	t->tid = 6410;

@@ -52,16 +52,16 @@ static void test_shapes(void)
 		const struct pfs_entry *e = &pfs_entries[i];
 		const char *last = strrchr(e->path, '/');
 		bool star = !strcmp(last ? last + 1 : e->path, "*");
+		bool leaf = e->coll != PFS_COLL_NONE && e->coll != PFS_COLL_PIDS && e->coll != PFS_COLL_TIDS;
 		bool fine;
 
+		/* files and links may be the leaves of a collection (fd/3, fdinfo/3) */
 		switch (e->kind) {
 		case PFS_FILE:
-			/* a file "*" is a collection's leaf (the keys of /proc/sys) */
-			fine = !!e->show + !!e->ops == 1 && !e->readlink && !(e->mode & 0111) &&
-			       star == (e->coll != PFS_COLL_NONE);
+			fine = !!e->show + !!e->ops == 1 && !e->readlink && !(e->mode & 0111) && star == leaf;
 			break;
 		case PFS_LINK:
-			fine = e->readlink && !e->show && !e->ops;
+			fine = e->readlink && !e->show && !e->ops && star == leaf;
 			break;
 		default:
 			fine = !e->show && !e->ops && !e->readlink && (e->mode & 0111) && e->load == MACH_LD_NONE &&

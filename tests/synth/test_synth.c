@@ -409,7 +409,7 @@ static void check_machine(const struct mach_machine *m, const struct mach_synth_
 
 		/* zombies and mms */
 		if (t0->state == MACH_TASK_ZOMBIE)
-			check(P_ZOMBIES, !p->mm && t0->umask == -1 && p->nthreads == 1 && p->fdsize == 0,
+			check(P_ZOMBIES, !p->mm && t0->umask == -1 && p->nthreads == 1 && !p->files,
 			      "zombie %d", pid);
 		else
 			check(P_ZOMBIES, kthread == !p->mm && t0->umask >= 0, "pid %d: mm %p", pid, (void *)p->mm);
@@ -470,7 +470,8 @@ static void check_machine(const struct mach_machine *m, const struct mach_synth_
 		majflt += p->dead_majflt + p->cmajflt;
 		if (p->mm)
 			anon += p->mm->rss_anon;
-		check(P_IDS, p->rsslim == UINT64_MAX && p->sigq_limit > 0 && p->fdsize % 64 == 0,
+		check(P_IDS, p->rlim[MACH_RLIMIT_RSS].cur == UINT64_MAX && p->rlim[MACH_RLIMIT_SIGPENDING].cur > 0 &&
+			      (!p->files || p->files->max_fds % 64 == 0),
 		      "pid %d: limits", pid);
 	}
 

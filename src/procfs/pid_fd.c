@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pid_fd.c - /proc/<pid>/fd/<n> and /proc/<pid>/fdinfo/<n>.
+ *
+ * Mirrors fs/proc/fd.c of Linux 6.18: proc_fd_link (the target is d_path of
+ * the file, or the d_dname of a pseudo filesystem: pipefs "pipe:[INO]",
+ * sockfs "socket:[INO]", anon_inodefs "anon_inode:NAME", nsfs
+ * "NAME:[INO]"), and seq_show (four fixed lines, the locks held through
+ * the file as show_fd_locks prints them, then the file's show_fdinfo,
+ * pid_fdinfo_show.c).  The link's mode follows the file's open mode
+ * (tid_fd_update_inode).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "render.h"
+
+const struct mach_fd *pfs_fd_of(const struct pfs_ctx *c)
+{
+	const struct mach_files *f = c->proc ? c->proc->files : NULL;
+	size_t lo = 0, hi = f ? f->nfds : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((uint32_t)f->fds[mid].fd < c->inst)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return f && lo < f->nfds && (uint32_t)f->fds[lo].fd == c->inst ? &f->fds[lo] : NULL;
+}
+
+mode_t pfs_fd_link_mode(const struct mach_fd *f)
+{
+	/* OPEN_FMODE: accmode + 1 gives FMODE_READ (1) and FMODE_WRITE (2); O_PATH opens neither */
+	unsigned int fmode = f->flags & MACH_O_PATH ? 0 : ((f->flags & MACH_O_ACCMODE) + 1) & 3;
+	mode_t mode = 0;
+
+	if (fmode & 1)
+		mode |= 0500;
+	if (fmode & 2)
+		mode |= 0300;
+	return mode;
+}
+
+static int fit(int n, size_t size)
+{
+	return n < 0 ? -EINVAL : (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+int pfs_link_fd(const struct pfs_ctx *c, char *buf, size_t size)
+{
+	const struct mach_fd *f = pfs_fd_of(c);
+	unsigned long long ino;
+
+	if (!f)
+		return -ENOENT;
+	ino = (unsigned long long)f->ino;
+	switch (f->kind) {
+	case MACH_FD_PATH:
+		return fit(snprintf(buf, size, "%s%s", f->name ? f->name : "", f->deleted ? " (deleted)" : ""), size);
+	case MACH_FD_PIPE:
+		return fit(snprintf(buf, size, "pipe:[%llu]", ino), size);
+	case MACH_FD_SOCKET:
+		return fit(snprintf(buf, size, "socket:[%llu]", ino), size);
+	case MACH_FD_ANON:
+		return fit(snprintf(buf, size, "anon_inode:%s", f->name ? f->name : ""), size);
+	case MACH_FD_PSEUDO:
+		return fit(snprintf(buf, size, "%s:[%llu]", f->name ? f->name : "", ino), size);
+	default:
+		return -ENOENT; /* listed, but what it is was never known */
+	}
+}
+
+/* One lock of lock_get_status, as show_fd_locks prints it after "lock:\t". */
+static void lock_get_status(struct seq_file *m, const struct mach_file_lock *l, unsigned int id)
+{
+	seq_put_decimal_ull(m, "lock:\t", id);
+	switch (l->kind) {
+	case MACH_LOCK_FLOCK:
+		seq_puts(m, ": FLOCK  ADVISORY  ");
+		break;
+	case MACH_LOCK_OFD:
+		seq_puts(m, ": OFDLCK ADVISORY  ");
+		break;
+	default:
+		seq_puts(m, ": POSIX  ADVISORY  ");
+		break;
+	}
+	seq_puts(m, l->type == MACH_LOCK_WRITE ? "WRITE " : "READ ");
+	seq_printf(m, "%d %02x:%02x:%llu ", (int)l->pid, l->dev_major, l->dev_minor, (unsigned long long)l->ino);
+	if (l->kind == MACH_LOCK_FLOCK)
+		seq_puts(m, "0 EOF\n");
+	else if (l->end < 0)
+		seq_printf(m, "%lld EOF\n", (long long)l->start);
+	else
+		seq_printf(m, "%lld %lld\n", (long long)l->start, (long long)l->end);
+}
+
+int pfs_show_pid_fdinfo(struct seq_file *m, void *v)
+{
+	const struct pfs_ctx *c = m->private;
+	const struct mach_fd *f = pfs_fd_of(c);
+
+	(void)v;
+	if (!f)
+		return -ENOENT;
+	seq_printf(m, "pos:\t%lli\nflags:\t0%o\nmnt_id:\t%i\nino:\t%llu\n", (long long)f->pos,
+		   f->flags | (f->cloexec ? MACH_O_CLOEXEC : 0), f->mnt_id, (unsigned long long)f->ino);
+	for (unsigned int i = 0; i < f->nlocks; i++)
+		lock_get_status(m, &f->locks[i], i + 1);
+	if (seq_has_overflowed(m))
+		return 0;
+	pfs_show_fdinfo_type(m, f);
+	return 0;
+}

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: MIT
+/*
+ * files.c - the open files of a synthetic process: its fd table
+ * (/proc/<pid>/fd, fdinfo, status FDSize) from the program it runs
+ * (files_progs.c), and the kinds of files it may hold, each with what its
+ * fdinfo shows.
+ *
+ * A table is drawn from the process's own stream (KEY_FILES), its program,
+ * its pid and its parent's: a pipe shared with the parent, or a listening
+ * socket inherited from it, has the inode the parent's table gives it, so
+ * both ends agree without either table being built first.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "files_int.h"
+#include "plan.h"
+
+uint64_t fx_ino(pid_t pid, unsigned int slot)
+{
+	return PSEUDO_INO_BASE + (uint64_t)(uint32_t)pid * SLOTS_PER_PID + slot % SLOTS_PER_PID;
+}
+
+/* Whether fd @fd is taken (beyond the bitmap: by a look through the table). */
+static bool taken(const struct fdgen *x, int fd)
+{
+	if (fd < FX_USED_WORDS * 64)
+		return x->used[fd / 64] >> (fd % 64) & 1;
+	for (unsigned int i = 0; i < x->f->nfds; i++)
+		if (x->f->fds[i].fd == fd)
+			return true;
+	return false;
+}
+
+/* The lowest free fd, as open() gives it. */
+static int lowest_free(const struct fdgen *x)
+{
+	int fd = 0;
+
+	while (fd < FX_USED_WORDS * 64 && x->used[fd / 64] == ~UINT64_C(0))
+		fd += 64;
+	while (taken(x, fd))
+		fd++;
+	return fd;
+}
+
+/* A free entry at the end of the table; NULL (x->err set) on ENOMEM. */
+static struct mach_fd *grow(struct fdgen *x)
+{
+	if (x->f->nfds == x->cap) {
+		unsigned int cap = x->cap ? x->cap * 2 : 16;
+		struct mach_fd *n = realloc(x->f->fds, cap * sizeof(*n));
+
+		if (!n) {
+			x->err = -ENOMEM;
+			return NULL;
+		}
+		x->f->fds = n;
+		x->cap = cap;
+	}
+	return &x->f->fds[x->f->nfds++];
+}
+
+struct mach_fd *fx_add(struct fdgen *x, int fd, enum mach_fd_kind kind, unsigned int flags, bool cloexec)
+{
+	struct mach_fd *f = NULL;
+
+	if (x->err)
+		return NULL;
+	/* dup2 onto a taken number: the old file goes */
+	for (unsigned int i = 0; fd >= 0 && taken(x, fd) && i < x->f->nfds && !f; i++)
+		if (x->f->fds[i].fd == fd) {
+			f = &x->f->fds[i];
+			mach_fd_clear(f);
+		}
+	if (fd < 0)
+		fd = lowest_free(x);
+	if (!f && !(f = grow(x)))
+		return NULL;
+	memset(f, 0, sizeof(*f));
+	f->fd = fd;
+	if (fd < FX_USED_WORDS * 64)
+		x->used[fd / 64] |= UINT64_C(1) << (fd % 64);
+	f->kind = kind;
+	f->flags = flags;
+	f->cloexec = cloexec;
+	f->info_known = true;
+	return f;
+}
+
+/* A copy of @s for @f's name; sets x->err on ENOMEM. */
+static void set_name(struct fdgen *x, struct mach_fd *f, const char *s)
+{
+	if (f && !(f->name = strdup(s)))
+		x->err = -ENOMEM;
+}
+
+struct mach_fd *fx_path(struct fdgen *x, int fd, const char *path, unsigned int flags, bool cloexec, int mnt,
+			uint64_t ino)
+{
+	struct mach_fd *f = fx_add(x, fd, MACH_FD_PATH, flags, cloexec);
+
+	if (!f)
+		return NULL;
+	set_name(x, f, path);
+	f->mnt_id = mnt;
+	f->ino = ino ? ino : sy_path_inode(path);
+	return f;
+}
+
+struct mach_fd *fx_sock(struct fdgen *x, int fd, unsigned int family, unsigned int type, uint64_t ino,
+			unsigned int flags, bool cloexec)
+{
+	struct mach_fd *f = fx_add(x, fd, MACH_FD_SOCKET, MACH_O_RDWR | flags, cloexec);
+
+	if (!f)
+		return NULL;
+	f->mnt_id = MNT_SOCKFS;
+	f->ino = ino;
+	f->sock_family = family;
+	f->sock_type = type;
+	if (family == AF_UNIX)
+		f->type = MACH_FDT_UNIX;
+	return f;
+}
+
+struct mach_fd *fx_pipe(struct fdgen *x, int fd, uint64_t ino, bool write, unsigned int flags, bool cloexec)
+{
+	struct mach_fd *f = fx_add(x, fd, MACH_FD_PIPE, (write ? MACH_O_WRONLY : 0) | flags, cloexec);
+
+	if (f) {
+		f->mnt_id = MNT_PIPEFS;
+		f->ino = ino;
+	}
+	return f;
+}
+
+/* What an anon inode file of @type shows in fdinfo, drawn from the table's stream. */
+static void anon_state(struct fdgen *x, struct mach_fd *f)
+{
+	struct rng *r = &x->r;
+
+	switch (f->type) {
+	case MACH_FDT_EVENTFD:
+		f->u.eventfd.count = rng_chance(r, 0.8) ? 0 : rng_range(r, 1, 8);
+		f->u.eventfd.id = (int)rng_below(r, 4096);
+		break;
+	case MACH_FDT_SIGNALFD:
+		/* SIGHUP, SIGINT, SIGTERM, SIGCHLD, SIGUSR1, SIGUSR2 */
+		f->u.signalfd.sigmask = rng_chance(r, 0.5) ? 0x14003ull : 0x16a03ull;
+		break;
+	case MACH_FDT_TIMERFD:
+		f->u.timerfd.clockid = rng_chance(r, 0.7) ? 1 : 0; /* CLOCK_MONOTONIC, CLOCK_REALTIME */
+		f->u.timerfd.ticks = 0;
+		f->u.timerfd.settime_flags = f->u.timerfd.clockid ? 01 : 03; /* TFD_TIMER_ABSTIME, CANCEL_ON_SET */
+		if (rng_chance(r, 0.8)) {
+			f->u.timerfd.value_sec = rng_below(r, 60);
+			f->u.timerfd.value_nsec = rng_below(r, 1000000000u);
+		}
+		break;
+	case MACH_FDT_PIDFD:
+		/* the caller names the pid; pidfs gives each pid its own inode */
+		f->u.pidfd.levels = 1;
+		break;
+	default:
+		break;
+	}
+}
+
+struct mach_fd *fx_anon(struct fdgen *x, int fd, enum mach_fd_type type, unsigned int flags, bool cloexec)
+{
+	/* inotify_init and userfaultfd open read-only; the others read and write */
+	bool ro = type == MACH_FDT_INOTIFY || type == MACH_FDT_USERFAULTFD;
+	struct mach_fd *f = fx_add(x, fd, MACH_FD_ANON, (ro ? 0 : MACH_O_RDWR) | flags, cloexec);
+
+	if (!f)
+		return NULL;
+	set_name(x, f, mach_anon_fd_name(type));
+	f->type = type;
+	f->mnt_id = type == MACH_FDT_PIDFD ? MNT_PIDFS : MNT_ANON;
+	f->ino = ANON_INODE_INO; /* every plain anon file shares anon_inode_inode */
+	anon_state(x, f);
+	return f;
+}
+
+void fx_watch(struct fdgen *x, struct mach_fd *f, const char *const *paths, unsigned int n)
+{
+	if (!f || x->err)
+		return;
+	f->marks = calloc(n, sizeof(*f->marks));
+	if (!f->marks) {
+		x->err = -ENOMEM;
+		return;
+	}
+	/* the group's marks list is newest first */
+	for (unsigned int i = 0; i < n; i++) {
+		struct mach_fsnotify_mark *k = &f->marks[i];
+		uint64_t ino = sy_path_inode(paths[n - 1 - i]);
+		uint32_t gen = (uint32_t)rng_next(&x->r);
+
+		k->obj = MACH_MARK_INODE;
+		k->wd = (int)(n - i);
+		k->ino = ino;
+		k->sdev = SDEV_ROOT;
+		k->mask = 0xfc6; /* modify, attrib, moves, create, delete, delete/move self */
+		/* ext4's FILEID_INO32_GEN handle: the inode and its generation, little-endian */
+		k->has_fhandle = true;
+		k->fh_type = 1;
+		k->fh_bytes = 8;
+		for (int b = 0; b < 4; b++) {
+			k->fh[b] = (uint8_t)(ino >> (8 * b));
+			k->fh[4 + b] = (uint8_t)(gen >> (8 * b));
+		}
+	}
+	f->nitems = n;
+}
+
+/* /dev/pts/N (devpts numbers its inodes N + 3) or /dev/ttyN for a terminal's device number. */
+static void tty_path(int tty_nr, char *buf, size_t size, int *mnt, uint64_t *ino)
+{
+	unsigned int major = ((unsigned int)tty_nr >> 8) & 0xfff;
+	unsigned int minor = ((unsigned int)tty_nr & 0xff) | (((unsigned int)tty_nr >> 12) & 0xfff00);
+
+	if (major >= PTS_MAJOR && major < PTS_MAJOR + 8) {
+		unsigned int n = minor + (major - PTS_MAJOR) * 256;
+
+		snprintf(buf, size, "/dev/pts/%u", n);
+		*mnt = MNT_DEVPTS;
+		*ino = n + 3;
+	} else if (major == 4 && minor >= 64) {
+		snprintf(buf, size, "/dev/ttyS%u", minor - 64);
+		*mnt = MNT_DEV;
+		*ino = 80 + minor;
+	} else {
+		snprintf(buf, size, "/dev/tty%u", minor);
+		*mnt = MNT_DEV;
+		*ino = 20 + minor;
+	}
+}
+
+void fx_stdio(struct fdgen *x)
+{
+	char tty[32];
+	int mnt;
+	uint64_t ino;
+
+	if (x->p->tty_nr) {
+		tty_path(x->p->tty_nr, tty, sizeof(tty), &mnt, &ino);
+		for (int fd = 0; fd < 3; fd++)
+			fx_path(x, fd, tty, FL_RDWR, false, mnt, ino);
+		return;
+	}
+	fx_path(x, 0, "/dev/null", FL_RD, false, MNT_DEV, 4);
+	if (x->p->ppid == 1 || (x->pp && x->pp->ppid == 1 && !x->pp->tty_nr)) {
+		/* a service, or what it forked: stdout and stderr are one stream socket to journald */
+		uint64_t ino = fx_ino(x->p->ppid == 1 ? x->p->tgid : x->pp->tgid, SLOT_JOURNAL);
+
+		fx_sock(x, 1, AF_UNIX, SOCK_STREAM, ino, 0, false);
+		fx_sock(x, 2, AF_UNIX, SOCK_STREAM, ino, 0, false);
+	} else {
+		fx_path(x, 1, "/dev/null", FL_WR, false, MNT_DEV, 4);
+		fx_path(x, 2, "/dev/null", FL_WR, false, MNT_DEV, 4);
+	}
+}
+
+void fx_pidfd(struct fdgen *x, int fd, pid_t pid)
+{
+	struct mach_fd *f = fx_anon(x, fd, MACH_FDT_PIDFD, 0, true);
+
+	if (f) {
+		/* pidfs numbers a pid's inode as pids are made: a little above the pid for an unwrapped counter */
+		f->u.pidfd.nspid[0] = pid;
+		f->ino = 2 + (uint64_t)(uint32_t)pid;
+	}
+}
+
+void fx_epoll_all(struct fdgen *x, int epfd, int from)
+{
+	struct mach_fd *ep = NULL;
+	unsigned int n = 0;
+
+	if (x->err)
+		return;
+	for (unsigned int i = 0; i < x->f->nfds; i++) {
+		n += x->f->fds[i].fd >= from && x->f->fds[i].fd != epfd;
+		if (x->f->fds[i].fd == epfd)
+			ep = &x->f->fds[i];
+	}
+	if (!ep || ep->type != MACH_FDT_EPOLL)
+		return;
+	ep->epoll = calloc(n ? n : 1, sizeof(*ep->epoll));
+	if (!ep->epoll) {
+		x->err = -ENOMEM;
+		return;
+	}
+	for (unsigned int i = 0; i < x->f->nfds; i++) {
+		const struct mach_fd *t = &x->f->fds[i];
+		struct mach_epoll_item *e;
+
+		if (t->fd < from || t->fd == epfd)
+			continue;
+		e = &ep->epoll[ep->nitems++];
+		e->tfd = t->fd;
+		/* EPOLLIN, edge-triggered for sockets of event loops */
+		e->events = t->kind == MACH_FD_SOCKET ? 0x80000019u : 0x19u;
+		e->data = (uint64_t)t->fd;
+		e->pos = t->pos;
+		e->ino = t->ino;
+		e->sdev = t->kind == MACH_FD_SOCKET ? SDEV_SOCKFS : t->kind == MACH_FD_PIPE ? SDEV_PIPEFS :
+			  t->kind == MACH_FD_ANON ? SDEV_ANON : SDEV_ROOT;
+	}
+}
+
+/* The smallest capacity the kernel's table grows to that holds fd @hi: 64, then 128 << k. */
+static unsigned int table_size(int hi)
+{
+	unsigned int cap = 64;
+
+	if (hi < 64)
+		return cap;
+	for (cap = 128; cap <= (unsigned int)hi; cap <<= 1)
+		;
+	return cap;
+}
+
+static int fd_order(const void *a, const void *b)
+{
+	int x = ((const struct mach_fd *)a)->fd, y = ((const struct mach_fd *)b)->fd;
+
+	return (x > y) - (x < y);
+}
+
+int sy_build_files(struct synth *s, size_t idx)
+{
+	struct mach_process *p = &s->m->procs[idx];
+	const struct gen *g = &s->gen[idx];
+	const struct mach_process *pp = p->ppid > 0 ? mach_find_process(s->m, p->ppid) : NULL;
+	struct fdgen x = { .s = s, .p = p, .g = g };
+	unsigned int floor;
+
+	if (g->state == MACH_TASK_ZOMBIE)
+		return 0; /* exit_files: no table */
+	p->files = x.f = calloc(1, sizeof(*p->files));
+	if (!p->files)
+		return -ENOMEM;
+	if (g->kind == G_KTHREAD) {
+		p->files->max_fds = 64; /* init_files */
+		return 0;
+	}
+	x.pp = pp;
+	x.pg = pp ? &s->gen[pp - s->m->procs] : NULL;
+	rng_init(&x.r, s->o->seed, KEY_FILES + idx);
+	sy_prog_files(&x);
+	if (x.err)
+		return x.err;
+	qsort(x.f->fds, x.f->nfds, sizeof(*x.f->fds), fd_order);
+	if (x.f->nfds && x.f->nfds < x.cap) {
+		/* the table keeps what it holds, not what it grew by */
+		struct mach_fd *fit = realloc(x.f->fds, x.f->nfds * sizeof(*fit));
+
+		if (fit)
+			x.f->fds = fit;
+	}
+	/* the catalog's size, or what fork copied from a shell holding fd 255 */
+	floor = sy_progs[g->prog].fdsize;
+	if (x.pg && x.pg->kind == G_USER && (x.pg->prog == P_BASH_LOGIN || x.pg->prog == P_BASH) && floor < 256)
+		floor = 256;
+	p->files->max_fds = table_size(x.f->nfds ? x.f->fds[x.f->nfds - 1].fd : 0);
+	if (p->files->max_fds < floor)
+		p->files->max_fds = floor;
+	return 0;
+}
