@@ -54,6 +54,20 @@ enum mach_ld_kind {
 	MACH_LD_PRESSURE_MEMORY,
 	MACH_LD_PRESSURE_CPU,
 	MACH_LD_PRESSURE_IRQ,
+	/* the rest of the machine (mach_sys.h) */
+	MACH_LD_LOCKS,
+	MACH_LD_MISC,
+	MACH_LD_SWAPS,
+	MACH_LD_CGROUPS,
+	MACH_LD_CMDLINE,          /* /proc/cmdline (not /proc/<pid>/cmdline) */
+	MACH_LD_DEVICES,
+	MACH_LD_VERSION,
+	MACH_LD_SLABINFO,
+	MACH_LD_ZONEINFO,
+	MACH_LD_BUDDYINFO,
+	MACH_LD_DISKSTATS,
+	MACH_LD_PARTITIONS,
+	MACH_LD_FILESYSTEMS,
 	/* per task: /proc/<pid>/X (tid 0) or /proc/<pid>/task/<tid>/X */
 	MACH_LD_PID_STATUS,
 	MACH_LD_PID_STAT,
@@ -76,6 +90,14 @@ static inline bool mach_ld_kind_per_task(enum mach_ld_kind kind)
  * without them).  Others may be absent.
  */
 bool mach_ld_required(enum mach_ld_kind kind);
+
+/**
+ * Machine-wide files that say things of each other (meminfo's SwapTotal and
+ * the swaps, the devices of diskstats and partitions, the zones of zoneinfo
+ * and buddyinfo) share a group: a tree walk reads a group's files back to
+ * back and reads them all again when they disagree.  0: a group of its own.
+ */
+unsigned int mach_ld_group(enum mach_ld_kind kind);
 
 /** A file for the tree walk to read: where it is in a tree, and what it is. */
 struct mach_ld_name {

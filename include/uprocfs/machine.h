@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "uprocfs/mach_sys.h"
 #include "uprocfs/mach_vocab.h"
 
 #ifdef __cplusplus
@@ -372,6 +373,8 @@ struct mach_profile {
 	enum mach_meminfo_id meminfo_order[MACH_NR_MEMINFO];
 	unsigned int nvmstat;
 	enum mach_vmstat_id vmstat_order[MACH_NR_VMSTAT];
+	/* zoneinfo's lists, HZ (mach_sys.h) */
+	struct mach_sys_profile sys;
 };
 
 /* ------------------------------------------------------------------ */
@@ -423,6 +426,9 @@ struct mach_machine {
 
 	size_t nprocs;            /* ascending by tgid */
 	struct mach_process *procs;
+
+	/* block devices, swaps, zones, slabs, identity, registries, locks (mach_sys.h) */
+	struct mach_sys sys;
 };
 
 /* ------------------------------------------------------------------ */

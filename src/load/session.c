@@ -121,6 +121,32 @@ static int load_global(struct mach_loader *ld, enum mach_ld_kind kind, const cha
 		return ld_parse_pressure(&lx, m, MACH_PSI_CPU);
 	case MACH_LD_PRESSURE_IRQ:
 		return ld_parse_pressure(&lx, m, MACH_PSI_IRQ);
+	case MACH_LD_DISKSTATS:
+		return ld_parse_diskstats(&lx, ld);
+	case MACH_LD_PARTITIONS:
+		return ld_parse_partitions(&lx, ld);
+	case MACH_LD_SWAPS:
+		return ld_parse_swaps(&lx, ld);
+	case MACH_LD_ZONEINFO:
+		return ld_parse_zoneinfo(&lx, ld);
+	case MACH_LD_BUDDYINFO:
+		return ld_parse_buddyinfo(&lx, ld);
+	case MACH_LD_SLABINFO:
+		return ld_parse_slabinfo(&lx, m);
+	case MACH_LD_VERSION:
+		return ld_parse_version(&lx, m);
+	case MACH_LD_CMDLINE:
+		return ld_parse_kcmdline(&lx, m);
+	case MACH_LD_FILESYSTEMS:
+		return ld_parse_filesystems(&lx, m);
+	case MACH_LD_CGROUPS:
+		return ld_parse_cgroups(&lx, m);
+	case MACH_LD_DEVICES:
+		return ld_parse_devices(&lx, m);
+	case MACH_LD_MISC:
+		return ld_parse_misc(&lx, m);
+	case MACH_LD_LOCKS:
+		return ld_parse_locks(&lx, m);
 	default:
 		return lex_fail(&lx, "file kind %d is not a machine-wide file", (int)kind);
 	}
@@ -149,6 +175,8 @@ int mach_loader_file(struct mach_loader *ld, enum mach_ld_kind kind, pid_t pid, 
 			return -EINVAL;
 		}
 		rc = load_global(ld, kind, path, text, len, err, errlen);
+		if (!rc)
+			ld->globals |= 1u << kind;
 	} else {
 		if (pid <= 0 || tid < 0) {
 			snprintf(err, errlen, "%s: pid %d, tid %d do not name a task", path,
@@ -329,6 +357,23 @@ int mach_loader_finish(struct mach_loader *ld, char *err, size_t errlen)
 	session_end(ld);
 	session_start(ld);
 	return rc;
+}
+
+unsigned int mach_ld_group(enum mach_ld_kind kind)
+{
+	switch (kind) {
+	case MACH_LD_MEMINFO:
+	case MACH_LD_SWAPS:
+		return 1;
+	case MACH_LD_ZONEINFO:
+	case MACH_LD_BUDDYINFO:
+		return 2;
+	case MACH_LD_DISKSTATS:
+	case MACH_LD_PARTITIONS:
+		return 3;
+	default:
+		return 0;
+	}
 }
 
 bool mach_ld_required(enum mach_ld_kind kind)

@@ -33,7 +33,6 @@
 #include "uprocfs/load.h"
 #include "walk.h"
 
-#define LD_TRIES 5
 #define ARENA_FIRST (1u << 20)
 
 /* "42" at @s (no sign, no leading zero); the rest in *@rest. */
@@ -51,46 +50,6 @@ static bool parse_pid(const char *s, pid_t *pid, const char **rest)
 	*pid = (pid_t)v;
 	*rest = s;
 	return true;
-}
-
-static int load_globals(struct walk *w)
-{
-	w->ld->m->profile.has_schedstat = false;
-	for (size_t i = 0; i < w->nfiles; i++) {
-		const struct mach_ld_name *g = &w->files[i];
-		const char *why;
-		char path[4200];
-		size_t off, len;
-		int rc;
-
-		if (mach_ld_kind_per_task(g->kind))
-			continue;
-		w->arena.used = 0;
-		rc = ld_walk_read(w, g->name, &off, &len);
-		while (rc == -ENOBUFS) {
-			rc = ld_arena_grow(&w->arena, w->arena.cap * 2);
-			if (!rc)
-				rc = ld_walk_read(w, g->name, &off, &len);
-		}
-		if (rc == -ENOENT && !mach_ld_required(g->kind))
-			continue;
-		if ((why = unreadable(w, rc))) {
-			if ((rc = ld_report_add(&w->rep, g->name, MACH_LOAD_SKIPPED, why, NULL, 0)))
-				return rc;
-			continue;
-		}
-		if (rc)
-			return ld_walk_error(w, g->name, rc);
-		ld_walk_path(w, g->name, path, sizeof(path));
-		rc = mach_loader_file(w->ld, g->kind, 0, 0, path, w->arena.buf + off, len, w->err,
-				      w->errlen);
-		if (rc)
-			return rc;
-		if ((rc = ld_report_add(&w->rep, g->name, MACH_LOAD_OK, NULL, w->arena.buf + off,
-					len)))
-			return rc;
-	}
-	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -542,7 +501,7 @@ int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct ma
 	rc = ld_arena_grow(&w.arena, ARENA_FIRST);
 	if (rc)
 		goto out;
-	rc = load_globals(&w);
+	rc = ld_walk_globals(&w);
 	if (rc)
 		goto out;
 	rc = list_pids(&w, opts, &pids, &npids);

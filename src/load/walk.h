@@ -11,6 +11,7 @@
 #include "load_int.h"
 
 #define ARENA_MAX ((size_t)1 << 30)
+#define LD_TRIES 5 /* reads of a changing process or group of files before it is skipped */
 
 struct arena {
 	char *buf;
@@ -36,6 +37,9 @@ int ld_arena_grow(struct arena *a, size_t cap);
 
 /** Read @rel into the arena at *@off: 0, -ENOBUFS when it does not fit, or -errno. */
 int ld_walk_read(struct walk *w, const char *rel, size_t *off, size_t *len);
+
+/** Read, parse and report the machine-wide files, group by group (walk_globals.c). */
+int ld_walk_globals(struct walk *w);
 
 /** @rel as messages name it: under the tree's directory. */
 void ld_walk_path(const struct walk *w, const char *rel, char *buf, size_t n);

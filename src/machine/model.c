@@ -128,6 +128,7 @@ void mach_profile_default(struct mach_profile *p)
 	p->nvmstat = MACH_NR_VMSTAT;
 	for (unsigned int i = 0; i < MACH_NR_VMSTAT; i++)
 		p->vmstat_order[i] = (enum mach_vmstat_id)i;
+	mach_sys_profile_default(&p->sys);
 }
 
 struct mach_machine *mach_new(void)
@@ -137,6 +138,7 @@ struct mach_machine *mach_new(void)
 	if (!m)
 		return NULL;
 	mach_profile_default(&m->profile);
+	mach_sys_init(&m->sys);
 	m->max_numnodes = MACH_MAX_NUMNODES_DEFAULT;
 	m->pid_max = 4194304;
 	m->pidns_inode = 4026531836u; /* the initial pid namespace's inode on Linux */
@@ -221,6 +223,7 @@ void mach_free(struct mach_machine *m)
 	for (size_t i = 0; m->procs && i < m->nprocs; i++)
 		mach_process_clear(&m->procs[i]);
 	free(m->procs);
+	mach_sys_clear(&m->sys);
 	free(m);
 }
 

@@ -31,6 +31,13 @@ int pfs_link_thread_self(const struct pfs_ctx *c, char *buf, size_t size)
 			    (int)(c->caller_tid > 0 ? c->caller_tid : c->caller_pid)), size);
 }
 
+/* proc_root_init's proc_symlink("mounts", NULL, "self/mounts") */
+int pfs_link_mounts(const struct pfs_ctx *c, char *buf, size_t size)
+{
+	(void)c;
+	return fit(snprintf(buf, size, "self/mounts"), size);
+}
+
 int pfs_link_exe(const struct pfs_ctx *c, char *buf, size_t size)
 {
 	const struct mach_mm *mm = c->proc->mm;

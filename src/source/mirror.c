@@ -51,7 +51,7 @@ static int finish_or_free(struct mach_machine *m, struct mach_loader *ld, int rc
 	return 0;
 }
 
-int mirror_load_globals(int procfd, struct mach_machine **out, char *err, size_t errlen)
+static int load_globals_once(int procfd, struct mach_machine **out, char *err, size_t errlen)
 {
 	struct mach_machine *m = mach_new();
 	struct mach_loader *ld = m ? mach_loader_new(m) : NULL;
@@ -69,6 +69,16 @@ int mirror_load_globals(int procfd, struct mach_machine **out, char *err, size_t
 		if (!mach_ld_kind_per_task(files[i].kind))
 			rc = load_one(ld, procfd, files[i].name, mach_ld_required(files[i].kind), err, errlen);
 	return finish_or_free(m, ld, rc, out, err, errlen);
+}
+
+int mirror_load_globals(int procfd, struct mach_machine **out, char *err, size_t errlen)
+{
+	int rc = -EINVAL;
+
+	/* files that say things of each other (swaps and SwapTotal, ...) may change between two reads */
+	for (int attempt = 0; attempt < 8 && rc == -EINVAL; attempt++)
+		rc = load_globals_once(procfd, out, err, errlen);
+	return rc;
 }
 
 static int load_task_files(struct mach_loader *ld, int procfd, const char *dir, unsigned int kinds, char *err,
