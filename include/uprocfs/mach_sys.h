@@ -282,6 +282,13 @@ void mach_sys_nodes_clear(struct mach_sys *s);
 /** Free the slab caches of @s. */
 void mach_sys_slabs_clear(struct mach_sys *s);
 
+/**
+ * Whether device @i of @s is where filesystems and swap submit their I/O
+ * (submit_bio counts it in vmstat's pgpgin and pgpgout): not beneath a
+ * device-mapper device, and not a disk whose partitions carry the data.
+ */
+bool mach_blk_is_top(const struct mach_sys *s, size_t i);
+
 /** The device called @name in @s, or -1. */
 int mach_sys_find_blk(const struct mach_sys *s, const char *name);
 

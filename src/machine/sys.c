@@ -98,3 +98,14 @@ int mach_sys_find_blk(const struct mach_sys *s, const char *name)
 			return (int)i;
 	return -1;
 }
+
+bool mach_blk_is_top(const struct mach_sys *s, size_t i)
+{
+	for (size_t k = 0; k < s->nblk; k++) {
+		if (s->blk[k].kind == MACH_BLK_DM && s->blk[k].slave == (int)i)
+			return false;
+		if (k != i && s->blk[k].partno && s->blk[k].disk == i)
+			return false;
+	}
+	return i < s->nblk;
+}

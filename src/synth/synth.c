@@ -35,7 +35,12 @@
  *      (cmdline.c);
  *   4. task times fitted into the CPUs' totals, context switches (tasks.c);
  *   5. schedstat (cpus.c), IRQs and softirqs, meminfo and vmstat from the
- *      sums over tasks, load averages and pressure (counters.c).
+ *      sums over tasks, load averages and pressure (counters.c);
+ *   6. the rest of the machine (sys_*.c): block devices and swap (their
+ *      layout chosen before the tasks, whose journal thread names the root
+ *      device), the devices' I/O under vmstat's pgpgin/pgpgout, zones and
+ *      free lists under meminfo, slab caches under its Slab lines, the
+ *      kernel's identity, registries and file locks.
  *
  * Dense machines (hundreds of thousands of tasks) are mostly Kubernetes-style
  * pods whose containers run static binaries, as such hosts are; small ones
@@ -113,14 +118,20 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	sy_init_names(&s);
 	sy_build_clock(&s);
 	sy_build_topology(&s);
+	sy_plan_storage(&s);
 	if ((rc = sy_build_cpus(&s)) || (rc = sy_plan(&s)) || (rc = sy_build_tasks(&s)))
 		goto fail;
 	sy_fit_task_times(&s);
 	if ((rc = sy_build_schedstat(&s)) || (rc = sy_build_irqs(&s)))
 		goto fail;
 	sy_build_meminfo(&s);
+	if ((rc = sy_build_storage(&s)))
+		goto fail;
 	finish_procs(&s);
 	sy_build_vmstat(&s);
+	sy_build_disk_io(&s);
+	if ((rc = sy_build_zones(&s)) || (rc = sy_build_slabs(&s)) || (rc = sy_build_kernel(&s)))
+		goto fail;
 	sy_build_load(&s);
 	free_build(&s);
 	*out = s.m;

@@ -39,6 +39,12 @@
 #define KEY_TASK 0x100000000ull      /* + plan index: a process's own stream */
 #define KEY_LAYOUT 0x200000000ull    /* + layout root: its address space layout */
 #define KEY_ENV 0x300000000ull       /* + environment root: its environment */
+/* the rest of the machine (sys_*.c): each part its own stream, so the others never move */
+#define KEY_STORAGE 0x400000000ull   /* +0 the layout, +1 the devices and swap */
+#define KEY_DISKIO 0x400000010ull
+#define KEY_ZONES 0x400000020ull
+#define KEY_SLABS 0x400000030ull
+#define KEY_KERNEL 0x400000040ull
 
 /* Round kB to whole pages. */
 static inline uint64_t kb_pages(double kb)
@@ -108,6 +114,8 @@ struct synth {
 	bool smt;                     /* CPUs i and i + n/2 are siblings */
 	bool virt;                    /* a KVM guest: virtio devices, steal time */
 	double per_cpu_gib;           /* memory sizing */
+	uint8_t storage;              /* enum storage_layout (sys_storage.c) */
+	char root_name[32];           /* the block device holding / ("dm-0", "vda") */
 
 	/* the plan */
 	struct gen *gen;
@@ -157,6 +165,9 @@ struct layout {
 	uint64_t start_ns;
 	pid_t pid;
 };
+
+/* How the machine's disks are laid out (sys_storage.c). */
+enum storage_layout { ST_MICROVM, ST_CLOUD_LVM, ST_NVME_LVM, ST_SATA_LVM };
 
 /* ------------------------------------------------------------------ */
 /* What the generator's files hand each other                           */
@@ -214,5 +225,20 @@ void sy_build_meminfo(struct synth *s);
 void sy_build_vmstat(struct synth *s);
 /** Load averages, run-queue counts and pressure. */
 void sy_build_load(struct synth *s);
+
+/* sys_*.c: the rest of the machine (mach_sys.h) */
+
+/** The disk layout and the root device, from their own stream: before the tasks. */
+void sy_plan_storage(struct synth *s);
+/** Block devices, block majors and swap areas (meminfo's swap lines made exact): after meminfo. */
+int sy_build_storage(struct synth *s);
+/** The devices' I/O counters, adding up to vmstat's pgpgin and pgpgout: after vmstat. */
+void sy_build_disk_io(struct synth *s);
+/** Nodes and zones, their free lists and pagesets, from meminfo and vmstat: 0 or -ENOMEM. */
+int sy_build_zones(struct synth *s);
+/** Slab caches adding up to meminfo's Slab lines: 0 or -ENOMEM. */
+int sy_build_slabs(struct synth *s);
+/** Identity, command line, registries, cgroup controllers and file locks: 0 or -ENOMEM. */
+int sy_build_kernel(struct synth *s);
 
 #endif /* UPROCFS_SYNTH_INT_H */
