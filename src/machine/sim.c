@@ -12,7 +12,9 @@
  * tick also does the accounting the kernel's does: account_user_time /
  * account_system_time / account_idle_time per CPU (iowait when a CPU is idle
  * with io waiters), per-task times, context switches, the timer interrupt and
- * softirqs, and calc_global_load every LOAD_FREQ = 5*HZ+1 ticks.
+ * softirqs, and calc_global_load every LOAD_FREQ = 5*HZ+1 ticks.  A task's
+ * io wait is a request to a block device (sim_io.c), so diskstats moves
+ * with iowait and io pressure.
  */
 #include <errno.h>
 #include <math.h>
@@ -22,6 +24,7 @@
 #include <time.h>
 
 #include "machine/sim_testing.h"
+#include "sim_io.h"
 #include "uprocfs/calc_load.h"
 #include "uprocfs/sim.h"
 
@@ -47,6 +50,7 @@ struct wtask {
 	unsigned int user_permille; /* share of its CPU time spent in user mode */
 	bool stall_pending;       /* woke from a memory stall: leave it when it runs */
 	int group;                /* messaging: its group, or -1 */
+	int io_req;               /* in an io wait: the request it waits on (sim_io.c), or -1 */
 	bool sender;              /* messaging: sends (wakes its group's receivers) */
 };
 
@@ -62,6 +66,7 @@ struct mach_sim {
 	struct mach_sim_opts o;
 	struct psi_engine *psi;
 	struct psi_group **groups; /* the chain: groups[0] system ... groups[depth] leaf */
+	struct sim_io *io;        /* the block devices' requests (sim_io.c) */
 	unsigned int ntasks;
 	struct wtask *tasks;
 	struct cpu_rq *rq;
@@ -268,8 +273,10 @@ static void end_burst(struct mach_sim *s, int cpu, struct wtask *w)
 	if (off == W_MEMSTALL)
 		psi_memstall_enter(&w->pt); /* reclaim while running, then block on it */
 	w->pt.in_iowait = off == W_IOWAIT;
-	if (off == W_IOWAIT)
+	if (off == W_IOWAIT) {
 		s->rq[cpu].nr_iowait++;
+		w->io_req = sim_io_submit(s->io, s->now);
+	}
 	set_task_state(s, w, off);
 	w->remaining_ns = exponential(s, s->off_mean_ns);
 	switch_to_next(s, cpu, w, true);
@@ -286,8 +293,11 @@ static void wake(struct mach_sim *s, struct wtask *w)
 	int cpu = uniform(s) < 0.6 ? w->pt.cpu : least_loaded_cpu(s, w->pt.cpu);
 	bool local = cpu == w->pt.cpu;
 
-	if (w->state == W_IOWAIT)
+	if (w->state == W_IOWAIT) {
 		s->rq[w->pt.cpu].nr_iowait--;
+		sim_io_complete(s->io, w->io_req, s->now);
+		w->io_req = -1;
+	}
 	if (!local)
 		psi_task_migrate(&w->pt, cpu);
 	psi_task_wakeup(&w->pt);
@@ -375,6 +385,8 @@ static void step(struct mach_sim *s, uint64_t dt)
 			wake(s, w);
 		}
 	}
+
+	sim_io_tick(s->io, s->now, dt);
 
 	/* the timer interrupt on every CPU, and the softirqs it raises */
 	m->intr_arch_extra += m->ncpus;
@@ -578,6 +590,7 @@ static void start_tasks(struct mach_sim *s)
 		psi_task_init(&w->pt, s->groups[s->o.depth], cpu);
 		w->user_permille = 600 + (unsigned int)(next_rand(s) % 380);
 		w->group = s->o.messaging_groups ? (int)(i / 40) : -1;
+		w->io_req = -1;
 		w->sender = s->o.messaging_groups && i % 40 < 20;
 		t->processor = cpu;
 		set_task_state(s, w, W_SLEEP);
@@ -622,6 +635,8 @@ int mach_sim_create(struct mach_machine *m, const struct mach_sim_opts *o, struc
 		rc = make_groups(s);
 	if (!rc)
 		rc = pick_workload(s);
+	if (!rc)
+		rc = sim_io_create(m, o->seed, o->io, &s->io);
 	if (!rc && s->ntasks) {
 		s->rq = calloc(m->ncpus, sizeof(*s->rq));
 		if (!s->rq)
@@ -666,6 +681,7 @@ void mach_sim_destroy(struct mach_sim *s)
 	free(s->rq);
 	free(s->tasks);
 	free(s->groups);
+	sim_io_destroy(s->io);
 	psi_engine_destroy(s->psi);
 	free(s);
 }
