@@ -159,6 +159,8 @@ int ld_parse_diskstats(struct lex *lx, struct mach_loader *ld)
 	int rc = 0;
 
 	while (!lex_eof(lx) && !rc) {
+		const char *line = lx->p;
+
 		if (!(b = VEC_PUSH(list, n, cap))) {
 			rc = -ENOMEM;
 			break;
@@ -173,7 +175,7 @@ int ld_parse_diskstats(struct lex *lx, struct mach_loader *ld)
 			break;
 		for (size_t i = 0; i + 1 < n; i++)
 			if (!strcmp(list[i].name, b->name))
-				rc = lex_fail(lx, "device %s listed twice", b->name);
+				rc = lex_fail_at(lx, line, "device %s listed twice", b->name);
 		place(list, n - 1, b);
 		carry_over(s, b);
 	}

@@ -24,6 +24,7 @@
 
 static int slab_line(struct lex *lx, struct mach_slab_cache *c)
 {
+	const char *line = lx->p;
 	char name[128];
 	uint64_t v[11];
 	unsigned int order = 0;
@@ -48,9 +49,11 @@ static int slab_line(struct lex *lx, struct mach_slab_cache *c)
 	while (order < 31 && (1ull << order) < v[4])
 		order++;
 	if (v[4] != 1ull << order)
-		return lex_fail(lx, "%s: %llu pages per slab is not a power of two", name, (unsigned long long)v[4]);
+		return lex_fail_at(lx, line, "%s: %llu pages per slab is not a power of two", name,
+				   (unsigned long long)v[4]);
 	if (v[5] || v[6] || v[7] || v[10] || v[8] != v[9])
-		return lex_fail(lx, "%s: tunables, shared objects or active slabs that SLUB does not print", name);
+		return lex_fail_at(lx, line, "%s: tunables, shared objects or active slabs that SLUB does not print",
+				   name);
 	c->name = strdup(name);
 	if (!c->name)
 		return -ENOMEM;

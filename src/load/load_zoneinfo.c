@@ -183,6 +183,7 @@ struct zi_state {
 	bool node_known, zone_known;
 	unsigned int ntypes;          /* protection values per zone, 0 before the first */
 	int last_type;                /* the zone type read last in the current node */
+	bool oom;
 };
 
 /* The node with id @id: the last one, or a new one after it. */
@@ -198,7 +199,7 @@ static struct mach_mem_node *zi_node(struct lex *lx, struct zi_state *st, unsign
 	}
 	n = realloc(st->next.nodes, (st->next.nnodes + 1) * sizeof(*n));
 	if (!n) {
-		lex_fail(lx, "out of memory");
+		st->oom = true;
 		return NULL;
 	}
 	st->next.nodes = n;
@@ -220,7 +221,7 @@ static int zi_zone(struct lex *lx, struct zi_state *st)
 	if ((rc = zone_head(lx, &node, &t)) || (rc = lex_eol(lx)))
 		return rc;
 	if (!(n = zi_node(lx, st, node, t)))
-		return -EINVAL;
+		return st->oom ? -ENOMEM : -EINVAL;
 	st->last_type = (int)t;
 	z = &n->zones[t];
 	for (int i = 0; i < (int)t; i++)

@@ -1018,6 +1018,7 @@ int main(void)
 	test_small_globals();
 	test_inverses();
 	test_errors();
+	test_system_files();
 	/*
 	 * The rest reads this machine's /proc (test_load_live.c); without one
 	 * it cannot run, and says so once rather than passing empty checks.

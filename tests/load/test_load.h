@@ -30,5 +30,7 @@ void test_live(void);
 void test_roundtrip_live(void);
 void test_tree(void);
 void test_mutations(void);
+/* test_load_sys.c: the system files (diskstats, swaps, locks, ...) */
+void test_system_files(void);
 
 #endif
