@@ -45,12 +45,25 @@ static void *devinfo_next(struct seq_file *m, void *v, loff_t *pos)
 	return *pos < CHRDEV_MAJOR_MAX + BLKDEV_MAJOR_MAX ? pos : NULL;
 }
 
-/* Every region of @major in @list (which is sorted by major). */
+/* Every region of @major in @list (sorted by major): "%3d %s\n" each. */
 static void major_show(struct seq_file *m, const struct mach_devmajor *list, size_t n, unsigned int major)
 {
-	for (size_t i = 0; i < n; i++)
-		if (list[i].major == major)
-			seq_printf(m, "%3d %s\n", (int)major, list[i].name);
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (list[mid].major < major)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && list[lo].major == major; lo++) {
+		seq_put_decimal_ull_width(m, NULL, major, 3);
+		seq_putc(m, ' ');
+		seq_puts(m, list[lo].name);
+		seq_putc(m, '\n');
+	}
 }
 
 static int devinfo_show(struct seq_file *m, void *v)
@@ -99,7 +112,10 @@ static int misc_seq_show(struct seq_file *m, void *v)
 {
 	const struct mach_miscdev *d = v;
 
-	seq_printf(m, "%3i %s\n", (int)d->minor, d->name);
+	seq_put_decimal_ull_width(m, NULL, d->minor, 3);
+	seq_putc(m, ' ');
+	seq_puts(m, d->name);
+	seq_putc(m, '\n');
 	return 0;
 }
 

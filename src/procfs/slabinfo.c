@@ -8,6 +8,8 @@
  * that SLUB leaves at zero, and slabdata whose active and total slab counts
  * are both nr_slabs, with no shared objects.
  */
+#include <string.h>
+
 #include "render.h"
 
 static void *slab_start(struct seq_file *m, loff_t *pos)
@@ -30,6 +32,7 @@ static int slab_show(struct seq_file *m, void *v)
 {
 	const struct pfs_ctx *c = m->private;
 	const struct mach_slab_cache *s = v;
+	size_t len;
 
 	if (s == c->mach->sys.slabs) {
 		seq_puts(m, "slabinfo - version: 2.1\n");
@@ -38,12 +41,20 @@ static int slab_show(struct seq_file *m, void *v)
 		seq_puts(m, " : slabdata <active_slabs> <num_slabs> <sharedavail>");
 		seq_putc(m, '\n');
 	}
-	seq_printf(m, "%-17s %6llu %6llu %6u %4u %4d", s->name, (unsigned long long)s->active_objs,
-		   (unsigned long long)s->num_objs, s->size, s->objs_per_slab, 1 << s->order);
-	seq_printf(m, " : tunables %4u %4u %4u", 0u, 0u, 0u);
-	seq_printf(m, " : slabdata %6llu %6llu %6llu", (unsigned long long)s->nr_slabs,
-		   (unsigned long long)s->nr_slabs, 0ull);
-	seq_putc(m, '\n');
+	/* cache_show's "%-17s %6lu %6lu %6u %4u %4d", tunables and slabdata, with putters */
+	len = strlen(s->name);
+	seq_write(m, s->name, len);
+	if (len < 17)
+		seq_write(m, "                 ", 17 - len);
+	seq_put_decimal_ull_width(m, " ", s->active_objs, 6);
+	seq_put_decimal_ull_width(m, " ", s->num_objs, 6);
+	seq_put_decimal_ull_width(m, " ", s->size, 6);
+	seq_put_decimal_ull_width(m, " ", s->objs_per_slab, 4);
+	seq_put_decimal_ull_width(m, " ", 1ull << s->order, 4);
+	seq_puts(m, " : tunables    0    0    0 : slabdata");
+	seq_put_decimal_ull_width(m, " ", s->nr_slabs, 6);
+	seq_put_decimal_ull_width(m, " ", s->nr_slabs, 6);
+	seq_puts(m, "      0\n");
 	return 0;
 }
 

@@ -10,6 +10,8 @@
  * pageset with its stat threshold, the node's unreclaimable flag and the
  * zone's first pfn.
  */
+#include <string.h>
+
 #include "render.h"
 
 void *pfs_pgdat_start(struct seq_file *m, loff_t *pos)
@@ -36,10 +38,17 @@ static bool is_zone_first_populated(const struct mach_mem_node *n, const struct 
 	return false;
 }
 
-/* "\n      %-12s %lu" */
+/* "\n      %-12s %lu", with putters: the name padded to 12 columns, a space, the value */
 static void stat_line(struct seq_file *m, enum mach_vmstat_id id, uint64_t v)
 {
-	seq_printf(m, "\n      %-12s %llu", mach_vmstat_names[id], (unsigned long long)v);
+	const char *name = mach_vmstat_names[id];
+	size_t len = strlen(name);
+
+	seq_puts(m, "\n      ");
+	seq_write(m, name, len);
+	if (len < 12)
+		seq_write(m, "            ", 12 - len);
+	seq_put_decimal_ull(m, " ", v);
 }
 
 static void zone_header(struct seq_file *m, const struct mach_zone *z, unsigned int nz)
@@ -66,15 +75,13 @@ static void zone_pagesets(struct seq_file *m, const struct mach_zone *z)
 	for (unsigned int i = 0; i < z->npagesets; i++) {
 		const struct mach_pageset *p = &z->pagesets[i];
 
-		seq_printf(m,
-			   "\n    cpu: %i"
-			   "\n              count:    %i"
-			   "\n              high:     %i"
-			   "\n              batch:    %i"
-			   "\n              high_min: %i"
-			   "\n              high_max: %i",
-			   (int)p->cpu, p->count, p->high, p->batch, p->high_min, p->high_max);
-		seq_printf(m, "\n  vm stats threshold: %d", p->stat_threshold);
+		seq_put_decimal_ll(m, "\n    cpu: ", p->cpu);
+		seq_put_decimal_ll(m, "\n              count:    ", p->count);
+		seq_put_decimal_ll(m, "\n              high:     ", p->high);
+		seq_put_decimal_ll(m, "\n              batch:    ", p->batch);
+		seq_put_decimal_ll(m, "\n              high_min: ", p->high_min);
+		seq_put_decimal_ll(m, "\n              high_max: ", p->high_max);
+		seq_put_decimal_ll(m, "\n  vm stats threshold: ", p->stat_threshold);
 	}
 }
 
