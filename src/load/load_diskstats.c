@@ -9,7 +9,9 @@
  * (a "p" between when the disk's name ends in a digit): that is how a line
  * is told to be a partition.  Sizes come in 1 KiB blocks, so a loaded size
  * is even in sectors; a device diskstats lists but partitions does not has
- * no medium (its size is 0) or is hidden, which prints the same.
+ * no medium (its size is 0) or is hidden, which prints the same.  A
+ * partition of such a disk has sectors (diskstats lists only those), but
+ * no file says how many.
  *
  * Times print as 32-bit milliseconds cut from nanosecond sums, and field 14
  * divides the four groups' sum once: it may exceed the sum of the printed
@@ -267,15 +269,17 @@ static int sizes_onto(struct lex *lx, struct mach_sys *s)
 			sects[at++] = b.nr_sects;
 	}
 	for (size_t i = 0; i < s->nblk && !rc; i++) {
-		const struct mach_blkdev *d = &s->blk[s->blk[i].disk];
-
 		/* a partition has sectors (diskstats shows it): its disk must hide it here */
 		if (s->blk[i].partno && !sects[i] && sects[s->blk[i].disk])
 			rc = lex_fail(lx, "diskstats lists partition %s of a disk shown here, but not it",
 				      s->blk[i].name);
+		/*
+		 * A disk losing its medium (del_gendisk, a loop device detached)
+		 * has capacity 0 before its partitions go: they have sectors, how
+		 * many no file says.  One stands for them.
+		 */
 		else if (s->blk[i].partno && !sects[i])
-			rc = lex_fail(lx, "diskstats lists partition %s of %s, which is not here: its size is "
-				      "not known", s->blk[i].name, d->name);
+			sects[i] = 1;
 	}
 	for (size_t i = 0; i < s->nblk && !rc; i++)
 		s->blk[i].nr_sects = sects[i];

@@ -6,8 +6,10 @@
  * backslash as octal escapes, padding, "partition" or "file\t", then the size
  * and the used space in KiB and the priority, separated by one tab or two
  * (two below 10000000).  Sizes are whole pages.  meminfo's SwapTotal is the
- * sum of the sizes: when meminfo was read in the same session, they must
- * agree.
+ * sum of the sizes, except while swapon or swapoff runs (one at a time, under
+ * swapon_mutex): the area is listed but its pages are not in SwapTotal yet,
+ * or no more.  When meminfo was read in the same session, they must agree
+ * so.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -89,6 +91,17 @@ static int swap_line(struct lex *lx, struct mach_swap *si)
 	return 0;
 }
 
+/* SwapTotal (kB) is all the areas' @total, or all but the one being switched on or off. */
+static bool swap_total_agrees(const struct mach_sys *s, uint64_t total, uint64_t swap_total)
+{
+	if (swap_total == total)
+		return true;
+	for (size_t i = 0; i < s->nswaps; i++)
+		if (swap_total + s->swaps[i].pages * PAGE_KB == total)
+			return true;
+	return false;
+}
+
 int ld_parse_swaps(struct lex *lx, struct mach_loader *ld)
 {
 	struct mach_machine *m = ld->m;
@@ -112,7 +125,7 @@ int ld_parse_swaps(struct lex *lx, struct mach_loader *ld)
 			break;
 		total += si->pages * PAGE_KB;
 	}
-	if (!rc && ld_loaded(ld, MACH_LD_MEMINFO) && total != m->meminfo[MACH_MEMINFO_SWAPTOTAL])
+	if (!rc && ld_loaded(ld, MACH_LD_MEMINFO) && !swap_total_agrees(&next, total, m->meminfo[MACH_MEMINFO_SWAPTOTAL]))
 		rc = lex_fail(lx, "the swap areas add up to %llu kB, but meminfo's SwapTotal is %llu kB",
 			      (unsigned long long)total, (unsigned long long)m->meminfo[MACH_MEMINFO_SWAPTOTAL]);
 	if (rc) {
