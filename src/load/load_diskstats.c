@@ -49,7 +49,7 @@ static bool part_of(const char *disk, const char *name, unsigned int *partno)
 	return !*p;
 }
 
-/* Place @b in @list after the devices before it: a disk, or a partition of the last disk. */
+/* Place @b in @list after the devices before it: a disk, or a partition of the last disk (its size kept). */
 static void place(struct mach_blkdev *list, size_t n, struct mach_blkdev *b)
 {
 	size_t disk = n;
@@ -153,44 +153,6 @@ static void carry_over(const struct mach_sys *old, struct mach_blkdev *b)
 	}
 }
 
-int ld_parse_diskstats(struct lex *lx, struct mach_loader *ld)
-{
-	struct mach_sys *s = &ld->m->sys;
-	struct mach_blkdev *list = NULL, *b;
-	size_t n = 0, cap = 0;
-	int rc = 0;
-
-	while (!lex_eof(lx) && !rc) {
-		const char *line = lx->p;
-
-		if (!(b = VEC_PUSH(list, n, cap))) {
-			rc = -ENOMEM;
-			break;
-		}
-		memset(b, 0, sizeof(*b));
-		rc = dev_head(lx, b, " ");
-		if (!rc)
-			rc = dev_counters(lx, &b->st, ld->m->profile.sys.hz);
-		if (!rc)
-			rc = lex_eol(lx);
-		if (rc)
-			break;
-		for (size_t i = 0; i + 1 < n; i++)
-			if (!strcmp(list[i].name, b->name))
-				rc = lex_fail_at(lx, line, "device %s listed twice", b->name);
-		place(list, n - 1, b);
-		carry_over(s, b);
-	}
-	if (rc) {
-		free(list);
-		return rc;
-	}
-	mach_sys_blk_clear(s);
-	s->blk = list;
-	s->nblk = n;
-	return 0;
-}
-
 /* One line of partitions into @b (name, device, size). */
 static int partition_line(struct lex *lx, struct mach_blkdev *b)
 {
@@ -212,25 +174,41 @@ static int partition_line(struct lex *lx, struct mach_blkdev *b)
 	return 0;
 }
 
-/* partitions alone: the devices it lists, sizes and names only. */
-static int partitions_only(struct lex *lx, struct mach_sys *s, bool header)
+/* One line of diskstats into @b: the device and its counters. */
+static int diskstats_line(struct lex *lx, struct mach_blkdev *b, unsigned int hz)
+{
+	int rc = dev_head(lx, b, " ");
+
+	if (!rc)
+		rc = dev_counters(lx, &b->st, hz);
+	return rc ? rc : lex_eol(lx);
+}
+
+/*
+ * The devices of diskstats (@hz set) or partitions (@hz 0), each line by
+ * its parser, placed under its disk; into s's list, replacing it.
+ */
+static int dev_lines(struct lex *lx, struct mach_sys *s, unsigned int hz, bool header)
 {
 	struct mach_blkdev *list = NULL, *b;
 	size_t n = 0, cap = 0;
-	uint64_t sects;
 	int rc = 0;
 
 	while (!lex_eof(lx) && !rc) {
+		const char *line = lx->p;
+
 		if (!(b = VEC_PUSH(list, n, cap))) {
 			rc = -ENOMEM;
 			break;
 		}
-		memset(b, 0, sizeof(*b));
-		if ((rc = partition_line(lx, b)))
+		if ((rc = hz ? diskstats_line(lx, b, hz) : partition_line(lx, b)))
 			break;
-		sects = b->nr_sects;
+		for (size_t i = 0; i + 1 < n; i++)
+			if (!strcmp(list[i].name, b->name))
+				rc = lex_fail_at(lx, line, "device %s listed twice", b->name);
 		place(list, n - 1, b);
-		b->nr_sects = sects;
+		if (hz)
+			carry_over(s, b);
 	}
 	if (!rc && header && !n)
 		rc = lex_fail(lx, "a header without devices: the disks without a capacity are not known "
@@ -243,6 +221,13 @@ static int partitions_only(struct lex *lx, struct mach_sys *s, bool header)
 	s->blk = list;
 	s->nblk = n;
 	return 0;
+}
+
+int ld_parse_diskstats(struct lex *lx, struct mach_loader *ld)
+{
+	unsigned int hz = ld->m->profile.sys.hz;
+
+	return dev_lines(lx, &ld->m->sys, hz ? hz : 250, false);
 }
 
 /* Every line names the next device of diskstats' list that has a size; the others have none. */
@@ -297,7 +282,7 @@ int ld_parse_partitions(struct lex *lx, struct mach_loader *ld)
 	if (!header && !lex_eof(lx))
 		return lex_expected(lx, "the header \"major minor  #blocks  name\"");
 	if (!ld_loaded(ld, MACH_LD_DISKSTATS))
-		return partitions_only(lx, s, header);
+		return dev_lines(lx, s, 0, header); /* partitions alone: sizes and names only */
 	if (header != (s->nblk > 0))
 		return lex_fail(lx, header ? "a header, but /proc/diskstats lists no device"
 				: "no header, but /proc/diskstats lists devices");
