@@ -206,6 +206,7 @@ void sim_io_complete(struct sim_io *io, int k, uint64_t now)
 		if (mach_blk_is_top(&m->sys, (size_t)stack[i]))
 			m->vmstat[r->group == MACH_BLK_READ ? MACH_VMSTAT_PGPGIN : MACH_VMSTAT_PGPGOUT] += r->sectors / 2;
 	}
+	m->softirq[4]++; /* BLOCK: the disk's completion is finished in softirq context */
 	r->top = -1;
 }
 

@@ -8,7 +8,8 @@
  * in subsystem-id order.  devices mirrors fs/proc/devices.c devinfo_start/
  * next/show: one record per possible major, 512 char majors then 512 block
  * majors, each printing its regions as "%3d %s\n" (chrdev_show, blkdev_show),
- * the sections opened by the records of major 0.  misc mirrors
+ * the sections opened by the records of major 0; the records of majors with
+ * no region are passed over, which prints the same.  misc mirrors
  * drivers/char/misc.c misc_seq_show: "%3i %s\n" in the misc list's order.
  */
 #include "render.h"
@@ -31,22 +32,8 @@ int pfs_show_cgroups(struct seq_file *m, void *v)
 	return 0;
 }
 
-static void *devinfo_start(struct seq_file *m, loff_t *pos)
-{
-	(void)m;
-	return *pos >= 0 && *pos < CHRDEV_MAJOR_MAX + BLKDEV_MAJOR_MAX ? pos : NULL;
-}
-
-static void *devinfo_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	(void)m;
-	(void)v;
-	++*pos;
-	return *pos < CHRDEV_MAJOR_MAX + BLKDEV_MAJOR_MAX ? pos : NULL;
-}
-
-/* Every region of @major in @list (sorted by major): "%3d %s\n" each. */
-static void major_show(struct seq_file *m, const struct mach_devmajor *list, size_t n, unsigned int major)
+/* The first region of @major in @list (sorted by major), or @n. */
+static size_t major_first(const struct mach_devmajor *list, size_t n, unsigned int major)
 {
 	size_t lo = 0, hi = n;
 
@@ -58,10 +45,45 @@ static void major_show(struct seq_file *m, const struct mach_devmajor *list, siz
 		else
 			hi = mid;
 	}
-	for (; lo < n && list[lo].major == major; lo++) {
+	return lo;
+}
+
+/* Whether record @i prints anything: a section's first record, or a major with regions. */
+static bool devinfo_prints(const struct mach_sys *s, loff_t i)
+{
+	const struct mach_devmajor *list = i < CHRDEV_MAJOR_MAX ? s->chrdevs : s->blkdevs;
+	size_t n = i < CHRDEV_MAJOR_MAX ? s->nchrdevs : s->nblkdevs;
+	unsigned int major = (unsigned int)(i < CHRDEV_MAJOR_MAX ? i : i - CHRDEV_MAJOR_MAX);
+	size_t k = major_first(list, n, major);
+
+	return major == 0 || (k < n && list[k].major == major);
+}
+
+static void *devinfo_start(struct seq_file *m, loff_t *pos)
+{
+	(void)m;
+	return *pos >= 0 && *pos < CHRDEV_MAJOR_MAX + BLKDEV_MAJOR_MAX ? pos : NULL;
+}
+
+/* The next record; records that print nothing are passed over (the bytes are the same). */
+static void *devinfo_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	const struct pfs_ctx *c = m->private;
+
+	(void)v;
+	do
+		++*pos;
+	while (*pos < CHRDEV_MAJOR_MAX + BLKDEV_MAJOR_MAX && !devinfo_prints(&c->mach->sys, *pos));
+	return *pos < CHRDEV_MAJOR_MAX + BLKDEV_MAJOR_MAX ? pos : NULL;
+}
+
+/* Every region of @major in @list (sorted by major): "%3d %s\n" each. */
+static void major_show(struct seq_file *m, const struct mach_devmajor *list, size_t n, unsigned int major)
+{
+	for (size_t k = major_first(list, n, major); k < n && list[k].major == major; k++) {
 		seq_put_decimal_ull_width(m, NULL, major, 3);
 		seq_putc(m, ' ');
-		seq_puts(m, list[lo].name);
+		seq_puts(m, list[k].name);
 		seq_putc(m, '\n');
 	}
 }
