@@ -48,15 +48,18 @@ static size_t major_first(const struct mach_devmajor *list, size_t n, unsigned i
 	return lo;
 }
 
-/* Whether record @i prints anything: a section's first record, or a major with regions. */
-static bool devinfo_prints(const struct mach_sys *s, loff_t i)
+/* The record after @i that prints anything: the next major with regions, or the block section's first. */
+static loff_t devinfo_after(const struct mach_sys *s, loff_t i)
 {
-	const struct mach_devmajor *list = i < CHRDEV_MAJOR_MAX ? s->chrdevs : s->blkdevs;
-	size_t n = i < CHRDEV_MAJOR_MAX ? s->nchrdevs : s->nblkdevs;
-	unsigned int major = (unsigned int)(i < CHRDEV_MAJOR_MAX ? i : i - CHRDEV_MAJOR_MAX);
-	size_t k = major_first(list, n, major);
+	size_t k;
 
-	return major == 0 || (k < n && list[k].major == major);
+	if (i + 1 < CHRDEV_MAJOR_MAX) {
+		k = major_first(s->chrdevs, s->nchrdevs, (unsigned int)(i + 1));
+		return k < s->nchrdevs && s->chrdevs[k].major < CHRDEV_MAJOR_MAX ? s->chrdevs[k].major : CHRDEV_MAJOR_MAX;
+	}
+	k = major_first(s->blkdevs, s->nblkdevs, (unsigned int)(i + 1 - CHRDEV_MAJOR_MAX));
+	return k < s->nblkdevs && s->blkdevs[k].major < BLKDEV_MAJOR_MAX ? CHRDEV_MAJOR_MAX + s->blkdevs[k].major
+									   : CHRDEV_MAJOR_MAX + BLKDEV_MAJOR_MAX;
 }
 
 static void *devinfo_start(struct seq_file *m, loff_t *pos)
@@ -71,9 +74,7 @@ static void *devinfo_next(struct seq_file *m, void *v, loff_t *pos)
 	const struct pfs_ctx *c = m->private;
 
 	(void)v;
-	do
-		++*pos;
-	while (*pos < CHRDEV_MAJOR_MAX + BLKDEV_MAJOR_MAX && !devinfo_prints(&c->mach->sys, *pos));
+	*pos = devinfo_after(&c->mach->sys, *pos);
 	return *pos < CHRDEV_MAJOR_MAX + BLKDEV_MAJOR_MAX ? pos : NULL;
 }
 
