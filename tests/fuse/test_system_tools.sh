@@ -10,11 +10,12 @@
 # /sys/block see this host's devices (uprocfs serves /proc only): iostat
 # without -p, and the disk filters of vmstat -d and psutil.
 #
-# TAP.  usage: test_system_tools.sh PATH-TO-uprocfs
+# TAP.  usage: test_system_tools.sh PATH-TO-uprocfs PATH-TO-fuse_stress
 # Every process and mount this starts is ended by pid / unmounted on exit.
 set -u
 
 UPROCFS=$1
+STRESS=$2
 SPEC=synth:cpus=16,tasks=500,seed=7
 PY=/usr/bin/python3
 . "$(dirname "$0")/../unit/tap.sh"
@@ -25,7 +26,11 @@ if [ "$(id -u)" != 0 ] || [ ! -c /dev/fuse ]; then
 fi
 
 tmp=$(mktemp -d /tmp/uprocfs-systools.XXXXXX)
+daemon=""
+mounted=""
 cleanup() {
+	[ -n "$mounted" ] && fusermount3 -u -z "$mounted" 2>/dev/null
+	[ -n "$daemon" ] && kill -9 "$daemon" 2>/dev/null && wait "$daemon" 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -59,6 +64,20 @@ for f in swaps partitions filesystems version cmdline devices misc cgroups locks
 done
 ok $bad "the static machine-wide files are the machine's (swaps, partitions, ..., zoneinfo)"
 [ "$(run readlink /proc/mounts)" = self/mounts ]; ok $? "/proc/mounts is a link to self/mounts"
+
+# The iterators read every way (1-byte reads, random chunks and offsets, lseek 0) give the same bytes.
+mkdir "$tmp/mnt"
+"$UPROCFS" mount --machine "$SPEC" --foreground "$tmp/mnt" 2> "$tmp/mnt.err" &
+daemon=$!
+mounted="$tmp/mnt"
+for i in 1 2 3 4 5 6 7 8 9 10; do [ -f "$tmp/mnt/loadavg" ] && break; sleep 0.2; done
+"$STRESS" chunks "$tmp/mnt" devices partitions locks zoneinfo slabinfo buddyinfo swaps misc filesystems \
+	cgroups version cmdline 2> "$tmp/chunks.err"
+ok $? "1-byte reads, random chunks and offsets of the system files give the same bytes"
+[ -s "$tmp/chunks.err" ] && diag "$(head -5 "$tmp/chunks.err")"
+fusermount3 -u "$tmp/mnt" && wait "$daemon"
+daemon=""
+mounted=""
 
 # --- psutil -------------------------------------------------------------------
 if "$PY" -c 'import psutil' 2> /dev/null; then
