@@ -34,7 +34,7 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-trap 'exit 1' INT TERM
+trap 'exit 1' HUP INT PIPE TERM
 
 run() { timeout -k 5 120 "$UPROCFS" run --machine "$SPEC" -- "$@"; }
 skip_ok() {	# skip_ok DESCRIPTION REASON
