@@ -59,6 +59,20 @@ enum mach_ld_kind {
 	MACH_LD_SOFTIRQS,         /* /proc/softirqs: after stat (moves with it: see mach_ld_group) */
 	MACH_LD_INTERRUPTS,       /* /proc/interrupts: after stat */
 	MACH_LD_SYSCTL,           /* a tree: every file under /proc/sys is a key (mach_loader_sysctl) */
+	/* the rest of the machine (mach_sys.h) */
+	MACH_LD_LOCKS,
+	MACH_LD_MISC,
+	MACH_LD_SWAPS,
+	MACH_LD_CGROUPS,
+	MACH_LD_CMDLINE,          /* /proc/cmdline (not /proc/<pid>/cmdline) */
+	MACH_LD_DEVICES,
+	MACH_LD_VERSION,
+	MACH_LD_SLABINFO,
+	MACH_LD_ZONEINFO,
+	MACH_LD_BUDDYINFO,
+	MACH_LD_DISKSTATS,
+	MACH_LD_PARTITIONS,
+	MACH_LD_FILESYSTEMS,
 	/* per task: /proc/<pid>/X (tid 0) or /proc/<pid>/task/<tid>/X */
 	MACH_LD_PID_STATUS,
 	MACH_LD_PID_STAT,
@@ -122,10 +136,15 @@ bool mach_ld_required(enum mach_ld_kind kind);
 
 /**
  * Files whose counters move together: a file of a group is parsed after the
- * group's first (its kind is returned) and checked against it; when the
- * counters moved between the reads, its parse fails with -EAGAIN and the
- * reader reads the whole group again.  /proc/softirqs and /proc/interrupts
- * attribute /proc/stat's totals to CPUs.  Other kinds return themselves.
+ * group's first (its kind is returned; it comes first in the table) and
+ * checked against it, and a tree walk reads a group's files back to back.
+ * When the counters moved between the reads, its parse fails (-EAGAIN, or
+ * -EINVAL from a check against the first) and the reader reads the whole
+ * group again; a disagreement that survives an identical re-read is a real
+ * one.  /proc/softirqs and /proc/interrupts attribute /proc/stat's totals
+ * to CPUs; meminfo's SwapTotal is the sum of the swaps; diskstats' devices
+ * are partitions'; zoneinfo's zones are buddyinfo's.  Other kinds return
+ * themselves.
  */
 enum mach_ld_kind mach_ld_group(enum mach_ld_kind kind);
 

@@ -23,6 +23,7 @@
 
 #include "uprocfs/mach_sysctl.h"
 #include "uprocfs/mach_ns.h"
+#include "uprocfs/mach_sys.h"
 #include "uprocfs/mach_vocab.h"
 
 #ifdef __cplusplus
@@ -376,20 +377,6 @@ struct mach_fsnotify_mark {
 	uint8_t fh[MACH_FHANDLE_MAX];
 };
 
-/* One lock held through a file (fs/locks.c lock_get_status): a "lock:" line. */
-enum mach_lock_kind { MACH_LOCK_POSIX, MACH_LOCK_OFD, MACH_LOCK_FLOCK };
-enum mach_lock_type { MACH_LOCK_READ, MACH_LOCK_WRITE };
-
-struct mach_file_lock {
-	enum mach_lock_kind kind;
-	enum mach_lock_type type;
-	pid_t pid;                /* the owner as the reader's pid namespace sees it; -1 for OFD locks */
-	uint32_t dev_major, dev_minor;
-	uint64_t ino;
-	int64_t start;
-	int64_t end;              /* -1: to the end of file ("EOF"); FLOCK locks always */
-};
-
 /** One open file of a process (fs/proc/fd.c): /proc/<pid>/fd/<n> and fdinfo/<n>. */
 struct mach_fd {
 	int fd;
@@ -401,7 +388,7 @@ struct mach_fd {
 	int64_t pos;              /* f_pos */
 	uint64_t ino;             /* its inode: for pipes, sockets and nsfs also the link's [INO] */
 	char *name;               /* PATH: the path; ANON, PSEUDO: the name before ":" or after "anon_inode:" */
-	struct mach_file_lock *locks;
+	struct mach_file_lock *locks; /* level 0, fd this fd (mach_sys.h) */
 	uint16_t sock_family;     /* SOCKET: AF_UNIX, AF_INET, AF_INET6, AF_NETLINK; 0 unknown (loaded, not unix) */
 	uint16_t sock_type;       /* SOCKET: SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET; 0 unknown */
 	bool info_known;          /* its fdinfo was read (a loaded model) or made (synthetic) */
@@ -596,6 +583,8 @@ struct mach_profile {
 	enum mach_meminfo_id meminfo_order[MACH_NR_MEMINFO];
 	unsigned int nvmstat;
 	enum mach_vmstat_id vmstat_order[MACH_NR_VMSTAT];
+	/* zoneinfo's lists, HZ (mach_sys.h) */
+	struct mach_sys_profile sys;
 };
 
 /* ------------------------------------------------------------------ */
@@ -675,6 +664,8 @@ struct mach_machine {
 	struct mach_css_set *css_sets;
 	size_t nmnt_tables;
 	struct mach_mnt_table *mnt_tables;
+	/* block devices, swaps, zones, slabs, identity, registries, locks (mach_sys.h) */
+	struct mach_sys sys;
 };
 
 /* ------------------------------------------------------------------ */

@@ -122,27 +122,10 @@ static int flags_line(struct lex *lx, struct mach_fd *f)
 	return 0;
 }
 
-/* "MAJ:MIN:INO " of a lock: the dev_t halves in hex, the inode in decimal. */
-static int lock_inode(struct lex *lx, struct mach_file_lock *l)
-{
-	uint64_t maj, min;
-	int rc;
-
-	if ((rc = lex_hex(lx, &maj)) || (rc = lex_expect(lx, ":")) || (rc = lex_hex(lx, &min)) ||
-	    (rc = lex_expect(lx, ":")) || (rc = lex_u64(lx, &l->ino)))
-		return rc;
-	if (maj > 0xfff || min > 0xfffff)
-		return lex_fail(lx, "a device number beyond dev_t");
-	l->dev_major = (uint32_t)maj;
-	l->dev_minor = (uint32_t)min;
-	return lex_expect(lx, " ");
-}
-
-/* One "lock:\t" line, numbered @id: lock_get_status with an inode. */
+/* One "lock:\t" line, numbered @id: lock_get_status of a lock held through this file. */
 static int lock_line(struct lex *lx, struct mach_file_lock *l, unsigned int id)
 {
 	uint64_t n;
-	int64_t v;
 	int rc;
 
 	lex_ctx(lx, "lock:");
@@ -150,32 +133,12 @@ static int lock_line(struct lex *lx, struct mach_file_lock *l, unsigned int id)
 		return rc;
 	if (n != id)
 		return lex_fail(lx, "lock number %llu where %u comes next", (unsigned long long)n, id);
-	if (lex_accept(lx, "FLOCK  ADVISORY  "))
-		l->kind = MACH_LOCK_FLOCK;
-	else if (lex_accept(lx, "POSIX  ADVISORY  "))
-		l->kind = MACH_LOCK_POSIX;
-	else if (lex_accept(lx, "OFDLCK ADVISORY  "))
-		l->kind = MACH_LOCK_OFD;
-	else
-		return lex_expected(lx, "FLOCK, POSIX or OFDLCK ADVISORY (leases are not modelled)");
-	if (lex_accept(lx, "WRITE "))
-		l->type = MACH_LOCK_WRITE;
-	else if (lex_accept(lx, "READ "))
-		l->type = MACH_LOCK_READ;
-	else
-		return lex_expected(lx, "WRITE or READ");
-	if ((rc = lex_s64(lx, &v, -1, INT32_MAX)) || (rc = lex_expect(lx, " ")) || (rc = lock_inode(lx, l)))
+	if ((rc = ld_parse_lock_status(lx, l)))
 		return rc;
-	l->pid = (pid_t)v;
-	if ((rc = lex_s64(lx, &l->start, 0, INT64_MAX)) || (rc = lex_expect(lx, " ")))
-		return rc;
-	if (lex_accept(lx, "EOF"))
-		l->end = -1;
-	else if ((rc = lex_s64(lx, &l->end, 0, INT64_MAX - 1)))
-		return rc;
-	if (l->kind == MACH_LOCK_FLOCK && (l->start || l->end != -1))
-		return lex_fail(lx, "a FLOCK lock covers the whole file (0 EOF)");
-	return lex_eol(lx);
+	l->id = id;
+	if (!l->has_inode)
+		return lex_fail(lx, "a lock of an open file without an inode");
+	return 0;
 }
 
 int ld_parse_fdinfo(struct lex *lx, struct mach_fd *f, unsigned int *ino_line)
@@ -197,6 +160,7 @@ int ld_parse_fdinfo(struct lex *lx, struct mach_fd *f, unsigned int *ino_line)
 			return -ENOMEM;
 		f->locks = nl;
 		memset(&nl[f->nlocks], 0, sizeof(*nl));
+		nl[f->nlocks].fd = f->fd;
 		if ((rc = lock_line(lx, &nl[f->nlocks], f->nlocks + 1)))
 			return rc;
 		f->nlocks++;

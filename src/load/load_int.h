@@ -357,6 +357,7 @@ struct mach_loader {
 	struct ld_bound cpus, mems;
 	unsigned int prev_nr_cpu_ids, prev_max_numnodes;
 	bool have_loadavg;        /* this session read /proc/loadavg: kernel/ns_last_pid must agree with it */
+	uint64_t globals;         /* 1 << kind of each machine-wide file parsed in this session */
 };
 
 /* What one process adds to the machine-wide state when it is accepted. */
@@ -386,6 +387,42 @@ int ld_parse_uptime(struct lex *lx, struct mach_machine *m);
 int ld_parse_pressure(struct lex *lx, struct mach_machine *m, enum mach_psi_res res);
 /* schedstat also bounds nr_cpu_ids: by its CPUs and by the widths of its domain spans */
 int ld_parse_schedstat(struct lex *lx, struct mach_machine *m, struct ld_bound *cpus);
+
+/* ------------------------------------------------------------------ */
+/* The rest of the machine (mach_sys.h): each parser replaces its part   */
+/* of m->sys whole, and checks what files of this session said before   */
+
+/** Whether machine-wide file @kind was parsed into @ld's machine in this session. */
+static inline bool ld_loaded(const struct mach_loader *ld, enum mach_ld_kind kind)
+{
+	return ld->globals & (UINT64_C(1) << kind);
+}
+
+/**
+ * What lock_get_status prints after "ID: " and a waiter's "-> ": class,
+ * type, pid, inode and range, to the end of the line (/proc/locks, and
+ * fdinfo's "lock:" lines).  l->fd is set to -1.
+ */
+int ld_parse_lock_status(struct lex *lx, struct mach_file_lock *l);
+
+int ld_parse_diskstats(struct lex *lx, struct mach_loader *ld);
+int ld_parse_partitions(struct lex *lx, struct mach_loader *ld);
+int ld_parse_swaps(struct lex *lx, struct mach_loader *ld);
+int ld_parse_zoneinfo(struct lex *lx, struct mach_loader *ld);
+int ld_parse_buddyinfo(struct lex *lx, struct mach_loader *ld);
+int ld_parse_slabinfo(struct lex *lx, struct mach_machine *m);
+int ld_parse_version(struct lex *lx, struct mach_machine *m);
+int ld_parse_kcmdline(struct lex *lx, struct mach_machine *m);
+int ld_parse_filesystems(struct lex *lx, struct mach_machine *m);
+int ld_parse_cgroups(struct lex *lx, struct mach_machine *m);
+int ld_parse_devices(struct lex *lx, struct mach_machine *m);
+int ld_parse_misc(struct lex *lx, struct mach_machine *m);
+int ld_parse_locks(struct lex *lx, struct mach_machine *m);
+
+/** The bytes up to a space, tab or newline into @buf (NUL-terminated): 0, or -EINVAL naming @what. */
+int ld_word(struct lex *lx, char *buf, size_t size, const char *what);
+/** The rest of the line (not its newline) into @buf: 0, or -EINVAL naming @what. */
+int ld_rest_of_line(struct lex *lx, char *buf, size_t size, const char *what);
 
 /* ------------------------------------------------------------------ */
 /* Records                                                              */

@@ -127,6 +127,32 @@ static int load_global(struct mach_loader *ld, enum mach_ld_kind kind, const cha
 		return ld_parse_softirqs(&lx, m);
 	case MACH_LD_INTERRUPTS:
 		return ld_parse_interrupts(&lx, m);
+	case MACH_LD_DISKSTATS:
+		return ld_parse_diskstats(&lx, ld);
+	case MACH_LD_PARTITIONS:
+		return ld_parse_partitions(&lx, ld);
+	case MACH_LD_SWAPS:
+		return ld_parse_swaps(&lx, ld);
+	case MACH_LD_ZONEINFO:
+		return ld_parse_zoneinfo(&lx, ld);
+	case MACH_LD_BUDDYINFO:
+		return ld_parse_buddyinfo(&lx, ld);
+	case MACH_LD_SLABINFO:
+		return ld_parse_slabinfo(&lx, m);
+	case MACH_LD_VERSION:
+		return ld_parse_version(&lx, m);
+	case MACH_LD_CMDLINE:
+		return ld_parse_kcmdline(&lx, m);
+	case MACH_LD_FILESYSTEMS:
+		return ld_parse_filesystems(&lx, m);
+	case MACH_LD_CGROUPS:
+		return ld_parse_cgroups(&lx, m);
+	case MACH_LD_DEVICES:
+		return ld_parse_devices(&lx, m);
+	case MACH_LD_MISC:
+		return ld_parse_misc(&lx, m);
+	case MACH_LD_LOCKS:
+		return ld_parse_locks(&lx, m);
 	default:
 		return lex_fail(&lx, "file kind %d is not a machine-wide file", (int)kind);
 	}
@@ -161,6 +187,8 @@ int mach_loader_file_inst(struct mach_loader *ld, enum mach_ld_kind kind, pid_t 
 			return -EINVAL;
 		}
 		rc = load_global(ld, kind, path, text, len, err, errlen);
+		if (!rc)
+			ld->globals |= UINT64_C(1) << kind;
 	} else {
 		if (pid <= 0 || tid < 0) {
 			snprintf(err, errlen, "%s: pid %d, tid %d do not name a task", path,
@@ -364,7 +392,19 @@ int mach_loader_finish(struct mach_loader *ld, char *err, size_t errlen)
 
 enum mach_ld_kind mach_ld_group(enum mach_ld_kind kind)
 {
-	return kind == MACH_LD_SOFTIRQS || kind == MACH_LD_INTERRUPTS ? MACH_LD_STAT : kind;
+	switch (kind) {
+	case MACH_LD_SOFTIRQS:
+	case MACH_LD_INTERRUPTS:
+		return MACH_LD_STAT;
+	case MACH_LD_SWAPS:
+		return MACH_LD_MEMINFO;
+	case MACH_LD_BUDDYINFO:
+		return MACH_LD_ZONEINFO;
+	case MACH_LD_PARTITIONS:
+		return MACH_LD_DISKSTATS;
+	default:
+		return kind;
+	}
 }
 
 bool mach_ld_required(enum mach_ld_kind kind)

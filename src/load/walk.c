@@ -36,7 +36,6 @@
 #include "uprocfs/load.h"
 #include "walk.h"
 
-#define LD_TRIES 5
 /* stat, softirqs and interrupts are three small files: cheap to read again while an IPI lands between them */
 #define GROUP_TRIES 20
 #define ARENA_FIRST (1u << 20)
@@ -87,6 +86,21 @@ static int group_read(struct walk *w, struct gslot *g, size_t n)
 	}
 }
 
+/* 64-bit FNV-1a of what one read of a group gave, to tell counters that moved from a real disagreement. */
+static uint64_t group_hash(const struct walk *w, const struct gslot *g, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t k = 0; k < n; k++) {
+		const unsigned char *p = (const unsigned char *)w->arena.buf + g[k].off;
+
+		h = (h ^ (uint64_t)(unsigned int)g[k].rc) * 1099511628211ull;
+		for (size_t i = 0; !g[k].rc && i < g[k].len; i++)
+			h = (h ^ p[i]) * 1099511628211ull;
+	}
+	return h;
+}
+
 /* Parse slot @k: 0, -EAGAIN when it disagrees with the files before it, or an error. */
 static int group_parse_one(struct walk *w, struct gslot *x)
 {
@@ -101,8 +115,11 @@ static int group_parse_one(struct walk *w, struct gslot *x)
  * Parse what one read gave: the first file, then the others that agree
  * with it.  @final: the last attempt, so a file that disagrees is left out
  * (and the files before it parsed again without it) instead of -EAGAIN.
+ * @same: this read gave the bytes the one before gave, so a check of a
+ * file against the first that fails (-EINVAL) is a real disagreement, not
+ * counters that moved between the reads.
  */
-static int group_parse(struct walk *w, struct gslot *g, size_t n, bool final)
+static int group_parse(struct walk *w, struct gslot *g, size_t n, bool final, bool same)
 {
 	int rc;
 
@@ -120,8 +137,10 @@ static int group_parse(struct walk *w, struct gslot *g, size_t n, bool final)
 		if (x->rc)
 			return ld_walk_error(w, x->f->name, x->rc);
 		rc = group_parse_one(w, x);
+		if (rc == -EINVAL && k && w->live && !same)
+			rc = -EAGAIN;
 		if (rc == -EAGAIN && k && final && w->live) {
-			x->skip = "kept changing while read: its counters never agreed with stat's";
+			x->skip = "kept changing while read: it never agreed with the file read before it";
 			for (size_t j = 0; j < k; j++)
 				if (g[j].ok && (rc = group_parse_one(w, &g[j])))
 					return rc;
@@ -140,6 +159,7 @@ static int group_parse(struct walk *w, struct gslot *g, size_t n, bool final)
 static int load_group(struct walk *w, size_t lead, bool *done)
 {
 	struct gslot g[8];
+	uint64_t h = 0;
 	size_t n = 0;
 	int rc = 0;
 
@@ -152,9 +172,12 @@ static int load_group(struct walk *w, size_t lead, bool *done)
 		}
 	}
 	for (int tries = 1; !rc; tries++) {
+		uint64_t prev = h;
+
 		rc = group_read(w, g, n);
+		h = group_hash(w, g, n);
 		if (!rc)
-			rc = group_parse(w, g, n, !w->live || tries >= GROUP_TRIES);
+			rc = group_parse(w, g, n, !w->live || tries >= GROUP_TRIES, tries > 1 && h == prev);
 		if (rc != -EAGAIN)
 			break;
 		rc = 0;

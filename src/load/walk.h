@@ -13,6 +13,7 @@
 #include "load_int.h"
 
 #define ARENA_MAX ((size_t)1 << 30)
+#define LD_TRIES 5 /* reads of a changing process or group of files before it is skipped */
 
 struct arena {
 	char *buf;

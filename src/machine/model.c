@@ -134,6 +134,7 @@ void mach_profile_default(struct mach_profile *p)
 	p->nvmstat = MACH_NR_VMSTAT;
 	for (unsigned int i = 0; i < MACH_NR_VMSTAT; i++)
 		p->vmstat_order[i] = (enum mach_vmstat_id)i;
+	mach_sys_profile_default(&p->sys);
 }
 
 /*
@@ -169,6 +170,7 @@ struct mach_machine *mach_new(void)
 	if (!m)
 		return NULL;
 	mach_profile_default(&m->profile);
+	mach_sys_init(&m->sys);
 	m->max_numnodes = MACH_MAX_NUMNODES_DEFAULT;
 	m->pid_max = 4194304;
 	snprintf(m->cpu_model, sizeof(m->cpu_model), "%s", "AMD EPYC 9B14");
@@ -324,6 +326,7 @@ void mach_free(struct mach_machine *m)
 	free(m->procs);
 	mach_sysctl_free(m->sysctl);
 	free_ns_tables(m);
+	mach_sys_clear(&m->sys);
 	free(m);
 }
 

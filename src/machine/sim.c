@@ -13,7 +13,9 @@
  * account_system_time / account_idle_time per CPU (iowait when a CPU is idle
  * with io waiters), per-task times, context switches, the local timer, IPIs,
  * disk and network interrupts and their softirqs (sim_irq.c), and
- * calc_global_load every LOAD_FREQ = 5*HZ+1 ticks.
+ * calc_global_load every LOAD_FREQ = 5*HZ+1 ticks.  A task's io wait is a
+ * request to a block device (sim_io.c), so diskstats moves with iowait and
+ * io pressure.
  *
  * The PSI groups are the machine's cgroup v2 tree: a workload task feeds
  * the group its /proc/<pid>/cgroup names and every group above it, the
@@ -31,6 +33,7 @@
 
 #include "machine/sim_irq.h"
 #include "machine/sim_testing.h"
+#include "sim_io.h"
 #include "uprocfs/calc_load.h"
 #include "uprocfs/sim.h"
 
@@ -61,6 +64,7 @@ struct wtask {
 	unsigned int user_permille; /* share of its CPU time spent in user mode */
 	bool stall_pending;       /* woke from a memory stall: leave it when it runs */
 	int group;                /* messaging: its group, or -1 */
+	int io_req;               /* in an io wait: the request it waits on (sim_io.c), or -1 */
 	bool sender;              /* messaging: sends (wakes its group's receivers) */
 };
 
@@ -77,6 +81,7 @@ struct mach_sim {
 	struct psi_engine *psi;
 	struct psi_group **groups; /* per m->cgroups index: its PSI group, NULL until a task needs it */
 	size_t ngroups;
+	struct sim_io *io;        /* the block devices' requests (sim_io.c) */
 	unsigned int ntasks;
 	struct wtask *tasks;
 	struct cpu_rq *rq;
@@ -297,8 +302,10 @@ static void end_burst(struct mach_sim *s, int cpu, struct wtask *w)
 	if (off == W_MEMSTALL)
 		psi_memstall_enter(&w->pt); /* reclaim while running, then block on it */
 	w->pt.in_iowait = off == W_IOWAIT;
-	if (off == W_IOWAIT)
+	if (off == W_IOWAIT) {
 		s->rq[cpu].nr_iowait++;
+		w->io_req = sim_io_submit(s->io, s->now);
+	}
 	set_task_state(s, w, off);
 	w->remaining_ns = exponential(s, s->off_mean_ns);
 	switch_to_next(s, cpu, w, true);
@@ -321,6 +328,8 @@ static void wake(struct mach_sim *s, struct wtask *w)
 	if (w->state == W_IOWAIT) {
 		s->rq[w->pt.cpu].nr_iowait--;
 		sim_irq_io_done(&s->irqs, s->m, (unsigned int)w->pt.cpu);
+		sim_io_complete(s->io, w->io_req, s->now);
+		w->io_req = -1;
 	}
 	if (!local) {
 		psi_task_migrate(&w->pt, cpu);
@@ -416,6 +425,8 @@ static void step(struct mach_sim *s, uint64_t dt)
 			wake(s, w);
 		}
 	}
+
+	sim_io_tick(s->io, s->now, dt);
 
 	/* the local timer on every CPU, the softirqs it raises, and the network's interrupts */
 	for (unsigned int c = 0; c < m->ncpus; c++)
@@ -679,6 +690,7 @@ static int start_tasks(struct mach_sim *s)
 		psi_task_init(&w->pt, g, cpu);
 		w->user_permille = 600 + (unsigned int)(next_rand(s) % 380);
 		w->group = s->o.messaging_groups ? (int)(i / 40) : -1;
+		w->io_req = -1;
 		w->sender = s->o.messaging_groups && i % 40 < 20;
 		t->processor = cpu;
 		set_task_state(s, w, W_SLEEP);
@@ -726,6 +738,8 @@ int mach_sim_create(struct mach_machine *m, const struct mach_sim_opts *o, struc
 		rc = make_groups(s);
 	if (!rc)
 		rc = pick_workload(s);
+	if (!rc)
+		rc = sim_io_create(m, o->seed, o->io, &s->io);
 	if (!rc && s->ntasks) {
 		s->rq = calloc(m->ncpus, sizeof(*s->rq));
 		if (!s->rq)
@@ -776,6 +790,7 @@ void mach_sim_destroy(struct mach_sim *s)
 	free(s->tasks);
 	free(s->groups);
 	sim_irqs_free(&s->irqs);
+	sim_io_destroy(s->io);
 	psi_engine_destroy(s->psi);
 	free(s);
 }

@@ -52,6 +52,13 @@ int pfs_link_root(const struct pfs_ctx *c, char *buf, size_t size)
 	return fs && fs->root ? put_path(fs->root, fs->root_deleted, buf, size) : -ENOENT;
 }
 
+/* proc_root_init's proc_symlink("mounts", NULL, "self/mounts") */
+int pfs_link_mounts(const struct pfs_ctx *c, char *buf, size_t size)
+{
+	(void)c;
+	return fit(snprintf(buf, size, "self/mounts"), size);
+}
+
 int pfs_link_exe(const struct pfs_ctx *c, char *buf, size_t size)
 {
 	const struct mach_mm *mm = c->proc->mm;

@@ -74,31 +74,6 @@ int pfs_link_fd(const struct pfs_ctx *c, char *buf, size_t size)
 	}
 }
 
-/* One lock of lock_get_status, as show_fd_locks prints it after "lock:\t". */
-static void lock_get_status(struct seq_file *m, const struct mach_file_lock *l, unsigned int id)
-{
-	seq_put_decimal_ull(m, "lock:\t", id);
-	switch (l->kind) {
-	case MACH_LOCK_FLOCK:
-		seq_puts(m, ": FLOCK  ADVISORY  ");
-		break;
-	case MACH_LOCK_OFD:
-		seq_puts(m, ": OFDLCK ADVISORY  ");
-		break;
-	default:
-		seq_puts(m, ": POSIX  ADVISORY  ");
-		break;
-	}
-	seq_puts(m, l->type == MACH_LOCK_WRITE ? "WRITE " : "READ ");
-	seq_printf(m, "%d %02x:%02x:%llu ", (int)l->pid, l->dev_major, l->dev_minor, (unsigned long long)l->ino);
-	if (l->kind == MACH_LOCK_FLOCK)
-		seq_puts(m, "0 EOF\n");
-	else if (l->end < 0)
-		seq_printf(m, "%lld EOF\n", (long long)l->start);
-	else
-		seq_printf(m, "%lld %lld\n", (long long)l->start, (long long)l->end);
-}
-
 int pfs_show_pid_fdinfo(struct seq_file *m, void *v)
 {
 	const struct pfs_ctx *c = m->private;
@@ -109,8 +84,11 @@ int pfs_show_pid_fdinfo(struct seq_file *m, void *v)
 		return -ENOENT;
 	seq_printf(m, "pos:\t%lli\nflags:\t0%o\nmnt_id:\t%i\nino:\t%llu\n", (long long)f->pos,
 		   f->flags | (f->cloexec ? MACH_O_CLOEXEC : 0), f->mnt_id, (unsigned long long)f->ino);
-	for (unsigned int i = 0; i < f->nlocks; i++)
-		lock_get_status(m, &f->locks[i], i + 1);
+	/* show_fd_locks: each lock of this file, numbered from 1 */
+	for (unsigned int i = 0; i < f->nlocks; i++) {
+		seq_puts(m, "lock:\t");
+		pfs_lock_get_status(m, &f->locks[i], (long long)i + 1, 0);
+	}
 	if (seq_has_overflowed(m))
 		return 0;
 	pfs_show_fdinfo_type(m, f);

@@ -48,6 +48,34 @@ int pfs_show_softirqs(struct seq_file *m, void *v);
 /** /proc/softirqs is one record as wide as the CPUs: its first buffer. */
 size_t pfs_softirqs_first_size(const struct pfs_ctx *c);
 
+/* The rest of the machine (mach_sys.h): block devices, swaps, zones, slabs, identity, registries, locks */
+extern const struct seq_operations pfs_diskstats_ops;
+extern const struct seq_operations pfs_partitions_ops;
+/** disk_seqf_start/next: one record per whole disk, in registration order. */
+void *pfs_disk_seqf_start(struct seq_file *m, loff_t *pos);
+void *pfs_disk_seqf_next(struct seq_file *m, void *v, loff_t *pos);
+extern const struct seq_operations pfs_swaps_ops;
+int pfs_show_filesystems(struct seq_file *m, void *v);
+int pfs_show_version(struct seq_file *m, void *v);
+int pfs_show_cmdline(struct seq_file *m, void *v);
+extern const struct seq_operations pfs_buddyinfo_ops;
+extern const struct seq_operations pfs_zoneinfo_ops;
+/** frag_start/next: one record per online memory node. */
+void *pfs_pgdat_start(struct seq_file *m, loff_t *pos);
+void *pfs_pgdat_next(struct seq_file *m, void *v, loff_t *pos);
+extern const struct seq_operations pfs_slabinfo_ops;
+int pfs_show_cgroups(struct seq_file *m, void *v);
+extern const struct seq_operations pfs_devices_ops;
+extern const struct seq_operations pfs_misc_ops;
+extern const struct seq_operations pfs_locks_ops;
+/**
+ * One lock line (lock_get_status): "@id: ", the "-> " of a waiter @level deep,
+ * then the lock; /proc/<pid>/fdinfo's "lock:\t" lines print the same with
+ * their own id and level 0.
+ */
+void pfs_lock_get_status(struct seq_file *m, const struct mach_file_lock *l, long long id, unsigned int level);
+int pfs_link_mounts(const struct pfs_ctx *c, char *buf, size_t size);
+
 int pfs_link_self(const struct pfs_ctx *c, char *buf, size_t size);
 int pfs_link_thread_self(const struct pfs_ctx *c, char *buf, size_t size);
 int pfs_link_exe(const struct pfs_ctx *c, char *buf, size_t size);

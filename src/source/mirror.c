@@ -140,8 +140,12 @@ int mirror_load_globals(int procfd, uint64_t kinds, struct mach_machine **out, c
 {
 	int rc = -EAGAIN;
 
-	/* /proc/interrupts and /proc/softirqs move with /proc/stat: read them again until they agree */
-	for (int attempt = 0; attempt < 20 && rc == -EAGAIN; attempt++)
+	/*
+	 * Files that say things of each other move between two reads: softirqs
+	 * and interrupts with stat (-EAGAIN), swaps with meminfo's SwapTotal
+	 * (-EINVAL).  Read them all again until they agree.
+	 */
+	for (int attempt = 0; attempt < 20 && (rc == -EAGAIN || (rc == -EINVAL && attempt < 8)); attempt++)
 		rc = load_globals_once(procfd, kinds, out, err, errlen);
 	return rc;
 }

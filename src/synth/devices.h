@@ -30,4 +30,7 @@ extern const struct sy_blockfs sy_blockfs[SY_NR_BLOCKFS];
 #define SY_ROOT_DEV_MAJOR SY_VDA_MAJOR
 #define SY_ROOT_DEV_MINOR 1u
 
+/* /run: a tmpfs on anonymous device 0:23 (ns_mounts.c host_tpl), where pid files and their locks live. */
+#define SY_RUN_DEV_MINOR 23u
+
 #endif /* UPROCFS_SYNTH_DEVICES_H */

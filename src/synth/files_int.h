@@ -27,7 +27,7 @@ enum sy_mnt {
 	MNT_MEMFD = 0,
 };
 
-#define RUN_DEV_MINOR 23u /* /run's anonymous device, 0:23 (host_tpl) */
+
 
 /* s_dev as the kernel holds it (MKDEV: major << 20 | minor), printed by epoll and inotify. */
 #define SDEV(maj, min) ((uint32_t)(maj) << 20 | (uint32_t)(min))

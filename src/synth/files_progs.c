@@ -69,7 +69,7 @@ static int sd_event(struct fdgen *x, unsigned int nsock, const char *const *path
 }
 
 /* A pid file held with flock(LOCK_EX), as cron and atd keep theirs. */
-static void locked_file(struct fdgen *x, const char *path, int mnt, unsigned int dev_minor, enum mach_lock_kind kind)
+static void locked_file(struct fdgen *x, const char *path, int mnt, unsigned int dev_minor, enum mach_lock_class kind)
 {
 	struct mach_fd *f = fx_path(x, -1, path, FL_RDWR, CX, mnt, 0);
 
@@ -81,10 +81,11 @@ static void locked_file(struct fdgen *x, const char *path, int mnt, unsigned int
 		return;
 	}
 	f->nlocks = 1;
-	f->locks[0] = (struct mach_file_lock){ .kind = kind, .type = MACH_LOCK_WRITE,
-					       .pid = kind == MACH_LOCK_OFD ? -1 : x->p->tgid,
+	f->locks[0] = (struct mach_file_lock){ .id = 1, .cls = kind, .type = MACH_LOCK_WRITE,
+					       .pid = kind == MACH_LOCK_OFDLCK ? -1 : x->p->tgid, .has_inode = true,
 					       .dev_major = mnt == MNT_ROOT ? SY_ROOT_DEV_MAJOR : 0,
-					       .dev_minor = mnt == MNT_ROOT ? SY_ROOT_DEV_MINOR : dev_minor, .ino = f->ino, .end = -1 };
+					       .dev_minor = mnt == MNT_ROOT ? SY_ROOT_DEV_MINOR : dev_minor, .ino = f->ino,
+					       .end = MACH_LOCK_EOF, .fd = f->fd };
 }
 
 static void prog_systemd(struct fdgen *x, bool user)
@@ -374,10 +375,10 @@ static void prog_small_daemon(struct fdgen *x)
 
 	switch (x->g->prog) {
 	case P_CRON:
-		locked_file(x, "/run/crond.pid", MNT_RUN, RUN_DEV_MINOR, MACH_LOCK_FLOCK);
+		locked_file(x, "/run/crond.pid", MNT_RUN, SY_RUN_DEV_MINOR, MACH_LOCK_FLOCK);
 		break;
 	case P_ATD:
-		locked_file(x, "/run/atd.pid", MNT_RUN, RUN_DEV_MINOR, MACH_LOCK_POSIX);
+		locked_file(x, "/run/atd.pid", MNT_RUN, SY_RUN_DEV_MINOR, MACH_LOCK_POSIX);
 		break;
 	case P_RSYSLOGD:
 		fx_sock(x, -1, AF_UNIX, SOCK_DGRAM, own(x), FL_NB, CX);

@@ -36,7 +36,13 @@
  *   4. task times fitted into the CPUs' totals, context switches (tasks.c);
  *   5. schedstat (cpus.c), IRQs and softirqs (irqs.c), meminfo and vmstat
  *      from the sums over tasks, load averages and pressure (counters.c);
- *   6. /proc/sys, sized from the RAM and CPUs as the kernel sizes it (sysctl.c).
+ *   6. the rest of the machine (sys_*.c): block devices and swap (their
+ *      layout chosen before the tasks, whose journal thread names the root
+ *      device) and the mount tables on them (ns_*.c), the devices' I/O
+ *      under vmstat's pgpgin/pgpgout, zones and free lists under meminfo,
+ *      slab caches under its Slab lines, the kernel's identity, registries
+ *      and file locks;
+ *   7. /proc/sys, sized from the RAM and CPUs as the kernel sizes it (sysctl.c).
  *
  * Dense machines (hundreds of thousands of tasks) are mostly Kubernetes-style
  * pods whose containers run static binaries, as such hosts are; small ones
@@ -129,6 +135,7 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	sy_init_names(&s);
 	sy_build_clock(&s);
 	sy_build_topology(&s);
+	sy_plan_storage(&s);
 	if ((rc = sy_build_cpus(&s)) || (rc = sy_plan(&s)) || (rc = sy_build_tasks(&s)))
 		goto fail;
 	sy_fit_task_times(&s);
@@ -136,10 +143,13 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	if ((rc = sy_build_schedstat(&s)) || (rc = sy_build_irqs(&s)))
 		goto fail;
 	sy_build_meminfo(&s);
-	if ((rc = sy_build_mounts(&s)))
+	if ((rc = sy_build_storage(&s)) || (rc = sy_build_mounts(&s)))
 		goto fail;
 	finish_procs(&s);
 	sy_build_vmstat(&s);
+	sy_build_disk_io(&s);
+	if ((rc = sy_build_zones(&s)) || (rc = sy_build_slabs(&s)) || (rc = sy_build_kernel(&s)))
+		goto fail;
 	sy_build_load(&s);
 	if ((rc = sy_build_sysctl(&s)))
 		goto fail;

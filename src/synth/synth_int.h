@@ -43,6 +43,12 @@
 #define KEY_SYSCTL 8ull              /* the host name, boot id and RSS key of /proc/sys */
 #define KEY_FILES 0x400000000ull     /* + plan index: its fd table */
 #define KEY_IO 0x500000000ull        /* + plan index: limits, oom, I/O (and + 2^31: its I/O counters) */
+/* the rest of the machine (sys_*.c): each part its own stream, so the others never move */
+#define KEY_STORAGE 0x600000000ull   /* +0 the layout, +1 the devices and swap */
+#define KEY_DISKIO 0x600000010ull
+#define KEY_ZONES 0x600000020ull
+#define KEY_SLABS 0x600000030ull
+#define KEY_KERNEL 0x600000040ull
 
 /* Round kB to whole pages. */
 static inline uint64_t kb_pages(double kb)
@@ -120,6 +126,8 @@ struct synth {
 	bool smt;                     /* CPUs i and i + n/2 are siblings */
 	bool virt;                    /* a KVM guest: virtio devices, steal time */
 	double per_cpu_gib;           /* memory sizing */
+	uint8_t storage;              /* enum storage_layout (sys_storage.c) */
+	char root_name[32];           /* the block device holding / ("dm-0", "vda") */
 
 	/* the plan */
 	struct gen *gen;
@@ -173,6 +181,9 @@ struct layout {
 	uint64_t start_ns;
 	pid_t pid;
 };
+
+/* How the machine's disks are laid out (sys_storage.c). */
+enum storage_layout { ST_MICROVM, ST_CLOUD_LVM, ST_NVME_LVM, ST_SATA_LVM };
 
 /* ------------------------------------------------------------------ */
 /* What the generator's files hand each other                           */
@@ -263,5 +274,20 @@ int sy_build_sysctl(struct synth *s);
 void sy_build_vmstat(struct synth *s);
 /** Load averages, run-queue counts and pressure. */
 void sy_build_load(struct synth *s);
+
+/* sys_*.c: the rest of the machine (mach_sys.h) */
+
+/** The disk layout and the root device, from their own stream: before the tasks. */
+void sy_plan_storage(struct synth *s);
+/** Block devices, block majors and swap areas (meminfo's swap lines made exact): after meminfo. */
+int sy_build_storage(struct synth *s);
+/** The devices' I/O counters, adding up to vmstat's pgpgin and pgpgout: after vmstat. */
+void sy_build_disk_io(struct synth *s);
+/** Nodes and zones, their free lists and pagesets, from meminfo and vmstat: 0 or -ENOMEM. */
+int sy_build_zones(struct synth *s);
+/** Slab caches adding up to meminfo's Slab lines: 0 or -ENOMEM. */
+int sy_build_slabs(struct synth *s);
+/** Identity, command line, registries, cgroup controllers and file locks: 0 or -ENOMEM. */
+int sy_build_kernel(struct synth *s);
 
 #endif /* UPROCFS_SYNTH_INT_H */

@@ -398,6 +398,8 @@ static int build_kthread(struct synth *s, size_t idx)
 	t->tid = p->tgid;
 	if (g->prog == K_RESCUER)
 		snprintf(t->comm, sizeof(t->comm), "kworker/R-%s", sy_kt_rescuers[g->inst]);
+	else if (g->prog == K_JBD2)
+		snprintf(t->comm, sizeof(t->comm), "jbd2/%s-8", s->root_name); /* the root filesystem's journal */
 	else if (g->prog >= K_LATE_EVENTS)
 		snprintf(t->comm, sizeof(t->comm), k->fmt, g->inst & 0xffff, g->inst >> 16);
 	else

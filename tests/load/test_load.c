@@ -1020,6 +1020,7 @@ int main(void)
 	test_errors();
 	test_interrupts();
 	test_sysctl();
+	test_system_files();
 	/*
 	 * The rest reads this machine's /proc (test_load_live.c); without one
 	 * it cannot run, and says so once rather than passing empty checks.

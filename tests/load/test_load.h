@@ -32,5 +32,7 @@ void test_tree(void);
 void test_mutations(void);
 void test_interrupts(void);
 void test_sysctl(void);
+/* test_load_sys.c: the system files (diskstats, swaps, locks, ...) */
+void test_system_files(void);
 
 #endif

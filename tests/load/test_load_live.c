@@ -317,10 +317,10 @@ void test_live(void)
 			const struct mach_load_file *f = &r.files[i];
 			long pid = path_pid(f->path);
 
-			/* maps, cmdline, the root autogroup's file or a sysctl key (vm/stat_refresh) may be empty */
+			/* maps, cmdline, locks, the root autogroup's file or a sysctl key (vm/stat_refresh) may be empty */
 			if (f->status == MACH_LOAD_OK && (!f->text || (!f->len && !strstr(f->path, "maps") &&
 								       !strstr(f->path, "cmdline") &&
-								       !strstr(f->path, "autogroup") &&
+								       !strstr(f->path, "autogroup") && strcmp(f->path, "locks") &&
 								       strncmp(f->path, "sys/", 4))))
 				bad++;
 			if (f->status == MACH_LOAD_SKIPPED && (!f->reason || !*f->reason))

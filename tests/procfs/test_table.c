@@ -11,6 +11,7 @@
 
 #include "fuse/node.h"
 #include "tap.h"
+#include "uprocfs/load.h"
 #include "uprocfs/procfs.h"
 
 /* An empty machine: its /proc/sys holds kernel/ostype, osrelease and pid_max. */
@@ -192,6 +193,30 @@ static void test_sysctl_listing(void)
 	   "no such key, no key below a key, no names without a machine");
 }
 
+/* A group's first file (mach_ld_group) comes before its other files in the loader's list: readers rely on it. */
+static void test_load_groups(void)
+{
+	size_t n, bad = 0, grouped = 0;
+	const struct mach_ld_name *files = pfs_load_names(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		enum mach_ld_kind lead = mach_ld_group(files[i].kind);
+		bool seen = false;
+
+		if (lead == files[i].kind)
+			continue;
+		grouped++;
+		for (size_t j = 0; j < i; j++)
+			seen |= files[j].kind == lead;
+		if (!seen) {
+			diag("%s is read with kind %d, which the list does not name before it", files[i].name,
+				 (int)lead);
+			bad++;
+		}
+	}
+	ok(!bad && grouped >= 5, "every grouped file follows its group's first (%zu grouped)", grouped);
+}
+
 int main(void)
 {
 	mach = mach_new();
@@ -200,6 +225,7 @@ int main(void)
 	test_listings();
 	test_parser_refuses();
 	test_sysctl_listing();
+	test_load_groups();
 	mach_free(mach);
 	return tap_done();
 }

@@ -2,7 +2,8 @@
 /*
  * test_verify_live.c - `uprocfs verify` against this machine's kernel.
  *
- * Starts the hard cases (hardcases.c), then: verify of the whole live /proc
+ * Starts the hard cases (hardcases.c, and hardcases_sys.c for the machine-wide
+ * files), then: verify of the whole live /proc
  * (kernel threads included) reports no difference; verify of just those
  * processes compares every one of their files and skips none; a capture of
  * them verifies too; and a number whose text is altered without changing its
@@ -25,9 +26,11 @@
 #include <unistd.h>
 
 #include "hardcases.h"
+#include "hardcases_sys.h"
 #include "tap.h"
 
 static struct hardcases hc;
+static struct hardcases_sys hcs; /* locks, a swap file, a partitioned loop device */
 static const char *uprocfs;
 static char capdir[64];
 
@@ -36,6 +39,7 @@ static void cleanup(void)
 	char cmd[128];
 
 	hardcases_stop(&hc);
+	hardcases_sys_stop(&hcs);
 	if (capdir[0]) {
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", capdir);
 		if (system(cmd))
@@ -158,6 +162,60 @@ static void test_hard_cases(void)
 	free(out);
 }
 
+/* Whether the live /proc/@name holds @what. */
+static bool live_has(const char *name, const char *what)
+{
+	char path[64], buf[65536];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n < 0)
+		return false;
+	buf[n] = '\0';
+	return strstr(buf, what) != NULL;
+}
+
+/*
+ * The machine-wide hard cases are in the kernel's files, and verify loads
+ * those files (a changing group is read again, never reported as differing).
+ */
+static void test_system_files(void)
+{
+	static const char *const files[] = { "locks", "swaps", "diskstats", "partitions", "zoneinfo",
+					      "buddyinfo", "slabinfo", "meminfo" };
+	char part[32], cmd[256], skipped_line[64];
+	unsigned long same, differ, skipped;
+	int status;
+	char *out;
+
+	snprintf(part, sizeof(part), "loop%dp2", hcs.loop);
+	ok(live_has("locks", ": -> POSIX  ADVISORY  WRITE") && live_has("locks", ":  -> POSIX  ADVISORY  WRITE") &&
+		   live_has("locks", "OFDLCK ADVISORY  READ -1 ") && live_has("locks", "LEASE  ACTIVE    READ") &&
+		   live_has("locks", "FLOCK  ADVISORY  READ"),
+	   "the kernel shows the locks: waiters at depth 1 and 2, OFD, lease, flock");
+	if (!ok(live_has("swaps", "swap\\040file") && live_has("partitions", part) && live_has("diskstats", part),
+		"the swap file (escaped name) and %s are there", part)) {
+		out = run("cat /proc/swaps /proc/partitions", &status);
+		diag("%s", out);
+		free(out);
+	}
+	snprintf(cmd, sizeof(cmd), "%s verify 1 2>&1", uprocfs);
+	out = run(cmd, &status);
+	ok(summary(out, &same, &differ, &skipped) && differ == 0 && status == 0,
+	   "verify with them: nothing differs (%s)", summary_line(out));
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(skipped_line, sizeof(skipped_line), "skipped: %s ", files[i]);
+		if (strstr(out, skipped_line))
+			diag("%s was skipped (it kept changing)", files[i]);
+	}
+	free(out);
+}
+
 /* Replace the first @from in @path's text by @to. */
 static int edit_file(const char *path, const char *from, const char *to)
 {
@@ -250,6 +308,10 @@ int main(int argc, char **argv)
 	rc = hardcases_start(&hc);
 	if (!ok(rc == 0, "start the hard cases"))
 		return tap_done();
+	rc = hardcases_sys_start(&hcs);
+	if (!ok(rc == 0, "start the machine-wide hard cases (locks, swap file, partitioned loop device): %s",
+		strerror(-rc)))
+		return tap_done();
 	if (argc >= 4 && !strcmp(argv[2], "--capture")) {
 		char cmd[2048], *p = cmd;
 		int status;
@@ -269,6 +331,7 @@ int main(int argc, char **argv)
 		return tap_done();
 	}
 	test_whole_live();
+	test_system_files();
 	test_hard_cases();
 	test_captured_and_altered();
 	cleanup();

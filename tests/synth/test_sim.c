@@ -218,6 +218,75 @@ static void run(const char *spec)
 	mach_free(m);
 }
 
+/* Disk I/O counters of the top devices and the devices in all, for the io checks. */
+struct io_snap {
+	uint64_t top_rd, top_wr, ios, io_ticks, iowait_ns, io_some_us;
+	unsigned int in_flight;
+};
+
+static void io_take(const struct mach_machine *m, struct io_snap *s)
+{
+	const struct mach_sys *sys = &m->sys;
+
+	memset(s, 0, sizeof(*s));
+	for (size_t i = 0; i < sys->nblk; i++) {
+		const struct mach_blk_stats *st = &sys->blk[i].st;
+
+		if (mach_blk_is_top(sys, i)) {
+			s->top_rd += st->sectors[MACH_BLK_READ];
+			s->top_wr += st->sectors[MACH_BLK_WRITE];
+		}
+		s->ios += st->ios[MACH_BLK_READ] + st->ios[MACH_BLK_WRITE];
+		s->io_ticks += st->io_ticks;
+		s->in_flight += st->in_flight[0] + st->in_flight[1];
+	}
+	for (unsigned int c = 0; c < m->ncpus; c++)
+		s->iowait_ns += m->cpus[c].time_ns[MACH_CPU_IOWAIT];
+	s->io_some_us = m->pressure[MACH_PSI_IO].some.total_us;
+}
+
+/*
+ * The io waits of the workload are requests to the block devices: iowait, io
+ * pressure and diskstats rise together, and what the top devices move stays
+ * twice vmstat's pgpgin and pgpgout.  Without io waits no reads happen.
+ */
+static void disk_io(const char *spec, bool waits)
+{
+	struct mach_machine *m = NULL;
+	struct mach_sim *sim = NULL;
+	struct mach_sim_opts so;
+	struct io_snap a, b;
+	char err[256];
+
+	if (mach_from_spec(spec, &m, err, sizeof(err)) || mach_sim_opts_from_spec(spec, &so, err, sizeof(err)) ||
+	    mach_sim_create(m, &so, &sim, err, sizeof(err))) {
+		ok(0, "%s: %s", spec, err);
+		mach_free(m);
+		return;
+	}
+	io_take(m, &a);
+	ok(a.top_rd == 2 * m->vmstat[MACH_VMSTAT_PGPGIN] && a.top_wr == 2 * m->vmstat[MACH_VMSTAT_PGPGOUT],
+	   "%s: the top devices' sectors are twice pgpgin and pgpgout", spec);
+	mach_sim_advance(sim, m->uptime_ns + 30 * NS);
+	io_take(m, &b);
+	ok(b.top_rd == 2 * m->vmstat[MACH_VMSTAT_PGPGIN] && b.top_wr == 2 * m->vmstat[MACH_VMSTAT_PGPGOUT],
+	   "%s +30 s: still twice pgpgin and pgpgout", spec);
+	if (waits) {
+		ok(b.ios > a.ios && b.top_rd > a.top_rd && b.io_ticks > a.io_ticks,
+		   "%s +30 s: requests completed, sectors read, busy time (%llu requests)", spec,
+		   (unsigned long long)(b.ios - a.ios));
+		ok(b.iowait_ns > a.iowait_ns && b.io_some_us > a.io_some_us,
+		   "%s +30 s: with iowait and io pressure", spec);
+		ok(b.in_flight <= mach_sim_nr_tasks(sim) + 1024, "%s: in flight %u: the waiting tasks and writeback", spec,
+		   b.in_flight);
+	} else {
+		ok(b.top_rd == a.top_rd && b.iowait_ns == a.iowait_ns, "%s +30 s: no io waits, no reads, no iowait", spec);
+		ok(b.top_wr > a.top_wr, "%s +30 s: writeback still writes", spec);
+	}
+	mach_sim_destroy(sim);
+	mach_free(m);
+}
+
 static void determinism(void)
 {
 	char *x, *y;
@@ -252,5 +321,7 @@ int main(void)
 	run("synth:cpus=2,tasks=40,load=1,io=0.3,mem=0.2,depth=4,seed=3");
 	run("synth:cpus=64,tasks=800,load=0.3,seed=9");
 	determinism();
+	disk_io("synth:cpus=4,tasks=120,load=0.5,io=0.3,seed=5", true);
+	disk_io("synth:cpus=4,tasks=120,load=0.5,io=0,mem=0,seed=6", false);
 	return tap_done();
 }
