@@ -154,6 +154,14 @@ static inline bool mach_ld_kind_tree(enum mach_ld_kind kind)
 	return kind == MACH_LD_SYSCTL;
 }
 
+/**
+ * A set of loader kinds, one bit each (MACH_LD_BIT): what a renderer needs
+ * loaded, what a session read.  128 bits: more kinds than one word holds.
+ */
+__extension__ typedef unsigned __int128 mach_ld_set;
+#define MACH_LD_BIT(kind) ((mach_ld_set)1 << (kind))
+#define MACH_LD_ALL (~(mach_ld_set)0)
+
 /** A file for the tree walk to read: where it is in a tree, and what it is. */
 struct mach_ld_name {
 	const char *name;         /* machine-wide: under the tree's root; per task: under <pid>/ and task/<tid>/ */

@@ -158,7 +158,7 @@ struct pfs_entry {
 	/* the loader entry that parses this file, or MACH_LD_NONE: served, not loaded nor verified */
 	enum mach_ld_kind load;
 	/* other files the renderer takes its data from (PFS_NEEDS bits): what a mirror must load */
-	uint64_t needs;
+	mach_ld_set needs;
 	const char *mirrors;              /* the kernel function it mirrors */
 };
 
@@ -166,10 +166,10 @@ struct pfs_entry {
 #define PFS_LINK_MAX 4096
 
 /** A pfs_entry.needs bit: the entry renders from what a file of loader kind @kind says. */
-#define PFS_NEEDS(kind) (UINT64_C(1) << (kind))
+#define PFS_NEEDS(kind) MACH_LD_BIT(kind)
 
 /** The loader kinds a mirror must read to render @e: its own, what it needs, and a task's status and stat. */
-uint64_t pfs_entry_needs(const struct pfs_entry *e);
+mach_ld_set pfs_entry_needs(const struct pfs_entry *e);
 
 /** The table, and its length. */
 extern const struct pfs_entry pfs_entries[];

@@ -204,7 +204,7 @@ struct ld_nsrec {
 	struct ld_mountlist *mounts, *mountstats;
 	uint32_t ino[MACH_NR_NS];          /* 0: not read */
 	char *ino_path[MACH_NR_NS];
-	uint64_t absent;                   /* PFS-style bits (1 << kind): read, and the kernel said it has none */
+	mach_ld_set absent;                /* read, and the kernel said the task has none */
 };
 
 /** Whether records of @kind live in struct ld_nsrec. */
@@ -357,7 +357,7 @@ struct mach_loader {
 	struct ld_bound cpus, mems;
 	unsigned int prev_nr_cpu_ids, prev_max_numnodes;
 	bool have_loadavg;        /* this session read /proc/loadavg: kernel/ns_last_pid must agree with it */
-	uint64_t globals;         /* 1 << kind of each machine-wide file parsed in this session */
+	mach_ld_set globals;         /* 1 << kind of each machine-wide file parsed in this session */
 };
 
 /* What one process adds to the machine-wide state when it is accepted. */
@@ -395,7 +395,7 @@ int ld_parse_schedstat(struct lex *lx, struct mach_machine *m, struct ld_bound *
 /** Whether machine-wide file @kind was parsed into @ld's machine in this session. */
 static inline bool ld_loaded(const struct mach_loader *ld, enum mach_ld_kind kind)
 {
-	return ld->globals & (UINT64_C(1) << kind);
+	return ld->globals & MACH_LD_BIT(kind);
 }
 
 /**

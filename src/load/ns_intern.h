@@ -16,7 +16,7 @@ struct nsi_view {
 	const struct ld_mountlist *mounts, *mountstats;
 	uint32_t ino[MACH_NR_NS];          /* 0: not read, or absent */
 	const char *ino_path[MACH_NR_NS];
-	uint64_t absent;                   /* 1 << kind: the kernel said the task has none */
+	mach_ld_set absent;                /* the kernel said the task has none */
 };
 
 /** Two mounts say the same in every field. */

@@ -87,7 +87,7 @@ int ld_nsrec_swap(struct ld_task *ta, struct ld_task *tb, enum mach_ld_kind kind
 
 	if (!a || !b)
 		return -ENOMEM;
-	a->absent &= ~(UINT64_C(1) << kind); /* read after all */
+	a->absent &= ~MACH_LD_BIT(kind); /* read after all */
 	switch (kind) {
 	case MACH_LD_PID_CGROUP: SWAP(a->cgroup, b->cgroup); break;
 	case MACH_LD_PID_CPUSET: SWAP(a->cpuset, b->cpuset); break;
@@ -202,7 +202,7 @@ static int check_absent(const struct ld_msg *ms, const struct nsi_view *v, const
 	bool zombie = !mach_thread_has_nsproxy(t);
 
 	for (int k = MACH_LD_PID_CGROUP; ld_kind_nsrec((enum mach_ld_kind)k); k++) {
-		bool absent = v->absent & (UINT64_C(1) << k);
+		bool absent = v->absent & MACH_LD_BIT(k);
 		bool present = k == MACH_LD_PID_MOUNTINFO ? v->mountinfo != NULL :
 			       k == MACH_LD_PID_MOUNTS ? v->mounts != NULL :
 			       k == MACH_LD_PID_MOUNTSTATS ? v->mountstats != NULL :

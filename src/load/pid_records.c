@@ -176,7 +176,7 @@ int ld_pid_absent(struct ld_pid *lp, enum mach_ld_kind kind, pid_t tid)
 	t = tid ? ld_pid_task(lp, tid) : &lp->whole;
 	if (!t || (!t->nsr && !(t->nsr = calloc(1, sizeof(*t->nsr)))))
 		return -ENOMEM;
-	t->nsr->absent |= UINT64_C(1) << kind;
+	t->nsr->absent |= MACH_LD_BIT(kind);
 	return 0;
 }
 

@@ -188,7 +188,7 @@ int mach_loader_file_inst(struct mach_loader *ld, enum mach_ld_kind kind, pid_t 
 		}
 		rc = load_global(ld, kind, path, text, len, err, errlen);
 		if (!rc)
-			ld->globals |= UINT64_C(1) << kind;
+			ld->globals |= MACH_LD_BIT(kind);
 	} else {
 		if (pid <= 0 || tid < 0) {
 			snprintf(err, errlen, "%s: pid %d, tid %d do not name a task", path,

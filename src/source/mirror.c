@@ -67,7 +67,7 @@ static int finish_or_free(struct mach_machine *m, struct mach_loader *ld, int rc
 }
 
 /* Whether global file @f is to be loaded for @kinds. */
-static bool wanted(const struct mach_ld_name *f, uint64_t kinds)
+static bool wanted(const struct mach_ld_name *f, mach_ld_set kinds)
 {
 	return !mach_ld_kind_per_task(f->kind) && (mach_ld_required(f->kind) || (kinds & PFS_NEEDS(f->kind)));
 }
@@ -78,7 +78,7 @@ static bool wanted(const struct mach_ld_name *f, uint64_t kinds)
  * likelier their counters agree.
  */
 static int load_group(struct mach_loader *ld, int procfd, const struct mach_ld_name *files, size_t n, size_t lead,
-		      uint64_t kinds, char *err, size_t errlen)
+		      mach_ld_set kinds, char *err, size_t errlen)
 {
 	char *text[8] = { NULL };
 	size_t len[8], idx[8], k = 0;
@@ -109,7 +109,7 @@ static int load_group(struct mach_loader *ld, int procfd, const struct mach_ld_n
 	return rc;
 }
 
-static int load_globals_once(int procfd, uint64_t kinds, struct mach_machine **out, char *err, size_t errlen)
+static int load_globals_once(int procfd, mach_ld_set kinds, struct mach_machine **out, char *err, size_t errlen)
 {
 	struct mach_machine *m = mach_new();
 	struct mach_loader *ld = m ? mach_loader_new(m) : NULL;
@@ -136,7 +136,7 @@ static int load_globals_once(int procfd, uint64_t kinds, struct mach_machine **o
 	return finish_or_free(m, ld, rc, out, err, errlen);
 }
 
-int mirror_load_globals(int procfd, uint64_t kinds, struct mach_machine **out, char *err, size_t errlen)
+int mirror_load_globals(int procfd, mach_ld_set kinds, struct mach_machine **out, char *err, size_t errlen)
 {
 	int rc = -EAGAIN;
 
@@ -213,7 +213,7 @@ static int load_coll(struct mach_loader *ld, int procfd, const char *dir, pid_t 
 	return rc;
 }
 
-static int load_task_files(struct mach_loader *ld, int procfd, pid_t pid, pid_t tid, uint64_t kinds, long inst,
+static int load_task_files(struct mach_loader *ld, int procfd, pid_t pid, pid_t tid, mach_ld_set kinds, long inst,
 			   char *err, size_t errlen)
 {
 	const struct mach_ld_name *files;
@@ -243,7 +243,7 @@ static int load_task_files(struct mach_loader *ld, int procfd, pid_t pid, pid_t 
 }
 
 /* The machine-wide files a task's file renders from (meminfo for oom_score). */
-static int load_task_globals(struct mach_loader *ld, int procfd, uint64_t kinds, char *err, size_t errlen)
+static int load_task_globals(struct mach_loader *ld, int procfd, mach_ld_set kinds, char *err, size_t errlen)
 {
 	const struct mach_ld_name *files;
 	size_t n;
@@ -257,7 +257,7 @@ static int load_task_globals(struct mach_loader *ld, int procfd, uint64_t kinds,
 	return rc;
 }
 
-static int load_task_once(int procfd, pid_t pid, pid_t tid, uint64_t kinds, long inst, struct mach_machine **out,
+static int load_task_once(int procfd, pid_t pid, pid_t tid, mach_ld_set kinds, long inst, struct mach_machine **out,
 			  char *err, size_t errlen)
 {
 	struct mach_machine *m = mach_new();
@@ -271,7 +271,7 @@ static int load_task_once(int procfd, pid_t pid, pid_t tid, uint64_t kinds, long
 	rc = load_one(ld, procfd, "stat", NULL, true, err, errlen);
 	if (!rc)
 		rc = load_one(ld, procfd, "uptime", NULL, true, err, errlen); /* for the task's age */
-	if (!rc && kinds != ~UINT64_C(0))
+	if (!rc && kinds != MACH_LD_ALL)
 		rc = load_task_globals(ld, procfd, kinds, err, errlen);
 	if (!rc)
 		rc = load_task_files(ld, procfd, pid, 0, kinds, inst, err, errlen);
@@ -281,7 +281,7 @@ static int load_task_once(int procfd, pid_t pid, pid_t tid, uint64_t kinds, long
 	return finish_or_free(m, ld, rc, out, err, errlen);
 }
 
-int mirror_load_task(int procfd, pid_t pid, pid_t tid, uint64_t kinds, long inst, struct mach_machine **out,
+int mirror_load_task(int procfd, pid_t pid, pid_t tid, mach_ld_set kinds, long inst, struct mach_machine **out,
 		     char *err, size_t errlen)
 {
 	char path[64], *env;

@@ -20,7 +20,7 @@
  * interrupts) are read again until they agree.  0 or -errno with a message
  * in @err.
  */
-int mirror_load_globals(int procfd, uint64_t kinds, struct mach_machine **out, char *err, size_t errlen);
+int mirror_load_globals(int procfd, mach_ld_set kinds, struct mach_machine **out, char *err, size_t errlen);
 
 /** Load the /proc/sys tree at @dir of the procfs at @procfd into @ld's machine; 0 or -errno. */
 int mirror_load_sysctl(struct mach_loader *ld, int procfd, const char *dir, char *err, size_t errlen);
@@ -38,7 +38,7 @@ int mirror_load_sysctl(struct mach_loader *ld, int procfd, const char *dir, char
  * that one.  Fewer files, fewer chances for a busy process to change
  * between two.  -ESRCH when the process is gone.
  */
-int mirror_load_task(int procfd, pid_t pid, pid_t tid, uint64_t kinds, long inst, struct mach_machine **out,
+int mirror_load_task(int procfd, pid_t pid, pid_t tid, mach_ld_set kinds, long inst, struct mach_machine **out,
 		     char *err, size_t errlen);
 
 /**

@@ -24,7 +24,7 @@ int src_mirror_exists(int procfd, const struct pfs_node *n);
 size_t src_list_real_ids(int procfd, const struct pfs_node *dir, pid_t after, pid_t *ids, size_t max);
 
 /** The loader kinds a mirror reads to render node @n (every per-task file for a directory). */
-static inline uint64_t node_needs(const struct pfs_node *n)
+static inline mach_ld_set node_needs(const struct pfs_node *n)
 {
 	const struct pfs_entry *leaf;
 
@@ -34,7 +34,7 @@ static inline uint64_t node_needs(const struct pfs_node *n)
 	leaf = n->entry ? pfs_dir_coll(n, 0) : NULL;
 	if (leaf && leaf->coll != PFS_COLL_PIDS && leaf->coll != PFS_COLL_TIDS)
 		return pfs_entry_needs(leaf);
-	return ~UINT64_C(0);
+	return MACH_LD_ALL;
 }
 
 /** Which entries of a collection a mirror reads for node @n: that one (fd/3), none (a directory), or all. */

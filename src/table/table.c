@@ -189,11 +189,11 @@ const struct pfs_entry pfs_entries[] = {
 
 const size_t pfs_nentries = sizeof(pfs_entries) / sizeof(pfs_entries[0]);
 
-_Static_assert(MACH_LD_NR_KINDS <= 64, "pfs_entry.needs holds one bit per loader kind");
+_Static_assert(MACH_LD_NR_KINDS <= 128, "pfs_entry.needs holds one bit per loader kind");
 
-uint64_t pfs_entry_needs(const struct pfs_entry *e)
+mach_ld_set pfs_entry_needs(const struct pfs_entry *e)
 {
-	uint64_t k = e->needs | PFS_NEEDS(MACH_LD_PID_STATUS) | PFS_NEEDS(MACH_LD_PID_STAT);
+	mach_ld_set k = e->needs | PFS_NEEDS(MACH_LD_PID_STATUS) | PFS_NEEDS(MACH_LD_PID_STAT);
 
 	if (e->load != MACH_LD_NONE)
 		k |= PFS_NEEDS(e->load);
