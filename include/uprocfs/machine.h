@@ -275,6 +275,7 @@ struct mach_mm {
 	uint64_t vm_peak, vm_size, vm_lck, vm_pin, vm_hwm, vm_rss;
 	uint64_t rss_anon, rss_file, rss_shmem;
 	uint64_t vm_data, vm_stk, vm_exe, vm_lib, vm_pte, vm_swap;
+	uint64_t vm_pmd;          /* VmPMD: (4.0-4.14 kept PMD pages apart from VmPTE) */
 	uint64_t hugetlb_pages;
 	bool core_dumping;
 	bool thp_enabled;
@@ -564,6 +565,23 @@ struct mach_process {
 /* ------------------------------------------------------------------ */
 /* The kernel profile: optional lines of the source kernel             */
 
+/* Keys outside the vocabulary a profile holds, per file. */
+#define MACH_MAX_EXTRA_KEYS 64
+
+/*
+ * A line of /proc/meminfo or /proc/vmstat whose name is not in the
+ * vocabulary (mach_vocab.h): a counter of an older kernel (nr_bounce,
+ * allocstall, workingset_refault), a distribution's backport, a key of a
+ * newer kernel.  Kept by name and printed where the file listed it; its
+ * value is the machine's (meminfo_extra[], vmstat_extra[]).
+ */
+struct mach_extra_key {
+	char name[48];            /* vmstat: the name; meminfo: the label through its ':' */
+	unsigned char col;        /* meminfo: the column the digits end at (label, padding, digits) */
+	bool kb;                  /* meminfo: " kB" follows the value */
+	bool is_signed;           /* an s64 (printed with '-' when negative), else a u64 */
+};
+
 struct mach_profile {
 	unsigned int kernel_major, kernel_minor;
 	char kernel_release[64];  /* /proc/sys/kernel/osrelease */
@@ -572,17 +590,29 @@ struct mach_profile {
 	bool status_hugetlb, status_core_dumping, status_thp_enabled, status_untag_mask;
 	bool status_seccomp, status_seccomp_filters, status_spec_ib, status_mems_allowed;
 	bool status_x86_features;
+	/* lines of older kernels: VmPin (3.2), Rss* and HugetlbPages (4.5), VmPMD (4.0-4.14 only) */
+	bool status_vmpin, status_rss, status_vmpmd;
+	bool status_capamb, status_nnp, status_ssb; /* CapAmb (4.3), NoNewPrivs (4.10), Speculation_ (4.17) */
+	bool status_groups_space;  /* an empty Groups: list prints "\t " (4.10+), not "\t" */
 	unsigned int sig_hex_digits; /* _NSIG / 4: 16 on x86 */
 	/* /proc/schedstat (absent without CONFIG_SCHEDSTATS, as on the reference VM) */
 	bool has_schedstat;
 	unsigned int schedstat_version;
 	/* /proc/interrupts: the arch rows this kernel prints (bit per enum mach_arch_irq) */
 	uint32_t arch_irq_rows;
-	/* /proc/meminfo and /proc/vmstat: which lines, in order */
+	/*
+	 * /proc/meminfo and /proc/vmstat: which lines, in order.  An entry
+	 * below MACH_NR_MEMINFO (MACH_NR_VMSTAT) is a vocabulary id; one at or
+	 * above it is the key meminfo_extra[entry - MACH_NR_MEMINFO] (vmstat_extra).
+	 */
 	unsigned int nmeminfo;
-	enum mach_meminfo_id meminfo_order[MACH_NR_MEMINFO];
+	uint16_t meminfo_order[MACH_NR_MEMINFO + MACH_MAX_EXTRA_KEYS];
+	unsigned int nmeminfo_extra;
+	struct mach_extra_key meminfo_extra[MACH_MAX_EXTRA_KEYS];
 	unsigned int nvmstat;
-	enum mach_vmstat_id vmstat_order[MACH_NR_VMSTAT];
+	uint16_t vmstat_order[MACH_NR_VMSTAT + MACH_MAX_EXTRA_KEYS];
+	unsigned int nvmstat_extra;
+	struct mach_extra_key vmstat_extra[MACH_MAX_EXTRA_KEYS];
 	/* zoneinfo's lists, HZ (mach_sys.h) */
 	struct mach_sys_profile sys;
 };
@@ -628,6 +658,9 @@ struct mach_machine {
 
 	uint64_t meminfo[MACH_NR_MEMINFO]; /* kB, or a count for HugePages_* */
 	uint64_t vmstat[MACH_NR_VMSTAT];
+	/* the values of the profile's extra keys (an s64 one as two's complement) */
+	uint64_t meminfo_extra[MACH_MAX_EXTRA_KEYS];
+	uint64_t vmstat_extra[MACH_MAX_EXTRA_KEYS];
 
 	unsigned long avenrun[3]; /* FSHIFT fixed point */
 	unsigned int nr_running;  /* loadavg 4th field, numerator */

@@ -67,7 +67,9 @@ static const enum ld_st dec_line[LD_NR_DEC] = {
 	[DEC_KTHREAD] = ST_KTHREAD, [DEC_HUGETLB] = ST_HUGETLB, [DEC_COREDUMP] = ST_COREDUMP,
 	[DEC_THP] = ST_THP, [DEC_UNTAG] = ST_UNTAG, [DEC_SECCOMP] = ST_SECCOMP,
 	[DEC_SECCOMP_FILTERS] = ST_SECCOMP_FILTERS, [DEC_SIB] = ST_SIB, [DEC_MEMS] = ST_MEMS,
-	[DEC_X86] = ST_X86,
+	[DEC_X86] = ST_X86, [DEC_VMPIN] = ST_VMPIN, [DEC_RSS] = ST_RSSANON, [DEC_VMPMD] = ST_VMPMD,
+	[DEC_CAPAMB] = ST_CAPAMB, [DEC_NNP] = ST_NNP, [DEC_SSB] = ST_SSB,
+	[DEC_GROUPS_SPACE] = ST_GROUPS,
 };
 
 /* The first status that shows, or could show, an optional line decides the profile. */
@@ -84,12 +86,23 @@ static int decide(const struct ld_msg *ms, const struct mach_loader *ld, struct 
 			continue;
 		if ((ld_st_defs[line].flags & STF_MM) && !s->present[ST_VMPEAK])
 			continue;
+		/* the Groups: format shows only in an empty list */
+		if (f == DEC_GROUPS_SPACE) {
+			if (s->groups_space < 0)
+				continue;
+			val = s->groups_space;
+		}
 		d = ld->dec[f].val >= 0 ? &ld->dec[f] : cm->dec[f].val >= 0 ? &cm->dec[f] : NULL;
 		if (!d) {
 			cm->dec[f].val = val;
 			cm->dec[f].by = s->path;
 			continue;
 		}
+		if (d->val != val && f == DEC_GROUPS_SPACE)
+			return ld_say(ms, -EINVAL, "%s:%u: an empty Groups: list %s, but in %s, which decided the "
+				      "kernel profile, it %s", s->path, s->line[line],
+				      val ? "ends in a space" : "ends after the tab", d->by ? d->by : "an earlier status",
+				      val ? "does not" : "does");
 		if (d->val != val)
 			return ld_say(ms, -EINVAL,
 				      "%s:%u: %s \"%s\" line, but %s, which decided the kernel profile, %s",
@@ -590,6 +603,7 @@ static void mm_from_status(struct mach_mm *mm, const struct ld_status *rs)
 	mm->vm_exe = rs->v[ST_VMEXE][0];
 	mm->vm_lib = rs->v[ST_VMLIB][0];
 	mm->vm_pte = rs->v[ST_VMPTE][0];
+	mm->vm_pmd = rs->v[ST_VMPMD][0];
 	mm->vm_swap = rs->v[ST_VMSWAP][0];
 	mm->hugetlb_pages = rs->v[ST_HUGETLB][0];
 	mm->core_dumping = rs->v[ST_COREDUMP][0];
@@ -630,6 +644,15 @@ static int build_mm(struct asm_ctx *a)
 		mm_from_status(mm, a->rs);
 	if (a->rm)
 		mm->statm_text = a->rm->v[LD_STATM_TEXT];
+	if (a->rs && !a->rs->present[ST_RSSANON]) {
+		/*
+		 * A status before 4.5 does not split VmRSS: statm's shared is
+		 * the file pages (shmem counted with them then), the rest anon.
+		 */
+		mm->rss_file = a->rm ? a->rm->v[LD_STATM_SHARED] * 4 : 0;
+		mm->rss_shmem = 0;
+		mm->rss_anon = mm->vm_rss - mm->rss_file;
+	}
 	if (a->ts)
 		mm_from_stat(mm, a->ts, a->hidden);
 	if (a->rmaps) {

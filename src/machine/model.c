@@ -119,6 +119,9 @@ void mach_profile_default(struct mach_profile *p)
 	p->status_untag_mask = p->status_seccomp = p->status_seccomp_filters = true;
 	p->status_spec_ib = p->status_mems_allowed = true;
 	p->status_x86_features = false;
+	p->status_vmpin = p->status_rss = p->status_capamb = p->status_nnp = p->status_ssb = true;
+	p->status_groups_space = true;
+	p->status_vmpmd = false;
 	p->sig_hex_digits = 16;
 	/* CONFIG_X86_MCE off, KVM built in, a KVM guest's HYP vector, no Hyper-V */
 #define ROW(r) (1u << MACH_ARCH_IRQ_##r)
@@ -129,11 +132,12 @@ void mach_profile_default(struct mach_profile *p)
 	p->has_schedstat = true; /* synthetic machines have it; the loader clears it */
 	p->schedstat_version = 17;
 	p->nmeminfo = sizeof(meminfo_618) / sizeof(meminfo_618[0]);
-	memcpy(p->meminfo_order, meminfo_618, sizeof(meminfo_618));
+	for (unsigned int i = 0; i < p->nmeminfo; i++)
+		p->meminfo_order[i] = (uint16_t)meminfo_618[i];
 	/* vmstat: every name of the vocabulary, which is this kernel's order */
 	p->nvmstat = MACH_NR_VMSTAT;
 	for (unsigned int i = 0; i < MACH_NR_VMSTAT; i++)
-		p->vmstat_order[i] = (enum mach_vmstat_id)i;
+		p->vmstat_order[i] = (uint16_t)i;
 	mach_sys_profile_default(&p->sys);
 }
 

@@ -533,9 +533,9 @@ static void check_machine(const struct mach_machine *m, const struct mach_synth_
 	check(P_MEMINFO, MI(MEMFREE) + MI(CACHED) + MI(BUFFERS) + MI(ANONPAGES) + MI(SLAB) + MI(KERNELSTACK) +
 				 MI(PAGETABLES) <= MI(MEMTOTAL), "usage exceeds MemTotal");
 	for (unsigned int i = 0; i < m->profile.nmeminfo; i++) {
-		enum mach_meminfo_id id = m->profile.meminfo_order[i];
+		unsigned int id = m->profile.meminfo_order[i];
 
-		if (mach_meminfo_formats[id].kb)
+		if (id < MACH_NR_MEMINFO && mach_meminfo_formats[id].kb)
 			check(P_MEMINFO, mi[id] % 4 == 0 || id == MACH_MEMINFO_VMALLOCTOTAL, "%s not whole pages",
 			      mach_meminfo_formats[id].label);
 	}
