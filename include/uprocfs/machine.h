@@ -71,10 +71,17 @@ enum mach_cputime {
 	MACH_NR_CPUTIME
 };
 
-/** Per-CPU scheduler statistics of /proc/schedstat version 17. */
+/*
+ * Per-CPU scheduler statistics of /proc/schedstat versions 15 to 17.  The
+ * idle types in the enum order of version 16 and later (busy first);
+ * version 15 prints idle, busy, newly idle.
+ */
 enum mach_idle_type { MACH_IDLE_BUSY, MACH_IDLE_IDLE, MACH_IDLE_NEWLY, MACH_NR_IDLE_TYPES };
 
-/* Per idle type, in printed order (v17). */
+/*
+ * Per idle type, in printed order of version 17, then the one counter
+ * versions 15 and 16 print in place of the four imbalance kinds.
+ */
 enum mach_lb_stat {
 	MACH_LB_COUNT,
 	MACH_LB_BALANCED,
@@ -87,8 +94,14 @@ enum mach_lb_stat {
 	MACH_LB_HOT_GAINED,
 	MACH_LB_NOBUSYQ,
 	MACH_LB_NOBUSYG,
+	MACH_LB_IMBALANCE,        /* versions 15 and 16: lb_imbalance */
 	MACH_NR_LB_STATS
 };
+
+/** The lb counters a schedstat version prints per idle type, in order; *@n set. */
+const enum mach_lb_stat *mach_schedstat_lb_fields(unsigned int version, unsigned int *n);
+/** The idle types in the order schedstat @version prints them. */
+const enum mach_idle_type *mach_schedstat_idle_order(unsigned int version);
 
 /* After the three idle-type groups, in printed order. */
 enum mach_domain_tail {
@@ -111,7 +124,7 @@ enum mach_domain_tail {
 enum mach_sd_level { MACH_SD_SMT, MACH_SD_CLS, MACH_SD_MC, MACH_SD_PKG, MACH_SD_NUMA, MACH_NR_SD_LEVELS };
 
 struct mach_sched_domain {
-	enum mach_sd_level level;
+	enum mach_sd_level level; /* printed by version 17 only: a loaded version 15/16 leaves it 0 */
 	struct mach_bitmap span;   /* CPUs of the domain, nr_cpu_ids bits */
 	uint32_t lb[MACH_NR_IDLE_TYPES][MACH_NR_LB_STATS];
 	uint32_t tail[MACH_NR_DOMAIN_TAIL];
@@ -499,6 +512,7 @@ struct mach_thread {
 	uint64_t delayacct_blkio_ticks;
 	uint64_t guest_time_ns;
 	bool wchan;               /* stat field 35: blocked in the kernel */
+	uint64_t wchan_addr;      /* field 35 before 4.4 (profile.stat_wchan_addr): where it blocks */
 	int ioprio;               /* ioprio_get: class << 13 | level; 0 when never set */
 	int exit_code;            /* stat field 52 of task/<tid>/stat */
 	/* namespaces and control groups (mach_ns.h): indices into the machine's tables */
@@ -595,6 +609,12 @@ struct mach_profile {
 	bool status_capamb, status_nnp, status_ssb; /* CapAmb (4.3), NoNewPrivs (4.10), Speculation_ (4.17) */
 	bool status_groups_space;  /* an empty Groups: list prints "\t " (4.10+), not "\t" */
 	unsigned int sig_hex_digits; /* _NSIG / 4: 16 on x86 */
+	/* /proc/<pid>/stat: start_data..start_brk (3.3), arg_start..exit_code (3.5) */
+	bool stat_brk_fields, stat_arg_fields;
+	bool stat_wchan_addr;     /* field 35 is the wchan address (before 4.4), not a 0/1 flag */
+	/* /proc/stat: the cpu lines' columns (7 to 10: steal 2.6.11, guest 2.6.24, guest_nice 2.6.33) */
+	unsigned int stat_cpu_columns;
+	bool stat_softirq;        /* the softirq line (2.6.31) */
 	/* /proc/schedstat (absent without CONFIG_SCHEDSTATS, as on the reference VM) */
 	bool has_schedstat;
 	unsigned int schedstat_version;

@@ -50,6 +50,8 @@ enum ld_dec {
 	DEC_VMPIN, DEC_RSS, DEC_VMPMD, DEC_CAPAMB, DEC_NNP, DEC_SSB,
 	/* not a line: whether an empty Groups: list prints a space (4.10+) */
 	DEC_GROUPS_SPACE,
+	/* decided by /proc/<pid>/stat: fields 45-47 (3.3+), 48-52 (3.5+), wchan an address (< 4.4) */
+	DEC_STAT_BRK, DEC_STAT_ARGS, DEC_STAT_WCHAN_ADDR,
 	LD_NR_DEC, DEC_NONE = -1
 };
 
@@ -124,6 +126,7 @@ struct ld_stat {
 	char comm[MACH_COMM_MAX];
 	enum mach_task_state state;
 	uint64_t f[LD_STAT_FIELDS + 1];     /* by field number; signed ones as two's complement */
+	unsigned int nfields;               /* 44, 47 or 52: the kernel's (the rest read 0) */
 	unsigned int line[LD_STAT_FIELDS + 1];
 };
 

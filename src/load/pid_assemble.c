@@ -72,14 +72,31 @@ static const enum ld_st dec_line[LD_NR_DEC] = {
 	[DEC_GROUPS_SPACE] = ST_GROUPS,
 };
 
+/*
+ * Decision @f of the kernel profile from @by: the first file that shows it
+ * decides; a later one that says otherwise is refused.  NULL when it agrees
+ * (or decided), else the decider's name (its message is the caller's).
+ */
+static const char *decide_one(const struct mach_loader *ld, struct ld_commit *cm, int f, bool val, const char *by)
+{
+	const struct ld_decision *d = ld->dec[f].val >= 0 ? &ld->dec[f] : cm->dec[f].val >= 0 ? &cm->dec[f] : NULL;
+
+	if (!d) {
+		cm->dec[f].val = val;
+		cm->dec[f].by = (char *)by;
+		return NULL;
+	}
+	return d->val != val ? (d->by ? d->by : "an earlier file") : NULL;
+}
+
 /* The first status that shows, or could show, an optional line decides the profile. */
 static int decide(const struct ld_msg *ms, const struct mach_loader *ld, struct ld_commit *cm,
 		  const struct ld_status *s)
 {
-	for (int f = 0; f < LD_NR_DEC; f++) {
+	for (int f = 0; f < DEC_STAT_BRK; f++) {
 		enum ld_st line = dec_line[f];
 		bool val = s->present[line];
-		const struct ld_decision *d;
+		const char *by;
 
 		/* Umask: absent whenever the task has no fs_struct, so absence decides nothing */
 		if (f == DEC_UMASK && !val)
@@ -92,24 +109,44 @@ static int decide(const struct ld_msg *ms, const struct mach_loader *ld, struct 
 				continue;
 			val = s->groups_space;
 		}
-		d = ld->dec[f].val >= 0 ? &ld->dec[f] : cm->dec[f].val >= 0 ? &cm->dec[f] : NULL;
-		if (!d) {
-			cm->dec[f].val = val;
-			cm->dec[f].by = s->path;
+		if (!(by = decide_one(ld, cm, f, val, s->path)))
 			continue;
-		}
-		if (d->val != val && f == DEC_GROUPS_SPACE)
+		if (f == DEC_GROUPS_SPACE)
 			return ld_say(ms, -EINVAL, "%s:%u: an empty Groups: list %s, but in %s, which decided the "
 				      "kernel profile, it %s", s->path, s->line[line],
-				      val ? "ends in a space" : "ends after the tab", d->by ? d->by : "an earlier status",
-				      val ? "does not" : "does");
-		if (d->val != val)
-			return ld_say(ms, -EINVAL,
-				      "%s:%u: %s \"%s\" line, but %s, which decided the kernel profile, %s",
-				      s->path, val ? s->line[line] : 1, val ? "has a" : "has no",
-				      ld_st_defs[line].label,
-				      d->by ? d->by : "an earlier status", val ? "has none" : "has one");
+				      val ? "ends in a space" : "ends after the tab", by, val ? "does not" : "does");
+		return ld_say(ms, -EINVAL, "%s:%u: %s \"%s\" line, but %s, which decided the kernel profile, %s",
+			      s->path, val ? s->line[line] : 1, val ? "has a" : "has no", ld_st_defs[line].label, by,
+			      val ? "has none" : "has one");
 	}
+	return 0;
+}
+
+/*
+ * What a stat line says of the kernel: how many fields it prints (44 before
+ * 3.3, 47 before 3.5, 52 since) and whether field 35 is the wchan address
+ * (before 4.4) or a 0/1 flag: a value above 1 is an address, a 1 a flag.
+ */
+static int decide_stat(const struct ld_msg *ms, const struct mach_loader *ld, struct ld_commit *cm,
+		       const struct ld_stat *t)
+{
+	static const char *const what[] = { "start_data, end_data and start_brk (fields 45-47)",
+					    "arg_start .. exit_code (fields 48-52)" };
+	uint64_t w = t->f[LD_STAT_WCHAN];
+	const char *by;
+
+	for (int k = 0; k < 2; k++) {
+		bool val = t->nfields >= (k ? 52 : 47);
+
+		if ((by = decide_one(ld, cm, DEC_STAT_BRK + k, val, t->path)))
+			return ld_say(ms, -EINVAL, "%s:1: %u fields: %s %s, but %s, which decided the kernel profile, "
+				      "%s", t->path, t->nfields, val ? "has" : "lacks", what[k], by,
+				      val ? "lacks them" : "has them");
+	}
+	if (w && (by = decide_one(ld, cm, DEC_STAT_WCHAN_ADDR, w > 1, t->path)))
+		return ld_say(ms, -EINVAL, "%s:%u: wchan %" PRIu64 " is %s, but %s, which decided the kernel "
+			      "profile, %s", t->path, t->line[LD_STAT_WCHAN], w, w > 1 ? "an address" : "a flag",
+			      by, w > 1 ? "has a flag" : "has an address");
 	return 0;
 }
 
@@ -194,7 +231,8 @@ static void own_from_stat(struct mach_thread *t, const struct ld_stat *s)
 	t->utime_ns = s->f[LD_STAT_UTIME] * MACH_NSEC_PER_TICK;
 	t->stime_ns = s->f[LD_STAT_STIME] * MACH_NSEC_PER_TICK;
 	t->guest_time_ns = s->f[LD_STAT_GUEST_TIME] * MACH_NSEC_PER_TICK;
-	t->wchan = s->f[LD_STAT_WCHAN];
+	t->wchan = s->f[LD_STAT_WCHAN] != 0;
+	t->wchan_addr = s->f[LD_STAT_WCHAN];
 	t->exit_code = (int)ld_sf_s(s, LD_STAT_EXIT_CODE);
 }
 
@@ -237,8 +275,9 @@ static int aggregates(const struct ld_msg *ms, struct mach_process *p, const str
 		p->threads[0].stime_ns = whole->f[LD_STAT_STIME] * MACH_NSEC_PER_TICK;
 		p->threads[0].guest_time_ns =
 			(whole->f[LD_STAT_GUEST_TIME] - sum[2]) * MACH_NSEC_PER_TICK;
-		p->threads[0].wchan =
+		p->threads[0].wchan_addr =
 			ld_sf_s(whole, LD_STAT_NUM_THREADS) < 2 ? whole->f[LD_STAT_WCHAN] : 0;
+		p->threads[0].wchan = p->threads[0].wchan_addr != 0;
 		/* the group's exit code stands in for the leader's own */
 		p->threads[0].exit_code = (int)ld_sf_s(whole, LD_STAT_EXIT_CODE);
 		sum[0] = whole->f[LD_STAT_MINFLT];
@@ -260,8 +299,10 @@ static int aggregates(const struct ld_msg *ms, struct mach_process *p, const str
 	/* wchan: the whole file shows the leader's only for a single-threaded process */
 	if (lead->stat) {
 		const struct ld_stat *ls = lead->stat;
+		/* before 4.4 a wchan not shown is ~0UL (do_task_stat's initial value), since 0 */
+		uint64_t none = whole->f[LD_STAT_WCHAN] == UINT64_MAX ? UINT64_MAX : 0;
 		uint64_t want = !hidden && ld_sf_s(whole, LD_STAT_NUM_THREADS) < 2
-					? ls->f[LD_STAT_WCHAN] : 0;
+					? ls->f[LD_STAT_WCHAN] : none;
 
 		if (whole->f[LD_STAT_WCHAN] != want)
 			return ld_disagree_u(ms, whole->path, whole->line[LD_STAT_WCHAN], ls->path,
@@ -376,6 +417,8 @@ static int check_stats(struct asm_ctx *a)
 
 		if (!s)
 			continue;
+		if ((rc = decide_stat(&a->ms, a->ld, a->cm, s)))
+			return rc;
 		if (!a->ts)
 			a->ts = s;
 		else if ((rc = ld_stat_cmp(&a->ms, a->ts, s, false)))
@@ -629,10 +672,50 @@ static void mm_from_stat(struct mach_mm *mm, const struct ld_stat *ts, bool hidd
 	mm->env_end = ts->f[LD_STAT_ENV_END];
 }
 
+/*
+ * A process read without its status (a partial tree): the sizes statm and
+ * stat print come from them.  statm's data is VmData + VmStk, taken as
+ * data; its shared as file pages.  Values a page size other than 4 KiB
+ * would give are refused.
+ */
+static int mm_without_status(struct asm_ctx *a, struct mach_mm *mm)
+{
+	const struct ld_statm *rm = a->rm;
+	const struct ld_stat *ts = a->ts;
+
+	if (rm) {
+		const uint64_t *v = rm->v;
+
+		if (v[LD_STATM_SIZE] > UINT64_MAX / 4 || v[LD_STATM_RESIDENT] > UINT64_MAX / 4 ||
+		    v[LD_STATM_DATA] > UINT64_MAX / 4 || v[LD_STATM_SHARED] > v[LD_STATM_RESIDENT])
+			return ld_say(&a->ms, -EINVAL, "%s:1: statm counts out of range (shared above resident?)",
+				      rm->path);
+		mm->vm_size = v[LD_STATM_SIZE] * 4;
+		mm->vm_rss = v[LD_STATM_RESIDENT] * 4;
+		mm->rss_file = v[LD_STATM_SHARED] * 4;
+		mm->rss_anon = mm->vm_rss - mm->rss_file;
+		mm->vm_data = v[LD_STATM_DATA] * 4;
+	}
+	if (ts && !rm) {
+		if (ts->f[LD_STAT_VSIZE] % MACH_PAGE_SIZE)
+			return ld_say(&a->ms, -EINVAL, "%s:%u: vsize %" PRIu64 " is no whole number of %u-byte pages",
+				      ts->path, ts->line[LD_STAT_VSIZE], ts->f[LD_STAT_VSIZE], MACH_PAGE_SIZE);
+		mm->vm_size = ts->f[LD_STAT_VSIZE] / 1024;
+	}
+	if (ts && rm && ts->f[LD_STAT_VSIZE] != mm->vm_size * 1024)
+		return ld_disagree_u(&a->ms, ts->path, ts->line[LD_STAT_VSIZE], rm->path, 1, "vsize in bytes",
+				     ts->f[LD_STAT_VSIZE], mm->vm_size * 1024);
+	mm->vm_peak = mm->vm_size;
+	mm->vm_hwm = mm->vm_rss;
+	mm->untag_mask = UINT64_MAX;
+	return 0;
+}
+
 /* The mm, from every file that describes it; maps and cmdline move into it. */
 static int build_mm(struct asm_ctx *a)
 {
 	struct mach_mm *mm;
+	int rc;
 
 	if (!a->has_mm)
 		return 0;
@@ -642,6 +725,8 @@ static int build_mm(struct asm_ctx *a)
 	a->out->mm = mm;
 	if (a->rs)
 		mm_from_status(mm, a->rs);
+	else if ((rc = mm_without_status(a, mm)))
+		return rc;
 	if (a->rm)
 		mm->statm_text = a->rm->v[LD_STATM_TEXT];
 	if (a->rs && !a->rs->present[ST_RSSANON]) {

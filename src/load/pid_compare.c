@@ -380,6 +380,9 @@ int ld_stat_zeros(const struct ld_msg *ms, const struct ld_stat *t, bool hidden,
 		bool masked = hidden && ld_sf_defs[n].ptrace && n != LD_STAT_STARTCODE &&
 			      n != LD_STAT_ENDCODE;
 
+		/* a masked wchan read ~0UL before 4.4 */
+		if (n == LD_STAT_WCHAN && t->f[n] == UINT64_MAX)
+			continue;
 		if ((no_mm || masked) && t->f[n])
 			return ld_say(ms, -EINVAL, "%s:%u: %s must be 0 %s", t->path, t->line[n],
 				      ld_sf_what(n, what), no_mm ? "for a task without an mm"

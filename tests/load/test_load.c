@@ -915,8 +915,8 @@ static void test_errors(void)
 	t = subst(stat_text, "cpu  1406", "cpu 1406");
 	expect_error_str("stat", t, "stat:1: ", "expected \"cpu  \"", "\"cpu\" with one space");
 	free(t);
-	expect_error_str("schedstat", "version 15\ntimestamp 1\n", "schedstat:1: ", "version 15",
-			 "an old schedstat version");
+	expect_error_str("schedstat", "version 14\ntimestamp 1\n", "schedstat:1: ", "version 14",
+			 "a schedstat version before 15");
 	expect_error_str("42/bogus", "x", "42/bogus: ", "not a file the loader parses",
 			 "an unknown path");
 
