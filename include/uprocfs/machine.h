@@ -866,7 +866,15 @@ struct mach_synth_opts {
 	unsigned int depth;       /* cgroup depth of the workload (simulator), default 2 */
 	double load;              /* target CPU busy fraction (simulator), default 0.5 */
 	double io, mem;           /* fractions of time tasks stall on io / memory, default 0.05 / 0.02 */
+	/*
+	 * The kernel whose files the machine prints: major * 100 + minor, one
+	 * of mach_synth_kernels(); 0 (the default) is Linux 6.18.
+	 */
+	unsigned int kernel;
 };
+
+/** The kernels `synth:kernel=` accepts (major * 100 + minor, oldest first); *@n set. */
+const unsigned int *mach_synth_kernels(size_t *n);
 
 /** The defaults above. */
 void mach_synth_defaults(struct mach_synth_opts *o);
