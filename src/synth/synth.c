@@ -143,7 +143,10 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	if ((rc = sy_build_schedstat(&s)) || (rc = sy_build_irqs(&s)))
 		goto fail;
 	sy_build_meminfo(&s);
-	if ((rc = sy_build_storage(&s)) || (rc = sy_build_mounts(&s)))
+	if ((rc = sy_build_storage(&s)))
+		goto fail;
+	sy_plan_blockfs(&s);
+	if ((rc = sy_build_mounts(&s)))
 		goto fail;
 	finish_procs(&s);
 	sy_build_vmstat(&s);

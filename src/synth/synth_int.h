@@ -17,6 +17,7 @@
 #include <sys/types.h>
 
 #include "catalog.h"
+#include "devices.h"
 #include "rng.h"
 #include "uprocfs/machine.h"
 
@@ -128,6 +129,8 @@ struct synth {
 	double per_cpu_gib;           /* memory sizing */
 	uint8_t storage;              /* enum storage_layout (sys_storage.c) */
 	char root_name[32];           /* the block device holding / ("dm-0", "vda") */
+	bool data_disk;               /* a second disk, mounted on /home (planned with the layout) */
+	struct sy_blockfs blockfs[SY_NR_BLOCKFS]; /* the filesystems on the disks (devices.c) */
 
 	/* the plan */
 	struct gen *gen;
@@ -215,6 +218,14 @@ void sy_fit_task_times(struct synth *s);
 
 /** The fd table of planned process @idx (init's for a kernel thread, none for a zombie): 0 or -ENOMEM. */
 int sy_build_files(struct synth *s, size_t idx);
+
+/**
+ * The fd of process @p open on @path (a file it locks): the one its table
+ * has, or a new one at the lowest free number, read-write, on /run's tmpfs
+ * when @on_run, else the root filesystem.  NULL when @p has no table, or on
+ * ENOMEM.  The pointer holds until the table changes again.
+ */
+struct mach_fd *sy_files_open_path(struct synth *s, struct mach_process *p, const char *path, bool on_run);
 /** Limits, cwd and root, exe, oom_score_adj, audit ids, autogroup, timer slack of @idx: 0 or -ENOMEM. */
 int sy_build_proc_misc(struct synth *s, size_t idx);
 /** Every thread's I/O counters, in step with its fitted CPU time. */
