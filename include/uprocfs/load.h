@@ -61,6 +61,13 @@ enum mach_ld_kind {
 	MACH_LD_PID_MAPS,
 	MACH_LD_PID_CMDLINE,
 	MACH_LD_PID_COMM,
+	MACH_LD_PID_SMAPS,
+	MACH_LD_PID_SMAPS_ROLLUP,
+	MACH_LD_PID_SCHEDSTAT,
+	MACH_LD_PID_WCHAN,
+	MACH_LD_PID_STACK,
+	MACH_LD_PID_SYSCALL,
+	MACH_LD_PID_CHILDREN,     /* task/<tid>/children only */
 	MACH_LD_NR_KINDS
 };
 
@@ -77,10 +84,15 @@ static inline bool mach_ld_kind_per_task(enum mach_ld_kind kind)
  */
 bool mach_ld_required(enum mach_ld_kind kind);
 
+/* mach_ld_name.flags */
+#define MACH_LDN_TID_ONLY 0x1u  /* per task, but only under task/<tid>/ (children) */
+#define MACH_LDN_NEED_MM  0x2u  /* opening it fails with ESRCH for a task without an mm: it has none */
+
 /** A file for the tree walk to read: where it is in a tree, and what it is. */
 struct mach_ld_name {
 	const char *name;         /* machine-wide: under the tree's root; per task: under <pid>/ and task/<tid>/ */
 	enum mach_ld_kind kind;
+	unsigned int flags;       /* MACH_LDN_* */
 };
 
 struct mach_load_opts {

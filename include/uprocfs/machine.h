@@ -216,20 +216,123 @@ enum mach_vma_kind {
 	MACH_NR_VMA_KINDS
 };
 
-#define MACH_VM_READ   0x1u
-#define MACH_VM_WRITE  0x2u
-#define MACH_VM_EXEC   0x4u
-#define MACH_VM_SHARED 0x8u   /* VM_MAYSHARE: 's' instead of 'p' */
+/*
+ * vm_flags bits (include/linux/mm.h, x86_64, Linux 6.18), named by the
+ * two-letter mnemonics smaps prints for them in bit order (VmFlags:).
+ * maps shows four of them: r, w, x, and 's' for VM_MAYSHARE.
+ */
+enum mach_vm_bit {
+	MACH_VMB_READ = 0,         /* rd */
+	MACH_VMB_WRITE = 1,        /* wr */
+	MACH_VMB_EXEC = 2,         /* ex */
+	MACH_VMB_SHARED = 3,       /* sh: shared and writable through the file */
+	MACH_VMB_MAYREAD = 4,      /* mr */
+	MACH_VMB_MAYWRITE = 5,     /* mw */
+	MACH_VMB_MAYEXEC = 6,      /* me */
+	MACH_VMB_MAYSHARE = 7,     /* ms: MAP_SHARED ('s' in maps) */
+	MACH_VMB_GROWSDOWN = 8,    /* gd: the stack */
+	MACH_VMB_UFFD_MISSING = 9, /* um */
+	MACH_VMB_PFNMAP = 10,      /* pf */
+	MACH_VMB_UFFD_WP = 12,     /* uw */
+	MACH_VMB_LOCKED = 13,      /* lo: mlock()ed */
+	MACH_VMB_IO = 14,          /* io */
+	MACH_VMB_SEQ_READ = 15,    /* sr */
+	MACH_VMB_RAND_READ = 16,   /* rr */
+	MACH_VMB_DONTCOPY = 17,    /* dc */
+	MACH_VMB_DONTEXPAND = 18,  /* de */
+	MACH_VMB_LOCKONFAULT = 19, /* lf */
+	MACH_VMB_ACCOUNT = 20,     /* ac: charged to the commit limit */
+	MACH_VMB_NORESERVE = 21,   /* nr */
+	MACH_VMB_HUGETLB = 22,     /* ht */
+	MACH_VMB_SYNC = 23,        /* sf */
+	MACH_VMB_ARCH_1 = 24,      /* ar: VM_PAT on x86 */
+	MACH_VMB_WIPEONFORK = 25,  /* wf */
+	MACH_VMB_DONTDUMP = 26,    /* dd */
+	MACH_VMB_SOFTDIRTY = 27,   /* sd: only with CONFIG_MEM_SOFT_DIRTY (not in the reference kernel) */
+	MACH_VMB_MIXEDMAP = 28,    /* mm */
+	MACH_VMB_HUGEPAGE = 29,    /* hg: MADV_HUGEPAGE */
+	MACH_VMB_NOHUGEPAGE = 30,  /* nh */
+	MACH_VMB_MERGEABLE = 31,   /* mg: KSM may merge it */
+	MACH_VMB_PKEY_BIT0 = 32,   /* 32..35: the protection key, which VmFlags does not print */
+	MACH_VMB_SHADOW_STACK = 37,/* ss */
+	MACH_VMB_UFFD_MINOR = 38,  /* ui */
+	MACH_VMB_DROPPABLE = 40,   /* dp */
+	MACH_VMB_SEALED = 42,      /* sl: mseal()ed */
+	MACH_NR_VM_BITS = 64
+};
+
+#define MACH_VM_BIT(b) (UINT64_C(1) << (b))
+#define MACH_VM_READ MACH_VM_BIT(MACH_VMB_READ)
+#define MACH_VM_WRITE MACH_VM_BIT(MACH_VMB_WRITE)
+#define MACH_VM_EXEC MACH_VM_BIT(MACH_VMB_EXEC)
+#define MACH_VM_SHARED MACH_VM_BIT(MACH_VMB_SHARED)
+#define MACH_VM_MAYREAD MACH_VM_BIT(MACH_VMB_MAYREAD)
+#define MACH_VM_MAYWRITE MACH_VM_BIT(MACH_VMB_MAYWRITE)
+#define MACH_VM_MAYEXEC MACH_VM_BIT(MACH_VMB_MAYEXEC)
+#define MACH_VM_MAYSHARE MACH_VM_BIT(MACH_VMB_MAYSHARE)
+#define MACH_VM_GROWSDOWN MACH_VM_BIT(MACH_VMB_GROWSDOWN)
+#define MACH_VM_PFNMAP MACH_VM_BIT(MACH_VMB_PFNMAP)
+#define MACH_VM_LOCKED MACH_VM_BIT(MACH_VMB_LOCKED)
+#define MACH_VM_IO MACH_VM_BIT(MACH_VMB_IO)
+#define MACH_VM_DONTCOPY MACH_VM_BIT(MACH_VMB_DONTCOPY)
+#define MACH_VM_DONTEXPAND MACH_VM_BIT(MACH_VMB_DONTEXPAND)
+#define MACH_VM_LOCKONFAULT MACH_VM_BIT(MACH_VMB_LOCKONFAULT)
+#define MACH_VM_ACCOUNT MACH_VM_BIT(MACH_VMB_ACCOUNT)
+#define MACH_VM_NORESERVE MACH_VM_BIT(MACH_VMB_NORESERVE)
+#define MACH_VM_HUGETLB MACH_VM_BIT(MACH_VMB_HUGETLB)
+#define MACH_VM_WIPEONFORK MACH_VM_BIT(MACH_VMB_WIPEONFORK)
+#define MACH_VM_DONTDUMP MACH_VM_BIT(MACH_VMB_DONTDUMP)
+#define MACH_VM_MIXEDMAP MACH_VM_BIT(MACH_VMB_MIXEDMAP)
+#define MACH_VM_HUGEPAGE MACH_VM_BIT(MACH_VMB_HUGEPAGE)
+#define MACH_VM_NOHUGEPAGE MACH_VM_BIT(MACH_VMB_NOHUGEPAGE)
+#define MACH_VM_MERGEABLE MACH_VM_BIT(MACH_VMB_MERGEABLE)
+#define MACH_VM_SEALED MACH_VM_BIT(MACH_VMB_SEALED)
+/* what mmap() gives every mapping before the file and the flags take some away */
+#define MACH_VM_MAY_RWX (MACH_VM_MAYREAD | MACH_VM_MAYWRITE | MACH_VM_MAYEXEC)
+
+/*
+ * fs/proc/task_mmu.c keeps proportional sizes in fixed point, bytes <<
+ * PSS_SHIFT, so that pages shared three ways do not each lose a third;
+ * the printed kB truncate: (pss >> PSS_SHIFT) >> 10.
+ */
+#define MACH_PSS_SHIFT 12
+
+/**
+ * What a page-table walk of one VMA counts (struct mem_size_stats of
+ * fs/proc/task_mmu.c): sizes in bytes, proportional sizes (pss*, swap_pss)
+ * in the MACH_PSS_SHIFT fixed point.  smaps prints them per VMA;
+ * smaps_rollup sums them over the mm before it truncates.  Locked is not
+ * kept apart: it is the pss of a VM_LOCKED VMA.
+ */
+struct mach_mss {
+	uint64_t resident;        /* Rss: present pages (the zero page not counted) */
+	uint64_t shared_clean, shared_dirty;   /* pages more than this mm maps */
+	uint64_t private_clean, private_dirty;
+	uint64_t referenced;      /* young or referenced */
+	uint64_t anonymous;       /* anonymous folios, KSM ones included */
+	uint64_t ksm;             /* KSM-merged */
+	uint64_t lazyfree;        /* MADV_FREE'd and still clean */
+	uint64_t anonymous_thp, shmem_thp, file_thp; /* PMD-mapped THPs by kind */
+	uint64_t shared_hugetlb, private_hugetlb;    /* hugetlb pages (not in Rss) */
+	uint64_t swap;            /* swapped-out pages (for shmem: of the object it maps) */
+	uint64_t pss;             /* fixed point: each page over its mapcount */
+	uint64_t pss_anon, pss_file, pss_shmem; /* pss by folio kind: they sum to pss */
+	uint64_t pss_dirty;       /* pss of the dirty pages */
+	uint64_t swap_pss;        /* fixed point: each swap slot over its swap count */
+};
 
 struct mach_vma {
 	uint64_t start, end;
 	uint64_t offset;          /* bytes (pgoff << PAGE_SHIFT) */
 	uint32_t dev_major, dev_minor;
 	uint64_t inode;
-	unsigned int flags;       /* MACH_VM_* */
+	uint64_t flags;           /* vm_flags: MACH_VM_* bits */
 	enum mach_vma_kind kind;
 	bool deleted;             /* FILE: the file was unlinked */
+	bool thp_eligible;        /* smaps THPeligible: THPs may back it (thp_vma_allowable_orders) */
+	uint32_t pagesize_kb;     /* KernelPageSize = MMUPageSize on x86: 4, or the hugetlb page's */
 	char *name;               /* FILE: path; ANON_NAMED/ANON_SHMEM: the name; else NULL */
+	struct mach_mss mss;      /* what smaps counts in it */
 };
 
 /** What the mm of a process holds (shared by its threads). */
@@ -260,6 +363,38 @@ struct mach_mm {
 	size_t cmdline_len;
 	char *environ;            /* raw bytes of the environment area (/proc/<pid>/environ) */
 	size_t environ_len;
+};
+
+/*
+ * Where tasks wait in the kernel.  Kernel functions and whole stacks are
+ * kept once per machine (mach_machine.ksyms, .kstacks) and tasks refer to
+ * them by index: thousands of threads sleep in the same few places.
+ */
+
+/** A kernel function as %pB prints it: NAME+OFFSET/SIZE, and " [MODULE]" for a module's. */
+struct mach_ksym {
+	char *name;               /* "do_epoll_wait", "poll_schedule_timeout.constprop.0" */
+	uint32_t size;            /* the function's length in bytes */
+	char *module;             /* NULL: built into the kernel */
+};
+
+/** One return address of a kernel stack: inside ksyms[sym], @off bytes in. */
+struct mach_kframe {
+	uint32_t sym;
+	uint32_t off;
+};
+
+/** A stack as stack_trace_save_tsk() keeps it (scheduler functions skipped), innermost first. */
+struct mach_kstack {
+	unsigned int nframes;
+	struct mach_kframe *frames;
+};
+
+/** What task_current_syscall() finds a task blocked in (/proc/<pid>/syscall). */
+struct mach_syscall {
+	int32_t nr;               /* the syscall number; -1: in none (only sp and pc print) */
+	uint64_t args[6];         /* the argument registers, as saved at entry */
+	uint64_t sp, pc;          /* user stack pointer and instruction pointer */
 };
 
 /** One thread (a task in kernel terms). */
@@ -298,7 +433,21 @@ struct mach_thread {
 	int processor;
 	uint64_t delayacct_blkio_ticks;
 	uint64_t guest_time_ns;
-	bool wchan;               /* stat field 35: blocked in the kernel */
+	/*
+	 * Where it waits: get_wchan()'s function (0: none, "0" in wchan; a
+	 * running task has none), its kernel stack (0: empty) and the syscall
+	 * it is in.  stat field 35 follows from the state alone.
+	 */
+	uint32_t wchan_sym;       /* index into mach_machine.ksyms */
+	uint32_t kstack;          /* index into mach_machine.kstacks */
+	struct mach_syscall syscall;
+	/* sched_info (schedstat): time on a CPU, time waiting on a runqueue, timeslices */
+	uint64_t sum_exec_runtime_ns; /* se.sum_exec_runtime: utime_ns + stime_ns up to cputime_adjust */
+	uint64_t run_delay_ns;
+	uint64_t pcount;
+	/* the processes it forked (task/<tid>/children): their tgids in its children list's order */
+	unsigned int nchildren;
+	pid_t *children;
 	int exit_code;            /* stat field 52 of task/<tid>/stat */
 };
 
@@ -423,6 +572,12 @@ struct mach_machine {
 
 	size_t nprocs;            /* ascending by tgid */
 	struct mach_process *procs;
+
+	/* kernel functions and stacks tasks wait in; entry 0 of each is "none" */
+	size_t nksyms;
+	struct mach_ksym *ksyms;
+	size_t nkstacks;
+	struct mach_kstack *kstacks;
 };
 
 /* ------------------------------------------------------------------ */
@@ -440,6 +595,12 @@ const char *mach_sib_name(enum mach_spec_indirect_branch v);
 const char *mach_sd_level_name(enum mach_sd_level l);
 /** "[heap]" etc. for the fixed-name kinds; NULL for FILE, ANON and the named kinds. */
 const char *mach_vma_kind_name(enum mach_vma_kind k);
+/**
+ * The VmFlags mnemonic of vm_flags bit @bit ("rd", "wr", ...); "" for the
+ * bits VmFlags does not print (the protection key); NULL for bits the kernel
+ * prints as "??".
+ */
+const char *mach_vm_flag_name(unsigned int bit);
 
 /* ------------------------------------------------------------------ */
 /* Lifetimes and lookups                                               */
@@ -477,6 +638,40 @@ void mach_process_clear(struct mach_process *p);
 
 /** Free an mm and everything it owns. */
 void mach_mm_free(struct mach_mm *mm);
+
+/**
+ * The index of kernel function @name (@len bytes), @size bytes long, of
+ * @module (NULL: built in) in m->ksyms, added if new: 0 or -ENOMEM.
+ */
+int mach_ksym_intern(struct mach_machine *m, const char *name, size_t len, uint32_t size,
+		     const char *module, uint32_t *id);
+
+/** The index of the stack of @n @frames in m->kstacks, added if new (0 for none): 0 or -ENOMEM. */
+int mach_kstack_intern(struct mach_machine *m, const struct mach_kframe *frames, unsigned int n,
+		       uint32_t *id);
+
+/** The name of m->ksyms[@id], or NULL for 0 and ids out of range. */
+const char *mach_ksym_name(const struct mach_machine *m, uint32_t id);
+
+/** Add the counters of @s to @sum. */
+void mach_mss_add(struct mach_mss *sum, const struct mach_mss *s);
+
+/** The pss smaps counts as Locked in @vma: all of it in a VM_LOCKED VMA, else none. */
+static inline uint64_t mach_vma_pss_locked(const struct mach_vma *vma)
+{
+	return (vma->flags & MACH_VM_LOCKED) ? vma->mss.pss : 0;
+}
+
+/** The VMAs of @mm proper: all but the gate VMA ([vsyscall]), which no mm holds. */
+size_t mach_mm_nvmas_own(const struct mach_mm *mm);
+
+/**
+ * What smaps_rollup shows of @mm: the sum of its own VMAs' counters, their
+ * Locked pss, and the span from the first one's start to the last one's end
+ * (0-0 without VMAs).
+ */
+void mach_mm_rollup(const struct mach_mm *mm, struct mach_mss *sum, uint64_t *pss_locked,
+		    uint64_t *start, uint64_t *end);
 
 /** Nanoseconds to clock ticks, as the kernel's nsec_to_clock_t (USER_HZ=100). */
 static inline uint64_t mach_ns_to_ticks(uint64_t ns)

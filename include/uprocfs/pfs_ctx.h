@@ -24,7 +24,7 @@ struct pfs_ctx {
 	const struct mach_thread *thread; /* the leader under /proc/<pid>, the thread under task/<tid> */
 	bool whole;                       /* /proc/<pid> (thread-group totals) rather than task/<tid> */
 	bool ptrace_ok;                   /* the reader may ptrace-read the task (stat's masked fields) */
-	bool read_denied;                 /* a PFS_ACC_AT_READ check failed: reads give EACCES */
+	int read_denied;                  /* a PFS_ACC_AT_READ check failed: the errno reads give (EACCES, EPERM) */
 	unsigned int arg;                 /* the entry's arg (pressure resource, ...) */
 	uint32_t inst;                    /* the instance of a "*" leaf (an fd number, ...) */
 	pid_t caller_pid, caller_tid;     /* who reads: what self and thread-self point to (0: none) */

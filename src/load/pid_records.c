@@ -10,6 +10,7 @@
 
 #include "../util/vec.h"
 #include "load_int.h"
+#include "load_mmsched.h"
 
 /* ------------------------------------------------------------------ */
 /* Records                                                              */
@@ -38,6 +39,8 @@ void ld_task_clear(struct ld_task *t)
 	ld_maps_free(t->maps);
 	ld_bytes_free(t->cmdline);
 	ld_bytes_free(t->comm);
+	ld_mms_free(t->mms);
+	t->mms = NULL;
 	t->status = NULL;
 	t->stat = NULL;
 	t->statm = NULL;
@@ -94,6 +97,8 @@ static int rec_new(struct ld_task *t, enum mach_ld_kind kind, const char *path)
 {
 	char **name = NULL;
 
+	if (ld_mms_kind(kind))
+		return ld_mms_new(&t->mms, kind, path);
 	switch (kind) {
 	case MACH_LD_PID_STATUS: name = REC_NEW(t, status); break;
 	case MACH_LD_PID_STAT: name = REC_NEW(t, stat); break;
@@ -110,6 +115,8 @@ static int rec_new(struct ld_task *t, enum mach_ld_kind kind, const char *path)
 
 static int rec_parse(struct ld_task *t, enum mach_ld_kind kind, pid_t tgid, struct lex *lx)
 {
+	if (ld_mms_kind(kind))
+		return ld_mms_parse(t->mms, kind, lx);
 	switch (kind) {
 	case MACH_LD_PID_STATUS: return ld_parse_status(lx, tgid, t->tid, t->status);
 	case MACH_LD_PID_STAT: return ld_parse_pid_stat(lx, t->tid, t->stat);
@@ -122,6 +129,10 @@ static int rec_parse(struct ld_task *t, enum mach_ld_kind kind, pid_t tgid, stru
 
 static void rec_swap(struct ld_task *a, struct ld_task *b, enum mach_ld_kind kind)
 {
+	if (ld_mms_kind(kind)) {
+		ld_mms_swap(&a->mms, &b->mms, kind);
+		return;
+	}
 	switch (kind) {
 	case MACH_LD_PID_STATUS: REC_SWAP(a, b, status); break;
 	case MACH_LD_PID_STAT: REC_SWAP(a, b, stat); break;

@@ -224,7 +224,8 @@ static struct slot *make_slots(const struct walk *w, pid_t pid, const pid_t *tid
 			continue;
 		if (leader_task)
 			set_slot(&s[k++], &w->files[f], pid, pid);
-		set_slot(&s[k++], &w->files[f], pid, 0);
+		if (!(w->files[f].flags & MACH_LDN_TID_ONLY))
+			set_slot(&s[k++], &w->files[f], pid, 0);
 	}
 	*n = k;
 	return s;
@@ -264,6 +265,12 @@ static int attempt_read(struct walk *w, struct attempt *a, const char **skip)
 		return -ENOMEM;
 	w->arena.used = 0;
 	for (size_t i = 0; i < a->n; i++) {
+		pid_t tid = a->s[i].tid ? a->s[i].tid : a->pid;
+
+		if (a->s[i].f->kind == MACH_LD_PID_SYSCALL && tid == w->self_tid) {
+			a->s[i].rc = LD_RC_SELF;
+			continue;
+		}
 		rc = ld_walk_read(w, a->s[i].rel, &a->s[i].off, &a->s[i].len);
 		if (rc == -ENOBUFS)
 			return rc;
@@ -285,6 +292,8 @@ static int attempt_check(struct walk *w, const struct attempt *a, const char **s
 		bool leader = x->tid == 0 || x->tid == a->pid;
 		bool needed = x->tid == 0 && mach_ld_required(x->f->kind);
 
+		if (no_mm(x->f, x->rc))
+			continue;
 		if (gone(x->rc) && w->live) {
 			if (leader) {
 				*skip = "task exited";
@@ -390,6 +399,8 @@ static int report_pid(struct walk *w, const struct attempt *a, const char *reaso
 
 		if (x->rc == -ENOENT && !w->live && !reason)
 			continue; /* a captured tree without this file */
+		if (no_mm(x->f, x->rc) && !reason)
+			continue; /* a task without an mm has no such file */
 		if (why)
 			rc = ld_report_add(&w->rep, x->rel, MACH_LOAD_SKIPPED, why, NULL, 0);
 		else
@@ -538,6 +549,7 @@ int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct ma
 	}
 	/* the live kernel's files change between reads; a captured tree's do not */
 	w.live = !fstatfs(w.dirfd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC;
+	w.self_tid = w.live ? gettid() : 0;
 	w.uf_flags = w.live ? 0 : UF_BENEATH;
 	rc = ld_arena_grow(&w.arena, ARENA_FIRST);
 	if (rc)

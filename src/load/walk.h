@@ -22,6 +22,7 @@ struct walk {
 	const char *dir;
 	int dirfd;
 	bool live, no_tasks;
+	pid_t self_tid;           /* live: the thread reading, whose syscall shows its own reads */
 	const struct mach_ld_name *files; /* what to read, from the caller (the file table) */
 	size_t nfiles;
 	unsigned int uf_flags;    /* UF_BENEATH for a tree somebody wrote */
@@ -60,11 +61,25 @@ static inline bool refused(const struct walk *w, int rc)
 			       rc == -EFBIG);
 }
 
+/*
+ * A slot not read: the reading thread's own syscall file, which shows the
+ * very read (a reader is "running" to everyone else).
+ */
+#define LD_RC_SELF (-EDEADLK)
+
+/* A task without an mm has no file that needs one: its open fails with ESRCH. */
+static inline bool no_mm(const struct mach_ld_name *f, int rc)
+{
+	return rc == -ESRCH && (f->flags & MACH_LDN_NEED_MM);
+}
+
 /* Why a file that exists is not loaded, for the report; NULL when it can be read. */
 static inline const char *unreadable(const struct walk *w, int rc)
 {
 	if (denied(rc))
 		return "permission denied";
+	if (rc == LD_RC_SELF)
+		return "the reader's own syscall";
 	return refused(w, rc) ? uf_reason(rc) : NULL;
 }
 

@@ -187,6 +187,7 @@ void mach_mm_free(struct mach_mm *mm)
 static void thread_clear(struct mach_thread *t)
 {
 	free(t->groups);
+	free(t->children);
 	mach_bitmap_free(&t->cpus_allowed);
 	mach_bitmap_free(&t->mems_allowed);
 }
@@ -221,6 +222,14 @@ void mach_free(struct mach_machine *m)
 	for (size_t i = 0; m->procs && i < m->nprocs; i++)
 		mach_process_clear(&m->procs[i]);
 	free(m->procs);
+	for (size_t i = 0; m->ksyms && i < m->nksyms; i++) {
+		free(m->ksyms[i].name);
+		free(m->ksyms[i].module);
+	}
+	free(m->ksyms);
+	for (size_t i = 0; m->kstacks && i < m->nkstacks; i++)
+		free(m->kstacks[i].frames);
+	free(m->kstacks);
 	free(m);
 }
 

@@ -195,7 +195,6 @@ static void set_task_state(struct mach_sim *s, struct wtask *w, enum wstate st)
 	};
 	w->state = st;
 	thread_of(s, w)->state = shown[st];
-	thread_of(s, w)->wchan = st != W_RUNNING && st != W_RUNNABLE;
 }
 
 /* A context switch on @cpu from @prev (or idle) to the next runnable task. */
@@ -560,7 +559,6 @@ static void quiesce_others(struct mach_sim *s)
 			struct mach_thread *th = &m->procs[i].threads[t];
 			if (th->state == MACH_TASK_RUNNING || th->state == MACH_TASK_DISK_SLEEP) {
 				th->state = th->kthread ? MACH_TASK_IDLE : MACH_TASK_SLEEPING;
-				th->wchan = true;
 			}
 		}
 }

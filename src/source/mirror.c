@@ -26,7 +26,8 @@ static int load_one(struct mach_loader *ld, int procfd, const char *path, bool r
 	int rc = uf_read(procfd, path, 0, UF_LIMIT_DEFAULT, &text, &len);
 
 	if (rc) {
-		if (!required && (rc == -ENOENT || rc == -EACCES || rc == -EPERM))
+		/* ESRCH: a file that needs an mm, of a task without one (smaps_rollup) */
+		if (!required && (rc == -ENOENT || rc == -EACCES || rc == -EPERM || rc == -ESRCH))
 			return 0;
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		return rc;

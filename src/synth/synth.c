@@ -91,6 +91,7 @@ static void free_build(struct synth *s)
 	free(s->vb);
 	free(s->gen);
 	free(s->user_seen);
+	free(s->share.group);
 }
 
 /* Each step reads what the steps before it built, so the order is fixed (see above). */
@@ -113,9 +114,11 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	sy_init_names(&s);
 	sy_build_clock(&s);
 	sy_build_topology(&s);
-	if ((rc = sy_build_cpus(&s)) || (rc = sy_plan(&s)) || (rc = sy_build_tasks(&s)))
+	if ((rc = sy_build_cpus(&s)) || (rc = sy_plan(&s)) || (rc = sy_plan_sharing(&s)) ||
+	    (rc = sy_install_waits(&s)) || (rc = sy_build_tasks(&s)) || (rc = sy_build_children(&s)))
 		goto fail;
 	sy_fit_task_times(&s);
+	sy_build_sched_info(&s);
 	if ((rc = sy_build_schedstat(&s)) || (rc = sy_build_irqs(&s)))
 		goto fail;
 	sy_build_meminfo(&s);

@@ -36,8 +36,9 @@ int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struc
 {
 	unsigned int acc = n->entry ? n->entry->access : 0;
 	bool allowed;
+	int err = 0;
 
-	c->read_denied = false;
+	c->read_denied = 0;
 	if (!c->thread || !r) {
 		/* global files, and the command line's own reads, which have every right */
 		c->ptrace_ok = true;
@@ -52,13 +53,16 @@ int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struc
 	/* mm_access: a task without an mm, or sharing the reader's, has nothing to hide */
 	if ((acc & PFS_ACC_MM) && (!c->proc->mm || (r->pid && r->pid == c->proc->tgid)))
 		allowed = true;
+	/* stack asks for CAP_SYS_ADMIN first (EACCES), then lock_trace's attach (EPERM) */
 	if ((acc & PFS_ACC_CAP_SYS_ADMIN) && !r->cap_sys_admin)
-		allowed = false;
-	if (allowed)
+		err = EACCES;
+	else if (!allowed)
+		err = (acc & PFS_ACC_PTRACE_ATTACH) && (acc & PFS_ACC_AT_READ) ? EPERM : EACCES;
+	if (!err)
 		return 0;
 	if (acc & PFS_ACC_AT_READ) {
-		c->read_denied = true;
+		c->read_denied = err;
 		return 0;
 	}
-	return -EACCES;
+	return -err;
 }

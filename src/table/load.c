@@ -26,7 +26,11 @@ static void collect_names(void)
 		const struct pfs_entry *e = &pfs_entries[i];
 
 		if (e->kind == PFS_FILE && e->load != MACH_LD_NONE && !strchr(e->path, '*'))
-			names[nnames++] = (struct mach_ld_name){ .name = e->path, .kind = e->load };
+			names[nnames++] = (struct mach_ld_name){
+				.name = e->path, .kind = e->load,
+				.flags = (e->scopes == PFS_IN(PFS_SCOPE_TID) ? MACH_LDN_TID_ONLY : 0) |
+					 (e->access & PFS_ACC_NEED_MM ? MACH_LDN_NEED_MM : 0),
+			};
 	}
 }
 

@@ -424,7 +424,9 @@ static void check_machine(const struct mach_machine *m, const struct mach_synth_
 			majflt += t->majflt;
 			nrun += t->state == MACH_TASK_RUNNING;
 			nblk += t->state == MACH_TASK_DISK_SLEEP;
-			check(P_STATES, t->wchan == (t->state != MACH_TASK_RUNNING), "tid %d: wchan", (int)t->tid);
+			check(P_STATES, (t->wchan_sym != 0) == (t->state != MACH_TASK_RUNNING &&
+							       t->state != MACH_TASK_ZOMBIE),
+			      "tid %d: a wait channel exactly when it waits", (int)t->tid);
 			check(P_STATES, j == 0 || t->state == t0->state || t->state == MACH_TASK_SLEEPING ||
 					t->state == MACH_TASK_RUNNING, "tid %d: state", (int)t->tid);
 

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pid_smaps.c - /proc/<pid>/smaps (one record per VMA) and
+ * /proc/<pid>/smaps_rollup (the sums over the mm).
+ *
+ * Mirrors fs/proc/task_mmu.c of Linux 6.18: show_smap (the maps line, the
+ * sizes, __show_smap's counters, THPeligible and show_smap_vma_flags) and
+ * show_smaps_rollup.  Every counter line is a 16-character label and the
+ * kB value right-aligned in 8 (SEQ_PUT_DEC), except Private_Hugetlb, whose
+ * 17-character label takes a width of 7.  Proportional sizes are kept in
+ * the MACH_PSS_SHIFT fixed point and truncated only when printed, so the
+ * rollup, which sums them first, may exceed the sum of the per-VMA lines.
+ * There is no ProtectionKey line: the reference CPU has no OSPKE.
+ */
+#include <errno.h>
+
+#include "render.h"
+
+/* The printed kB of a byte count, and of a fixed-point proportional size. */
+#define KB(bytes) ((bytes) >> 10)
+#define PSS_KB(fixed) (((fixed) >> MACH_PSS_SHIFT) >> 10)
+
+/* Labels, each with the end of the line before it: __show_smap's SEQ_PUT_DEC. */
+static void put_kb(struct seq_file *m, const char *label, uint64_t kb)
+{
+	seq_put_decimal_ull_width(m, label, kb, 8);
+}
+
+/*
+ * __show_smap: the counters of one VMA or of the whole mm (@rollup adds
+ * the split of Pss by kind).  @pss_locked is the pss of VM_LOCKED memory.
+ */
+static void show_smap_counters(struct seq_file *m, const struct mach_mss *s, uint64_t pss_locked,
+			       bool rollup)
+{
+	put_kb(m, "Rss:            ", KB(s->resident));
+	put_kb(m, " kB\nPss:            ", PSS_KB(s->pss));
+	put_kb(m, " kB\nPss_Dirty:      ", PSS_KB(s->pss_dirty));
+	if (rollup) {
+		put_kb(m, " kB\nPss_Anon:       ", PSS_KB(s->pss_anon));
+		put_kb(m, " kB\nPss_File:       ", PSS_KB(s->pss_file));
+		put_kb(m, " kB\nPss_Shmem:      ", PSS_KB(s->pss_shmem));
+	}
+	put_kb(m, " kB\nShared_Clean:   ", KB(s->shared_clean));
+	put_kb(m, " kB\nShared_Dirty:   ", KB(s->shared_dirty));
+	put_kb(m, " kB\nPrivate_Clean:  ", KB(s->private_clean));
+	put_kb(m, " kB\nPrivate_Dirty:  ", KB(s->private_dirty));
+	put_kb(m, " kB\nReferenced:     ", KB(s->referenced));
+	put_kb(m, " kB\nAnonymous:      ", KB(s->anonymous));
+	put_kb(m, " kB\nKSM:            ", KB(s->ksm));
+	put_kb(m, " kB\nLazyFree:       ", KB(s->lazyfree));
+	put_kb(m, " kB\nAnonHugePages:  ", KB(s->anonymous_thp));
+	put_kb(m, " kB\nShmemPmdMapped: ", KB(s->shmem_thp));
+	put_kb(m, " kB\nFilePmdMapped:  ", KB(s->file_thp));
+	put_kb(m, " kB\nShared_Hugetlb: ", KB(s->shared_hugetlb));
+	seq_put_decimal_ull_width(m, " kB\nPrivate_Hugetlb: ", KB(s->private_hugetlb), 7);
+	put_kb(m, " kB\nSwap:           ", KB(s->swap));
+	put_kb(m, " kB\nSwapPss:        ", PSS_KB(s->swap_pss));
+	put_kb(m, " kB\nLocked:         ", PSS_KB(pss_locked));
+	seq_puts(m, " kB\n");
+}
+
+/* One mnemonic per set flag, in bit order, each followed by a space; "??" for bits unnamed. */
+static void show_smap_vma_flags(struct seq_file *m, uint64_t flags)
+{
+	seq_puts(m, "VmFlags: ");
+	for (unsigned int bit = 0; bit < MACH_NR_VM_BITS; bit++) {
+		const char *name = mach_vm_flag_name(bit);
+
+		if (name && !name[0])
+			continue; /* the protection key: printed nowhere here */
+		if (flags & MACH_VM_BIT(bit)) {
+			seq_puts(m, name ? name : "??");
+			seq_putc(m, ' ');
+		}
+	}
+	seq_putc(m, '\n');
+}
+
+static int show_smap(struct seq_file *m, void *v)
+{
+	const struct mach_vma *vma = v;
+
+	pfs_show_map_vma(m, vma);
+	put_kb(m, "Size:           ", KB(vma->end - vma->start));
+	put_kb(m, " kB\nKernelPageSize: ", vma->pagesize_kb);
+	put_kb(m, " kB\nMMUPageSize:    ", vma->pagesize_kb);
+	seq_puts(m, " kB\n");
+	show_smap_counters(m, &vma->mss, mach_vma_pss_locked(vma), false);
+	seq_put_decimal_ull_width(m, "THPeligible:    ", vma->thp_eligible, 8);
+	seq_putc(m, '\n');
+	show_smap_vma_flags(m, vma->flags);
+	return 0;
+}
+
+const struct seq_operations pfs_pid_smaps_ops = {
+	.start = pfs_pid_maps_start,
+	.next = pfs_pid_maps_next,
+	.stop = pfs_seq_stop_nothing,
+	.show = show_smap,
+};
+
+/*
+ * show_smaps_rollup: the walk of every VMA of the mm (not the gate VMA,
+ * which is no VMA of it), summed in fixed point, under a header that spans
+ * the first VMA's start to the last one's end with flags, offset, device
+ * and inode all 0.
+ */
+int pfs_show_pid_smaps_rollup(struct seq_file *m, void *v)
+{
+	const struct pfs_ctx *c = m->private;
+	const struct mach_mm *mm = c->proc->mm;
+	struct mach_vma header = { .kind = MACH_VMA_ANON };
+	struct mach_mss sum;
+	uint64_t pss_locked;
+
+	(void)v;
+	if (!mm)
+		return -ESRCH; /* the open refuses it first (PFS_ACC_NEED_MM) */
+	mach_mm_rollup(mm, &sum, &pss_locked, &header.start, &header.end);
+	pfs_show_vma_header_prefix(m, &header);
+	seq_pad(m, ' ');
+	seq_puts(m, "[rollup]\n");
+	show_smap_counters(m, &sum, pss_locked, true);
+	return 0;
+}
