@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "machine/sim_testing.h"
+#include "machine/sim_waits.h"
 #include "uprocfs/calc_load.h"
 #include "uprocfs/sim.h"
 
@@ -48,6 +49,7 @@ struct wtask {
 	bool stall_pending;       /* woke from a memory stall: leave it when it runs */
 	int group;                /* messaging: its group, or -1 */
 	bool sender;              /* messaging: sends (wakes its group's receivers) */
+	struct sim_wait sleep, io; /* where it waits asleep, and for io or memory (D) */
 };
 
 struct cpu_rq {
@@ -193,8 +195,14 @@ static void set_task_state(struct mach_sim *s, struct wtask *w, enum wstate st)
 		[W_SLEEP] = MACH_TASK_SLEEPING, [W_IOWAIT] = MACH_TASK_DISK_SLEEP,
 		[W_MEMSTALL] = MACH_TASK_DISK_SLEEP,
 	};
+	struct mach_thread *t = thread_of(s, w);
+	const struct sim_wait *wait = st == W_SLEEP ? &w->sleep : &w->io;
+
 	w->state = st;
-	thread_of(s, w)->state = shown[st];
+	t->state = shown[st];
+	/* a task on a CPU or a runqueue waits in nothing */
+	t->kstack = st == W_RUNNING || st == W_RUNNABLE ? 0 : wait->kstack;
+	t->wchan_sym = st == W_RUNNING || st == W_RUNNABLE ? 0 : wait->wchan;
 }
 
 /* A context switch on @cpu from @prev (or idle) to the next runnable task. */
@@ -224,6 +232,7 @@ static void switch_to_next(struct mach_sim *s, int cpu, struct wtask *prev, bool
 		nw->ran_ticks = 0;
 		set_task_state(s, nw, W_RUNNING);
 		ss->pcount++;
+		thread_of(s, nw)->pcount++; /* sched_info_arrive: a timeslice begins */
 		if (nw->stall_pending) {
 			/* its memory stall ends once it runs again */
 			psi_memstall_leave(&nw->pt);
@@ -327,6 +336,7 @@ static void account_cpu(struct mach_sim *s, int cpu, uint64_t ns)
 		c->time_ns[MACH_CPU_SYSTEM] += sys;
 		t->utime_ns += user;
 		t->stime_ns += sys;
+		t->sum_exec_runtime_ns += rest; /* utime and stime split exactly this */
 		p->group_utime_ns += user;
 		p->group_stime_ns += sys;
 		c->sched.rq_cpu_time += rest;
@@ -339,6 +349,8 @@ static void account_cpu(struct mach_sim *s, int cpu, uint64_t ns)
 		s->m->idle_ns += rest;
 	}
 	c->sched.run_delay += (uint64_t)rq->len * ns;
+	for (unsigned int k = 0; k < rq->len; k++)
+		thread_of(s, &s->tasks[rq->queue[(rq->head + k) % s->ntasks]])->run_delay_ns += ns;
 }
 
 static void step(struct mach_sim *s, uint64_t dt)
@@ -558,7 +570,11 @@ static void quiesce_others(struct mach_sim *s)
 		for (unsigned int t = 0; t < m->procs[i].nthreads; t++) {
 			struct mach_thread *th = &m->procs[i].threads[t];
 			if (th->state == MACH_TASK_RUNNING || th->state == MACH_TASK_DISK_SLEEP) {
+				struct sim_wait w = sim_sleep_wait(m, &m->procs[i], th);
+
 				th->state = th->kthread ? MACH_TASK_IDLE : MACH_TASK_SLEEPING;
+				th->kstack = w.kstack;
+				th->wchan_sym = w.wchan;
 			}
 		}
 }
@@ -578,6 +594,8 @@ static void start_tasks(struct mach_sim *s)
 		w->group = s->o.messaging_groups ? (int)(i / 40) : -1;
 		w->sender = s->o.messaging_groups && i % 40 < 20;
 		t->processor = cpu;
+		w->sleep = sim_sleep_wait(s->m, proc_of(s, w), t);
+		w->io = sim_io_wait(s->m, w->sleep);
 		set_task_state(s, w, W_SLEEP);
 		if (w->group >= 0)
 			w->remaining_ns = w->sender ? exponential(s, (double)s->tick_ns) : INFINITY;

@@ -57,12 +57,16 @@ static size_t live_list_ids(struct pfs_source *s, const struct pfs_reader *r, co
 /*
  * What the kernel refuses us (root, serving) it refuses every reader: pid
  * 1's maps where its user namespace is not ours, say.  The loader reads such
- * files as optional, so ask the kernel first.
+ * files as optional, so ask the kernel first.  A file it checks when read
+ * (stack, syscall: lock_trace) opens fine; its read's errno goes to
+ * *@read_err.
  */
-static int daemon_may_read(int procfd, const struct pfs_node *n)
+static int daemon_may_read(int procfd, const struct pfs_node *n, int *read_err)
 {
 	char path[256], target[8];
 	int fd;
+
+	*read_err = 0;
 
 	if (!n->entry || n->entry->kind == PFS_DIR || pfs_node_path(n, path, sizeof(path)))
 		return 0;
@@ -74,6 +78,9 @@ static int daemon_may_read(int procfd, const struct pfs_node *n)
 	fd = openat(procfd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == EACCES || errno == EPERM ? -errno : 0;
+	if ((n->entry->access & PFS_ACC_AT_READ) && read(fd, target, 1) < 0 &&
+	    (errno == EACCES || errno == EPERM))
+		*read_err = errno;
 	close(fd);
 	return 0;
 }
@@ -81,12 +88,12 @@ static int daemon_may_read(int procfd, const struct pfs_node *n)
 static int live_open(struct pfs_source *s, const struct pfs_reader *r, const struct pfs_node *n,
 		     struct pfs_view *v, char *err, size_t errlen)
 {
-	int rc;
+	int rc, read_err;
 
 	memset(v, 0, sizeof(*v));
 	v->ctx.caller_pid = r ? r->pid : 0;
 	v->ctx.caller_tid = r ? r->tid : 0;
-	rc = daemon_may_read(live_fd(s), n);
+	rc = daemon_may_read(live_fd(s), n, &read_err);
 	if (rc)
 		return rc;
 	if (n->pid)
@@ -100,6 +107,8 @@ static int live_open(struct pfs_source *s, const struct pfs_reader *r, const str
 		rc = pfs_access_check(n, r, &v->ctx);
 	else if (!rc)
 		v->ctx.ptrace_ok = true;
+	if (!rc && read_err && !v->ctx.read_denied)
+		v->ctx.read_denied = read_err; /* the kernel refuses even us when read */
 	return rc;
 }
 
