@@ -1,6 +1,6 @@
 #!/bin/sh
-# test_tools.sh - unmodified ps, top, free, vmstat, uptime, pgrep and htop read
-# a synthetic machine through `uprocfs run`; the live mirror gives the kernel's
+# test_tools.sh - unmodified ps, top, free, vmstat, uptime, pgrep, htop, psutil
+# and pidstat read a synthetic machine through `uprocfs run`; the live mirror gives the kernel's
 # bytes; the tree survives 1-byte reads, random offsets, 8 concurrent readers,
 # a task that exits between readdir and open, and an unmount during reads.
 #
@@ -103,6 +103,73 @@ name=$(cat "$tmp"/tree/[0-9]*/comm | sort | uniq -c | sort -rn | awk '$1 > 1 && 
 want=$(cat "$tmp"/tree/[0-9]*/comm | grep -cx "$name")
 got=$(run pgrep -xc "$name")
 [ "$got" = "$want" ]; ok $? "pgrep -xc $name counts $want synthetic processes ($got)"
+
+# --- wchan, smaps, context switches: ps, psutil, pidstat ------------------------
+# ps shows /proc/<pid>/wchan: a function for a sleeping task, "-" for a running one or a zombie
+# (the simulator moves a few tasks between ps's reads of stat and wchan: a few may disagree)
+run ps -eo pid=,stat=,wchan:40= > "$tmp/pswchan"
+for f in "$tmp"/tree/[0-9]*/task/*/wchan; do cat "$f"; echo; done | cut -c1-40 | sort -u > "$tmp/wchans"
+bad=$(awk -v known="$tmp/wchans" 'BEGIN { while ((getline w < known) > 0) k[w] = 1 }
+	$1 >= 3000000 { next }
+	{ running = substr($2, 1, 1) == "R" || substr($2, 1, 1) == "Z" }
+	(running && $3 != "-") || (!running && !(($3 in k) || $3 == "-")) || $3 == "?" { bad++ }
+	!running && $3 == "-" { bad++ }
+	END { print bad + 0 }' "$tmp/pswchan")
+named=$(awk '$3 != "-"' "$tmp/pswchan" | wc -l)
+[ "$bad" -le 3 ] && [ "$named" -gt $((nprocs / 2)) ]
+ok $? "ps -eo pid,stat,wchan: a kernel function for every sleeping task ($named named, $bad moved)"
+
+# psutil reads smaps_rollup (uss, pss, swap) and smaps (memory_maps) of every process
+PY=/usr/bin/python3
+if [ -x "$PY" ] && "$PY" -c 'import psutil' 2>/dev/null; then
+	cat > "$tmp/mem_check.py" <<'PYEOF'
+import psutil
+for p in psutil.process_iter():
+    try:
+        full = p.memory_full_info()
+        maps = p.memory_maps(grouped=False)
+        print(p.pid, "ok", full.pss, full.uss, len(maps))
+    except (psutil.NoSuchProcess, psutil.AccessDenied) as e:
+        # a task without an mm: smaps_rollup is ESRCH (the kernel's zombie answer
+        # becomes NoSuchProcess here, the synthetic pid being no real one)
+        print(p.pid, "refused", type(e).__name__)
+    except Exception as e:
+        print(p.pid, "error", repr(e))
+PYEOF
+	run "$PY" "$tmp/mem_check.py" > "$tmp/psutil" 2> "$tmp/psutil.err"
+	bad=0
+	while read -r pid verdict pss uss nmaps; do
+		d="$tmp/tree/$pid"
+		[ -d "$d" ] || continue
+		if [ "$verdict" = ok ]; then
+			want_pss=$(awk '/^Pss:/ {print $2 * 1024}' "$d/smaps_rollup" 2>/dev/null)
+			want_uss=$(awk '/^Private_/ {s += $2} END {print s * 1024}' "$d/smaps_rollup" 2>/dev/null)
+			want_maps=$(grep -c '^VmFlags' "$d/smaps")
+			if [ "$pss" != "${want_pss:-0}" ] || [ "$uss" != "${want_uss:-0}" ] || [ "$nmaps" != "$want_maps" ]; then
+				[ $bad -lt 5 ] && diag "pid $pid: psutil pss $pss uss $uss maps $nmaps; machine $want_pss $want_uss $want_maps"
+				bad=$((bad + 1))
+			fi
+		elif grep -q '^VmRSS' "$d/status"; then
+			[ $bad -lt 5 ] && diag "pid $pid: psutil: $verdict $pss"
+			bad=$((bad + 1))
+		fi
+	done < "$tmp/psutil"
+	nok=$(grep -c ' ok ' "$tmp/psutil")
+	[ $bad = 0 ] && [ "$nok" -gt $((nprocs / 2)) ] && ! grep -q ' error ' "$tmp/psutil"
+	ok $? "psutil memory_full_info() and memory_maps(): every process with an mm, the machine's pss and uss ($nok)"
+else
+	ok 0 "# SKIP python3-psutil is not installed"
+fi
+
+# pidstat -w: the simulator's context switches, per second, for the tasks it runs
+if command -v pidstat > /dev/null; then
+	run pidstat -w 1 1 > "$tmp/pidstat" 2>&1
+	busy=$(awk '$4 ~ /^[0-9.]+$/ && $4 + 0 > 0 && $NF != "pidstat"' "$tmp/pidstat" | wc -l)
+	grep -q 'cswch/s' "$tmp/pidstat" && [ "$busy" -gt 0 ]
+	ok $? "pidstat -w shows context switches of the machine's tasks ($busy switching)"
+else
+	ok 0 "# SKIP sysstat (pidstat) is not installed"
+fi
 
 # --- htop ---------------------------------------------------------------------
 session="uprocfs-htop-$$"
