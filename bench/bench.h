@@ -81,6 +81,9 @@ int bench_putters(const struct bench_opts *o);
 int bench_psi(const struct bench_opts *o);
 int bench_seeds(const struct bench_opts *o);
 int bench_render(const struct bench_opts *o);
+struct mach_process;
+/** bench render's case of /proc/<pid>/smaps with 1000 mappings, built from @typical's. */
+void bench_render_smaps_1000(const struct bench_opts *o, const struct mach_process *typical);
 int bench_fuse(const struct bench_opts *o);
 int bench_psi_demo(const struct bench_opts *o);
 /** `uprocfs bench --time-ps N`: run ps aux N times, print the median and its lines. */

@@ -133,6 +133,7 @@ int bench_render(const struct bench_opts *o)
 		free(rj.buf);
 		free(lj.buf);
 	}
+	bench_render_smaps_1000(o, p);
 	bench_progress(o, "%s", "");
 	mach_free(m);
 	return 0;

@@ -13,6 +13,8 @@
  * There is no ProtectionKey line: the reference CPU has no OSPKE.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
 
 #include "render.h"
 
@@ -20,11 +22,12 @@
 #define KB(bytes) ((bytes) >> 10)
 #define PSS_KB(fixed) (((fixed) >> MACH_PSS_SHIFT) >> 10)
 
-/* Labels, each with the end of the line before it: __show_smap's SEQ_PUT_DEC. */
-static void put_kb(struct seq_file *m, const char *label, uint64_t kb)
-{
-	seq_put_decimal_ull_width(m, label, kb, 8);
-}
+/*
+ * A label, with the end of the line before it, and a kB value in 8 columns:
+ * __show_smap's SEQ_PUT_DEC.  A macro, so that each label is a constant
+ * whose length and copy the compiler folds.
+ */
+#define put_kb(m, label, kb) seq_put_decimal_ull_width(m, label, kb, 8)
 
 /*
  * __show_smap: the counters of one VMA or of the whole mm (@rollup adds
@@ -60,19 +63,30 @@ static void show_smap_counters(struct seq_file *m, const struct mach_mss *s, uin
 	seq_puts(m, " kB\n");
 }
 
-/* One mnemonic per set flag, in bit order, each followed by a space; "??" for bits unnamed. */
-static void show_smap_vma_flags(struct seq_file *m, uint64_t flags)
+/* "xx " for each vm_flags bit: its mnemonic, "??" for bits unnamed, "" for the protection key's. */
+static char flag_words[MACH_NR_VM_BITS][4];
+static pthread_once_t flag_words_once = PTHREAD_ONCE_INIT;
+
+static void make_flag_words(void)
 {
-	seq_puts(m, "VmFlags: ");
 	for (unsigned int bit = 0; bit < MACH_NR_VM_BITS; bit++) {
 		const char *name = mach_vm_flag_name(bit);
 
-		if (name && !name[0])
-			continue; /* the protection key: printed nowhere here */
-		if (flags & MACH_VM_BIT(bit)) {
-			seq_puts(m, name ? name : "??");
-			seq_putc(m, ' ');
-		}
+		if (!name || name[0])
+			snprintf(flag_words[bit], sizeof(flag_words[bit]), "%s ", name ? name : "??");
+	}
+}
+
+/* One mnemonic per set flag, in bit order, each followed by a space. */
+static void show_smap_vma_flags(struct seq_file *m, uint64_t flags)
+{
+	pthread_once(&flag_words_once, make_flag_words);
+	seq_puts(m, "VmFlags: ");
+	for (uint64_t f = flags; f; f &= f - 1) {
+		const char *w = flag_words[__builtin_ctzll(f)];
+
+		if (w[0])
+			seq_write(m, w, 3);
 	}
 	seq_putc(m, '\n');
 }
@@ -87,8 +101,7 @@ static int show_smap(struct seq_file *m, void *v)
 	put_kb(m, " kB\nMMUPageSize:    ", vma->pagesize_kb);
 	seq_puts(m, " kB\n");
 	show_smap_counters(m, &vma->mss, mach_vma_pss_locked(vma), false);
-	seq_put_decimal_ull_width(m, "THPeligible:    ", vma->thp_eligible, 8);
-	seq_putc(m, '\n');
+	seq_puts(m, vma->thp_eligible ? "THPeligible:           1\n" : "THPeligible:           0\n");
 	show_smap_vma_flags(m, vma->flags);
 	return 0;
 }
