@@ -16,18 +16,11 @@
 #include "spec.h"
 #include "uprocfs/procfs.h"
 
-#define BUF (1u << 20)
+#define BUF BENCH_RENDER_BUF
 
-struct render_job {
-	struct pfs_node f;
-	struct pfs_ctx ctx;
-	size_t iters, bytes;
-	char *buf;
-};
-
-static void render_pass(void *arg)
+void bench_render_pass(void *arg)
 {
-	struct render_job *j = arg;
+	struct bench_render_job *j = arg;
 
 	for (size_t i = 0; i < j->iters; i++) {
 		struct seq_file m;
@@ -44,16 +37,10 @@ static void render_pass(void *arg)
 	bench_escape(j->buf);
 }
 
-struct live_job {
-	char path[64];
-	size_t iters;
-	char *buf;
-	bool ok;
-};
-
-static void live_pass(void *arg)
+void bench_live_pass(void *arg)
 {
-	struct live_job *j = arg;
+	struct bench_live_job *j = arg;
+	ssize_t n;
 
 	for (size_t i = 0; i < j->iters; i++) {
 		int fd = open(j->path, O_RDONLY | O_CLOEXEC);
@@ -61,8 +48,9 @@ static void live_pass(void *arg)
 			j->ok = false;
 			return;
 		}
-		while (read(fd, j->buf, BUF) > 0)
-			;
+		j->bytes = 0;
+		while ((n = read(fd, j->buf, BUF)) > 0)
+			j->bytes += (size_t)n;
 		close(fd);
 	}
 }
@@ -94,8 +82,8 @@ int bench_render(const struct bench_opts *o)
 	for (size_t i = 0; i < pfs_nentries; i++) {
 		const struct pfs_entry *e = &pfs_entries[i];
 		bool per_pid = !(e->scopes & PFS_IN(PFS_SCOPE_GLOBAL));
-		struct render_job rj = { .iters = iters };
-		struct live_job lj = { .iters = iters, .ok = true };
+		struct bench_render_job rj = { .iters = iters };
+		struct bench_live_job lj = { .iters = iters, .ok = true };
 		double ours, kernel = 0, unused;
 		char note[96];
 
@@ -111,10 +99,10 @@ int bench_render(const struct bench_opts *o)
 		if (!rj.buf || !lj.buf)
 			return 1;
 		bench_progress(o, "render: %s", e->path);
-		bench_pair(render_pass, &rj, render_pass, &rj, passes, &ours, &unused);
+		bench_pair(bench_render_pass, &rj, bench_render_pass, &rj, passes, &ours, &unused);
 		snprintf(lj.path, sizeof(lj.path), per_pid ? "/proc/self/%s" : "/proc/%s", e->path);
 		if (!access(lj.path, R_OK)) {
-			bench_pair(live_pass, &lj, live_pass, &lj, passes, &kernel, &unused);
+			bench_pair(bench_live_pass, &lj, bench_live_pass, &lj, passes, &kernel, &unused);
 			if (!lj.ok)
 				kernel = 0;
 		}

@@ -23,7 +23,6 @@
 #include "uprocfs/procfs.h"
 
 #define NVMAS 1000
-#define BUF (8u << 20)
 
 /* A machine of one process whose mm repeats @p's mappings until it has NVMAS. */
 static struct mach_machine *thousand(const struct mach_process *p)
@@ -107,57 +106,11 @@ static pid_t live_thousand(void)
 	return pid;
 }
 
-struct smaps_job {
-	struct pfs_node f;
-	struct pfs_ctx ctx;
-	char path[64];
-	size_t iters, bytes;
-	char *buf;
-	bool ok;
-};
-
-static void model_pass(void *arg)
-{
-	struct smaps_job *j = arg;
-
-	for (size_t i = 0; i < j->iters; i++) {
-		struct seq_file m;
-		loff_t pos = 0;
-		ssize_t n;
-
-		if (pfs_open(&m, &j->f, &j->ctx))
-			exit(1);
-		j->bytes = 0;
-		while ((n = seq_read(&m, j->buf + j->bytes, BUF - j->bytes, &pos)) > 0)
-			j->bytes += (size_t)n;
-		seq_release(&m);
-	}
-	bench_escape(j->buf);
-}
-
-static void kernel_pass(void *arg)
-{
-	struct smaps_job *j = arg;
-	ssize_t n;
-
-	for (size_t i = 0; i < j->iters; i++) {
-		int fd = open(j->path, O_RDONLY | O_CLOEXEC);
-
-		if (fd < 0) {
-			j->ok = false;
-			return;
-		}
-		j->bytes = 0;
-		while ((n = read(fd, j->buf + j->bytes, BUF - j->bytes)) > 0)
-			j->bytes += (size_t)n;
-		close(fd);
-	}
-}
-
 void bench_render_smaps_1000(const struct bench_opts *o, const struct mach_process *typical)
 {
 	struct mach_machine *m = typical && typical->mm ? thousand(typical) : NULL;
-	struct smaps_job model = { .iters = o->quick ? 20 : 200 }, kernel = { .iters = o->quick ? 20 : 200, .ok = true };
+	struct bench_render_job model = { .iters = o->quick ? 20 : 200 };
+	struct bench_live_job kernel = { .iters = o->quick ? 20 : 200, .ok = true };
 	int passes = o->quick ? 5 : 11;
 	double ours, theirs = 0, unused;
 	char note[160];
@@ -170,15 +123,15 @@ void bench_render_smaps_1000(const struct bench_opts *o, const struct mach_proce
 		if (!strcmp(pfs_entries[i].path, "smaps") && (pfs_entries[i].scopes & PFS_IN(PFS_SCOPE_TGID)))
 			model.f.entry = &pfs_entries[i];
 	model.ctx.ptrace_ok = true;
-	model.buf = malloc(BUF);
-	kernel.buf = malloc(BUF);
+	model.buf = malloc(BENCH_RENDER_BUF);
+	kernel.buf = malloc(BENCH_RENDER_BUF);
 	pid = live_thousand();
 	if (!model.f.entry || pfs_bind(m, &model.f, &model.ctx) || !model.buf || !kernel.buf || pid < 0)
 		goto out;
 	bench_progress(o, "render: smaps of %d mappings", NVMAS);
-	bench_pair(model_pass, &model, model_pass, &model, passes, &ours, &unused);
+	bench_pair(bench_render_pass, &model, bench_render_pass, &model, passes, &ours, &unused);
 	snprintf(kernel.path, sizeof(kernel.path), "/proc/%d/smaps", (int)pid);
-	bench_pair(kernel_pass, &kernel, kernel_pass, &kernel, passes, &theirs, &unused);
+	bench_pair(bench_live_pass, &kernel, bench_live_pass, &kernel, passes, &theirs, &unused);
 	snprintf(note, sizeof(note), "%zu B rendered; the kernel's, of a live process with %d mappings: %zu B",
 		 model.bytes, NVMAS, kernel.bytes);
 	struct bench_result r = {

@@ -138,6 +138,9 @@ static void map_huge(void)
 
 static void become_mem(const char *dir)
 {
+	/* dd, wf, dc, sr, rr and nh in VmFlags */
+	static const int advice[] = { MADV_DONTDUMP, MADV_WIPEONFORK, MADV_DONTFORK, MADV_SEQUENTIAL,
+				      MADV_RANDOM, MADV_NOHUGEPAGE };
 	char *p;
 
 	prctl(PR_SET_NAME, "hc-mem", 0, 0, 0);
@@ -162,18 +165,10 @@ static void become_mem(const char *dir)
 	if (madvise(p, 4 * KB4, MADV_FREE))
 		die();
 	guard();
-	anon(2, PROT_READ | PROT_WRITE, 0, MADV_DONTDUMP);
-	guard();
-	anon(2, PROT_READ | PROT_WRITE, 0, MADV_WIPEONFORK);
-	guard();
-	anon(2, PROT_READ | PROT_WRITE, 0, MADV_DONTFORK);
-	guard();
-	anon(2, PROT_READ | PROT_WRITE, 0, MADV_SEQUENTIAL);
-	guard();
-	anon(2, PROT_READ | PROT_WRITE, 0, MADV_RANDOM);
-	guard();
-	anon(2, PROT_READ | PROT_WRITE, 0, MADV_NOHUGEPAGE);
-	guard();
+	for (size_t i = 0; i < sizeof(advice) / sizeof(advice[0]); i++) {
+		anon(2, PROT_READ | PROT_WRITE, 0, advice[i]);
+		guard();
+	}
 	anon(64, PROT_READ | PROT_WRITE, MAP_NORESERVE, 0);
 	guard();
 	p = anon(1, PROT_READ, 0, 0);
