@@ -13,7 +13,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -225,21 +224,7 @@ int ld_assemble_smaps(const struct ld_msg *ms, struct ld_pid *lp, struct mach_pr
 	own = sm->n && sm->v[sm->n - 1].vma.kind == MACH_VMA_VSYSCALL ? sm->n - 1 : sm->n;
 	if ((rc = against_status(ms, lp, sm, own)))
 		return rc;
-	if (ro && ((rc = against_rollup(ms, sm, own, ro)) || (rc = ld_fit_pss(ms, sm->v, own, ro)))) {
-		if (getenv("UPROCFS_DEBUG_FIT")) { /* DEBUG */
-			FILE *f = fopen("/tmp/mw/fitfail.txt", "a");
-			fprintf(f, "== %s\n", sm->path);
-			for (size_t i = 0; i < own; i++) {
-				fprintf(f, "%s%llx", (sm->v[i].vma.flags & MACH_VM_LOCKED) ? "L " : "- ", (unsigned long long)sm->v[i].vma.start);
-				for (int k = 0; k < SM_NR; k++) fprintf(f, " %llu", (unsigned long long)sm->v[i].kb[k]);
-				fprintf(f, "\n");
-			}
-			fprintf(f, "R");
-			for (int k = 0; k < SM_NR; k++) fprintf(f, " %llu", (unsigned long long)ro->kb[k]);
-			fprintf(f, "\n");
-			fclose(f);
-		}
+	if (ro && ((rc = against_rollup(ms, sm, own, ro)) || (rc = ld_fit_pss(ms, sm->v, own, ro))))
 		return rc;
-	}
 	return move_vmas(out->mm, sm);
 }

@@ -37,7 +37,7 @@ struct fit {
 
 static int no_fit(const struct ld_msg *ms, const struct ld_rollup *ro, enum ld_sm f)
 {
-	return ld_say(ms, getenv("UPROCFS_DEBUG_FIT") ? -ENOTSUP : -EINVAL,
+	return ld_say(ms, -EINVAL,
 		      "%s: %s %" PRIu64 " kB cannot be the sum of the smaps lines' values (each truncated)",
 		      ro->path, ld_sm_label(f), ro->kb[f]);
 }

@@ -199,9 +199,14 @@ for p in $sleepers; do kill -STOP "$p"; done
 sleep 0.2
 bad=0
 for p in $sleepers 2 $(pgrep -x 'kworker/R-rcu_gp' | head -1); do
-	for f in status stat statm maps cmdline comm; do
+	for f in status stat statm maps cmdline comm smaps smaps_rollup wchan stack syscall; do
 		[ -r "/proc/$p/$f" ] && cat "/proc/$p/$f" > /dev/null 2>&1 || continue
-		if ! cmp -s "$tmp/live/$p/$f" "/proc/$p/$f"; then
+		# DAMON and reclaim age pages under a stopped task too (smaps' Referenced): try thrice
+		same=1
+		for try in 1 2 3; do
+			cmp -s "$tmp/live/$p/$f" "/proc/$p/$f" && { same=0; break; }
+		done
+		if [ $same != 0 ]; then
 			diag "live $p/$f differs from the kernel's"
 			bad=1
 		fi

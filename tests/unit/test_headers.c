@@ -40,6 +40,7 @@
 
 #include "uprocfs/calc_load.h"
 #include "uprocfs/load.h"
+#include "uprocfs/mach_vm.h"
 #include "uprocfs/mach_vocab.h"
 #include "uprocfs/machine.h"
 #include "uprocfs/pfs_fuse.h"
