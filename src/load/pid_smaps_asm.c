@@ -43,8 +43,13 @@ static int same_smaps(const struct ld_msg *ms, struct ld_pid *lp, struct ld_smap
 			       a->vma.end == b->vma.end && a->vma.flags == b->vma.flags &&
 			       a->vma.thp_eligible == b->vma.thp_eligible;
 		}
+		/*
+		 * A moving mm reads differently a moment later: the walk reads the
+		 * process again.  Should it still differ, the model, which has one mm
+		 * per process, cannot hold the threads' views: the process is skipped.
+		 */
 		if (!same)
-			return ld_say(ms, -EINVAL, "%s and %s show one mm but differ", (*first)->path, s->path);
+			return ld_say(ms, -ENOTSUP, "%s and %s show one mm but differ", (*first)->path, s->path);
 	}
 	return 0;
 }
@@ -62,7 +67,7 @@ static int same_rollup(const struct ld_msg *ms, struct ld_pid *lp, struct ld_rol
 			*first = r;
 		else if (memcmp(r->kb, (*first)->kb, sizeof(r->kb)) || r->start != (*first)->start ||
 			 r->end != (*first)->end)
-			return ld_say(ms, -EINVAL, "%s and %s show one mm but differ", (*first)->path, r->path);
+			return ld_say(ms, -ENOTSUP, "%s and %s show one mm but differ", (*first)->path, r->path);
 	}
 	return 0;
 }

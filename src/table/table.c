@@ -75,11 +75,13 @@ const struct pfs_entry pfs_entries[] = {
 	DIR_("task/*", P, 0555, .coll = PFS_COLL_TIDS, .child_scope = PFS_SCOPE_TID),
 	DIR_("ns", PT, 0511),
 	FILE_("status", PT, 0444, pfs_show_pid_status, MACH_LD_PID_STATUS, "proc_pid_status"),
+	FILE_("syscall", PT, 0400, pfs_show_pid_syscall, MACH_LD_PID_SYSCALL, "proc_pid_syscall",
+	      .access = PFS_ACC_PTRACE_ATTACH | PFS_ACC_AT_READ),
 	FILE_("stat", PT, 0444, pfs_show_pid_stat, MACH_LD_PID_STAT, "do_task_stat"),
 	FILE_("statm", PT, 0444, pfs_show_pid_statm, MACH_LD_PID_STATM, "proc_pid_statm"),
 	ITER("maps", PT, 0444, &pfs_pid_maps_ops, MACH_LD_PID_MAPS, "show_map",
 	     .access = PFS_ACC_PTRACE_READ | PFS_ACC_MM),
-	/* memory and scheduling: smaps, smaps_rollup, wchan, stack, schedstat, syscall, children */
+	/* memory and scheduling (syscall is above, before stat, as the kernel lists it) */
 	ITER("children", T, 0444, &pfs_pid_children_ops, MACH_LD_PID_CHILDREN, "children_seq_show"),
 	ITER("smaps", PT, 0444, &pfs_pid_smaps_ops, MACH_LD_PID_SMAPS, "show_smap",
 	     .access = PFS_ACC_PTRACE_READ | PFS_ACC_MM),
@@ -90,8 +92,6 @@ const struct pfs_entry pfs_entries[] = {
 	FILE_("stack", PT, 0400, pfs_show_pid_stack, MACH_LD_PID_STACK, "proc_pid_stack",
 	      .access = PFS_ACC_PTRACE_ATTACH | PFS_ACC_CAP_SYS_ADMIN | PFS_ACC_AT_READ),
 	FILE_("schedstat", PT, 0444, pfs_show_pid_schedstat, MACH_LD_PID_SCHEDSTAT, "proc_pid_schedstat"),
-	FILE_("syscall", PT, 0400, pfs_show_pid_syscall, MACH_LD_PID_SYSCALL, "proc_pid_syscall",
-	      .access = PFS_ACC_PTRACE_ATTACH | PFS_ACC_AT_READ),
 	FILE_("cmdline", PT, 0444, pfs_show_pid_cmdline, MACH_LD_PID_CMDLINE, "proc_pid_cmdline_read"),
 	FILE_("comm", PT, 0644, pfs_show_pid_comm, MACH_LD_PID_COMM, "comm_show"),
 	FILE_("environ", PT, 0400, pfs_show_pid_environ, MACH_LD_NONE, "environ_read",
