@@ -112,6 +112,13 @@ enum mach_ld_kind {
 	MACH_LD_PID_AUTOGROUP,
 	MACH_LD_PID_PERSONALITY,
 	MACH_LD_PID_TIMERSLACK_NS,
+	MACH_LD_PID_SMAPS,
+	MACH_LD_PID_SMAPS_ROLLUP,
+	MACH_LD_PID_SCHEDSTAT,
+	MACH_LD_PID_WCHAN,
+	MACH_LD_PID_STACK,
+	MACH_LD_PID_SYSCALL,
+	MACH_LD_PID_CHILDREN,     /* task/<tid>/children only */
 	MACH_LD_NR_KINDS
 };
 
@@ -172,6 +179,7 @@ struct mach_ld_name {
 	 */
 	bool link;
 	bool tgid_only;           /* per task, but only under <pid>/, not task/<tid>/ (mountstats) */
+	bool tid_only;            /* per task, but only under task/<tid>/, not <pid>/ (children) */
 	/*
 	 * What reading it gives when the task has none (a zombie's mounts:
 	 * -EINVAL, its ns/net: -ENOENT): not an error, not a sign that the task

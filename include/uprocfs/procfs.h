@@ -319,7 +319,7 @@ int pfs_resolve(const struct mach_machine *mach, const char *path, struct pfs_no
 
 /**
  * May reader @r open node @n of the task bound in @c, by the entry's access
- * rule?  Sets c->ptrace_ok (stat's masked fields) and c->read_denied (a
+ * rule?  Sets c->ptrace_ok (stat's masked fields) and c->read_denied (the errno of a
  * rule checked at read time).  0, -EACCES, or -ESRCH (PFS_ACC_NEED_MM).  A
  * NULL reader (the command line) may read everything.
  */

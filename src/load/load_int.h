@@ -316,8 +316,11 @@ void ld_misc_clear(struct ld_misc *m);
 /* ------------------------------------------------------------------ */
 /* One process's records                                                */
 
+struct ld_mmsched;
+
 struct ld_task {
 	pid_t tid;
+	struct ld_mmsched *mms;    /* smaps, smaps_rollup, schedstat, wchan, stack, syscall, children */
 	struct ld_status *status;
 	struct ld_stat *stat;
 	struct ld_statm *statm;
@@ -373,6 +376,8 @@ int ld_parse_status(struct lex *lx, pid_t tgid, pid_t tid, struct ld_status *st)
 int ld_parse_pid_stat(struct lex *lx, pid_t tid, struct ld_stat *st);
 int ld_parse_statm(struct lex *lx, struct ld_statm *st);
 int ld_parse_maps(struct lex *lx, struct ld_maps *mp);
+/** One maps line (also each smaps record's first): the header fields and the name, through the newline. */
+int ld_parse_map_line(struct lex *lx, struct mach_vma *v);
 int ld_parse_cmdline(struct lex *lx, struct ld_bytes *b);
 int ld_parse_comm(struct lex *lx, struct ld_bytes *b);
 

@@ -10,6 +10,7 @@
 
 #include "../util/vec.h"
 #include "load_int.h"
+#include "load_mmsched.h"
 
 /* ------------------------------------------------------------------ */
 /* Records                                                              */
@@ -41,6 +42,8 @@ void ld_task_clear(struct ld_task *t)
 	ld_bytes_free(t->comm);
 	ld_nsrec_free(t->nsr);
 	t->nsr = NULL;
+	ld_mms_free(t->mms);
+	t->mms = NULL;
 	t->status = NULL;
 	t->stat = NULL;
 	t->statm = NULL;
@@ -99,6 +102,8 @@ static int rec_new(struct ld_task *t, enum mach_ld_kind kind, const char *path)
 
 	if (ld_kind_nsrec(kind))
 		return 0; /* ld_nsrec_parse makes its own */
+	if (ld_mms_kind(kind))
+		return ld_mms_new(&t->mms, kind, path);
 	switch (kind) {
 	case MACH_LD_PID_STATUS: name = REC_NEW(t, status); break;
 	case MACH_LD_PID_STAT: name = REC_NEW(t, stat); break;
@@ -117,6 +122,8 @@ static int rec_parse(struct ld_task *t, enum mach_ld_kind kind, pid_t tgid, cons
 {
 	if (ld_kind_nsrec(kind))
 		return ld_nsrec_parse(t, kind, path, lx);
+	if (ld_mms_kind(kind))
+		return ld_mms_parse(t->mms, kind, lx);
 	switch (kind) {
 	case MACH_LD_PID_STATUS: return ld_parse_status(lx, tgid, t->tid, t->status);
 	case MACH_LD_PID_STAT: return ld_parse_pid_stat(lx, t->tid, t->stat);
@@ -131,6 +138,10 @@ static int rec_swap(struct ld_task *a, struct ld_task *b, enum mach_ld_kind kind
 {
 	if (ld_kind_nsrec(kind))
 		return ld_nsrec_swap(a, b, kind);
+	if (ld_mms_kind(kind)) {
+		ld_mms_swap(&a->mms, &b->mms, kind);
+		return 0;
+	}
 	switch (kind) {
 	case MACH_LD_PID_STATUS: REC_SWAP(a, b, status); break;
 	case MACH_LD_PID_STAT: REC_SWAP(a, b, stat); break;

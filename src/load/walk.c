@@ -364,7 +364,7 @@ static int task_slots(struct walk *w, struct attempt *a, pid_t tid)
 	for (size_t f = 0; f < w->nfiles && !rc; f++) {
 		const struct mach_ld_name *n = &w->files[f];
 
-		if (!mach_ld_kind_per_task(n->kind) || (tid && n->tgid_only))
+		if (!mach_ld_kind_per_task(n->kind) || (tid && n->tgid_only) || (!tid && n->tid_only))
 			continue;
 		rc = mach_ld_kind_coll(n->kind) ? open_coll(w, a, n, tid) : add_slot(a, n, tid, 0);
 	}
@@ -442,7 +442,19 @@ static int attempt_read(struct walk *w, struct attempt *a, const char **skip)
 	w->arena.used = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		struct slot *x = &a->s[i];
+		pid_t tid = x->tid ? x->tid : a->pid;
 
+		/*
+		 * The reader's own syscall shows the very read, its schedstat the
+		 * time it runs, its smaps the pages the reading touches: never the
+		 * same twice.
+		 */
+		if (((x->f->kind == MACH_LD_PID_SYSCALL || x->f->kind == MACH_LD_PID_SCHEDSTAT) && tid == w->self_tid) ||
+		    ((x->f->kind == MACH_LD_PID_SMAPS || x->f->kind == MACH_LD_PID_SMAPS_ROLLUP) && w->self_tid &&
+		     a->pid == getpid())) {
+			x->rc = LD_RC_SELF;
+			continue;
+		}
 		if (x->f->link)
 			rc = ld_walk_readlink(w, x->rel, &x->off, &x->len);
 		else
@@ -751,6 +763,7 @@ int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct ma
 	}
 	/* the live kernel's files change between reads; a captured tree's do not */
 	w.live = !fstatfs(w.dirfd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC;
+	w.self_tid = w.live ? gettid() : 0;
 	w.uf_flags = w.live ? 0 : UF_BENEATH;
 	rc = ld_arena_grow(&w.arena, ARENA_FIRST);
 	if (rc)

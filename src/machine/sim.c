@@ -34,6 +34,7 @@
 #include "machine/sim_irq.h"
 #include "machine/sim_testing.h"
 #include "sim_io.h"
+#include "machine/sim_waits.h"
 #include "uprocfs/calc_load.h"
 #include "uprocfs/sim.h"
 
@@ -66,6 +67,7 @@ struct wtask {
 	int group;                /* messaging: its group, or -1 */
 	int io_req;               /* in an io wait: the request it waits on (sim_io.c), or -1 */
 	bool sender;              /* messaging: sends (wakes its group's receivers) */
+	struct sim_wait sleep, io; /* where it waits asleep, and for io or memory (D) */
 };
 
 struct cpu_rq {
@@ -214,9 +216,14 @@ static void set_task_state(struct mach_sim *s, struct wtask *w, enum wstate st)
 		[W_SLEEP] = MACH_TASK_SLEEPING, [W_IOWAIT] = MACH_TASK_DISK_SLEEP,
 		[W_MEMSTALL] = MACH_TASK_DISK_SLEEP, [W_STOPPED] = MACH_TASK_STOPPED,
 	};
+	struct mach_thread *t = thread_of(s, w);
+	const struct sim_wait *wait = st == W_SLEEP ? &w->sleep : &w->io;
+
 	w->state = st;
-	thread_of(s, w)->state = shown[st];
-	thread_of(s, w)->wchan = st != W_RUNNING && st != W_RUNNABLE;
+	t->state = shown[st];
+	/* a task on a CPU or a runqueue waits in nothing */
+	t->kstack = st == W_RUNNING || st == W_RUNNABLE ? 0 : wait->kstack;
+	t->wchan_sym = st == W_RUNNING || st == W_RUNNABLE ? 0 : wait->wchan;
 }
 
 /* A context switch on @cpu from @prev (or idle) to the next runnable task. */
@@ -246,6 +253,7 @@ static void switch_to_next(struct mach_sim *s, int cpu, struct wtask *prev, bool
 		nw->ran_ticks = 0;
 		set_task_state(s, nw, W_RUNNING);
 		ss->pcount++;
+		thread_of(s, nw)->pcount++; /* sched_info_arrive: a timeslice begins */
 		if (nw->stall_pending) {
 			/* its memory stall ends once it runs again */
 			psi_memstall_leave(&nw->pt);
@@ -373,6 +381,7 @@ static void account_cpu(struct mach_sim *s, int cpu, uint64_t ns)
 		c->time_ns[MACH_CPU_SYSTEM] += sys;
 		t->utime_ns += user;
 		t->stime_ns += sys;
+		t->sum_exec_runtime_ns += rest; /* utime and stime split exactly this */
 		p->group_utime_ns += user;
 		p->group_stime_ns += sys;
 		c->sched.rq_cpu_time += rest;
@@ -390,6 +399,8 @@ static void account_cpu(struct mach_sim *s, int cpu, uint64_t ns)
 		s->m->idle_ns += rest;
 	}
 	c->sched.run_delay += (uint64_t)rq->len * ns;
+	for (unsigned int k = 0; k < rq->len; k++)
+		thread_of(s, &s->tasks[rq->queue[(rq->head + k) % s->ntasks]])->run_delay_ns += ns;
 }
 
 static void step(struct mach_sim *s, uint64_t dt)
@@ -667,8 +678,11 @@ static void quiesce_others(struct mach_sim *s)
 		for (unsigned int t = 0; t < m->procs[i].nthreads; t++) {
 			struct mach_thread *th = &m->procs[i].threads[t];
 			if (th->state == MACH_TASK_RUNNING || th->state == MACH_TASK_DISK_SLEEP) {
+				struct sim_wait w = sim_sleep_wait(m, &m->procs[i], th);
+
 				th->state = th->kthread ? MACH_TASK_IDLE : MACH_TASK_SLEEPING;
-				th->wchan = true;
+				th->kstack = w.kstack;
+				th->wchan_sym = w.wchan;
 			}
 		}
 }
@@ -693,6 +707,8 @@ static int start_tasks(struct mach_sim *s)
 		w->io_req = -1;
 		w->sender = s->o.messaging_groups && i % 40 < 20;
 		t->processor = cpu;
+		w->sleep = sim_sleep_wait(s->m, proc_of(s, w), t);
+		w->io = sim_io_wait(s->m, w->sleep);
 		set_task_state(s, w, W_SLEEP);
 		if (w->group >= 0)
 			w->remaining_ns = w->sender ? exponential(s, (double)s->tick_ns) : INFINITY;

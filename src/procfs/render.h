@@ -19,6 +19,15 @@ int pfs_show_pid_statm(struct seq_file *m, void *v);
 extern const struct seq_operations pfs_pid_maps_ops;
 /** One maps line (show_map_vma): the header fields, then the name; smaps repeats it. */
 void pfs_show_map_vma(struct seq_file *m, const struct mach_vma *vma);
+/** The address, permission, offset, device and inode fields of @vma, through the space before the name. */
+void pfs_show_vma_header_prefix(struct seq_file *m, const struct mach_vma *vma);
+extern const struct seq_operations pfs_pid_smaps_ops;
+int pfs_show_pid_smaps_rollup(struct seq_file *m, void *v);
+int pfs_show_pid_schedstat(struct seq_file *m, void *v);
+int pfs_show_pid_wchan(struct seq_file *m, void *v);
+int pfs_show_pid_stack(struct seq_file *m, void *v);
+int pfs_show_pid_syscall(struct seq_file *m, void *v);
+extern const struct seq_operations pfs_pid_children_ops;
 int pfs_show_pid_cmdline(struct seq_file *m, void *v);
 int pfs_show_pid_comm(struct seq_file *m, void *v);
 int pfs_show_pid_environ(struct seq_file *m, void *v);

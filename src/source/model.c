@@ -190,7 +190,6 @@ static void adapt_mirrored(const struct model_source *ms, const struct pfs_reade
 
 			if (r && r->pid == proc->tgid && th->tid == r->tid) {
 				th->state = MACH_TASK_RUNNING;
-				th->wchan = false;
 			}
 			if (own->uptime_ns >= th->start_time_ns) {
 				uint64_t age = own->uptime_ns - th->start_time_ns;

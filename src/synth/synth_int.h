@@ -50,6 +50,7 @@
 #define KEY_ZONES 0x600000020ull
 #define KEY_SLABS 0x600000030ull
 #define KEY_KERNEL 0x600000040ull
+#define KEY_DETAIL 0x700000000ull    /* + pid: its smaps details and wait registers */
 
 /* Round kB to whole pages. */
 static inline uint64_t kb_pages(double kb)
@@ -101,6 +102,18 @@ enum env_class {
 #define NONE (-1)
 
 /*
+ * How many processes map each shared file, from the plan: the mapcount
+ * of their resident pages, from which smaps' Pss and Shared_* follow.
+ * Index [1] counts the mappers of a deleted (replaced) copy.
+ */
+struct sy_sharing {
+	uint32_t exe[NR_PROGS][2];  /* by program: every program with the same executable */
+	uint32_t lib[NR_LIBS][2];
+	uint32_t libc, ld_so, vdso, locale, modules, journals;
+	uint32_t *group;            /* by layout root: the forked copies sharing its memory */
+};
+
+/*
  * Sums over the tasks that the global counters are derived from: kB of
  * the mms, faults, and CPU demand before it is fitted into the CPUs.  Each
  * builder thread keeps its own, added up in worker order afterwards.
@@ -108,6 +121,7 @@ enum env_class {
 struct synth_sums {
 	uint64_t anon, file, shmem, pte, data, swap;
 	uint64_t lck, lck_res;        /* VmLck, and the RSS of the mms it covers */
+	uint64_t thp;                 /* AnonHugePages of the mms */
 	uint64_t minflt, majflt;
 	uint64_t raw_user, raw_sys;
 };
@@ -156,10 +170,15 @@ struct synth {
 	uint8_t lib_len[NR_LIBS];
 	uint64_t lib_ino[NR_LIBS], exe_ino[NR_PROGS];
 
+	/* who maps what: the plan's, read-only while tasks are built */
+	struct sy_sharing share;
+
 	/* one mm being built */
 	uint32_t root_major, root_minor; /* the device of its root filesystem (files it maps) */
 	struct mach_vma *vb;
 	size_t vn, vcap;
+	bool mlock_all;               /* the program mlockall()ed: its mappings are locked and resident */
+	pid_t vpid;                   /* whose: its pid keys the per-mapping details */
 	uint64_t res_anon, res_file, res_shmem; /* resident kB by class */
 	char argbuf[4096];
 	char envbuf[2048];
@@ -206,6 +225,29 @@ void sy_init_names(struct synth *s);
 int sy_build_mm(struct synth *s, struct layout *L);
 /** Free the names of the scratch VMAs not handed to an mm, and empty the list. */
 void sy_vb_drop(struct synth *s);
+
+/* sharing.c */
+
+/** Count the mappers of every shared file from the plan (s->share): 0 or -ENOMEM. */
+int sy_plan_sharing(struct synth *s);
+
+/* smaps.c (and sy_vma_mss in mm_int.h) */
+
+/** Swap out @mm->vm_swap kB of its anonymous mappings, back a JVM heap with THPs: their kB. */
+uint64_t sy_mm_swap_thp(struct mach_mm *mm, bool java);
+
+/* waits.c */
+
+/** The kernel functions and stacks tasks wait in, into the machine's tables: 0 or -ENOMEM. */
+int sy_install_waits(struct synth *s);
+/** Where thread @j of user process @p waits (wchan, stack, syscall), by its program and state. */
+void sy_user_wait(struct synth *s, const struct gen *g, struct mach_process *p, unsigned int j);
+/** Where kernel thread @p waits, by its kind. */
+void sy_kthread_wait(const struct gen *g, struct mach_thread *t);
+/** sched_info of every task (schedstat): run time from the fitted times, waits and timeslices. */
+void sy_build_sched_info(struct synth *s);
+/** Each thread's children list from the processes' parents: 0 or -ENOMEM. */
+int sy_build_children(struct synth *s);
 
 /* tasks.c */
 

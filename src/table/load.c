@@ -63,6 +63,7 @@ static void collect_names(void)
 			.kind = e->load,
 			.link = e->kind == PFS_LINK,
 			.tgid_only = !(e->scopes & PFS_IN(PFS_SCOPE_TID)),
+			.tid_only = !(e->scopes & PFS_IN(PFS_SCOPE_TGID)),
 			.absent_rc = pfs_entry_absent_rc(e),
 		};
 	}

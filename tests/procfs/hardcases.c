@@ -431,6 +431,10 @@ int hardcases_start(struct hardcases *hc)
 		wait_state(zp, 'S');
 	}
 	close(pipefd[0]);
+	if (hardcases_start_mem(hc)) {
+		hardcases_stop(hc);
+		return -ECHILD;
+	}
 	return 0;
 }
 
@@ -448,6 +452,7 @@ void hardcases_stop(struct hardcases *hc)
 	hc->n = 0;
 	stop_ns_cases(hc);
 	if (hc->dir[0]) {
+		hardcases_stop_mem(hc);
 		static const char *const names[] = { "with space", "with\ttab", "with\nnewline",
 						     "with\\backslash", "deleted file" };
 		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
