@@ -61,6 +61,22 @@ enum mach_ld_kind {
 	MACH_LD_PID_MAPS,
 	MACH_LD_PID_CMDLINE,
 	MACH_LD_PID_COMM,
+	/* /proc/<pid>/net/X: the task's network namespace (absent for a task without one) */
+	MACH_LD_PID_NET_ARP,
+	MACH_LD_PID_NET_DEV,
+	MACH_LD_PID_NET_TCP,
+	MACH_LD_PID_NET_UDP,
+	MACH_LD_PID_NET_SNMP,
+	MACH_LD_PID_NET_TCP6,
+	MACH_LD_PID_NET_UDP6,
+	MACH_LD_PID_NET_UNIX,
+	MACH_LD_PID_NET_ROUTE,
+	MACH_LD_PID_NET_SNMP6,
+	MACH_LD_PID_NET_NETSTAT,
+	MACH_LD_PID_NET_IF_INET6,
+	MACH_LD_PID_NET_SOCKSTAT,
+	MACH_LD_PID_NET_SOCKSTAT6,
+	MACH_LD_PID_NET_SOFTNET,
 	MACH_LD_NR_KINDS
 };
 
@@ -68,6 +84,26 @@ enum mach_ld_kind {
 static inline bool mach_ld_kind_per_task(enum mach_ld_kind kind)
 {
 	return kind >= MACH_LD_PID_STATUS && kind < MACH_LD_NR_KINDS;
+}
+
+/** The first and last /proc/<pid>/net file kinds. */
+#define MACH_LD_PID_NET_FIRST MACH_LD_PID_NET_ARP
+#define MACH_LD_PID_NET_LAST MACH_LD_PID_NET_SOFTNET
+
+/** Whether @kind is a /proc/<pid>/net file. */
+static inline bool mach_ld_kind_net(enum mach_ld_kind kind)
+{
+	return kind >= MACH_LD_PID_NET_FIRST && kind <= MACH_LD_PID_NET_LAST;
+}
+
+/**
+ * Whether a live task may lack a file of @kind while its other files are
+ * there: the net files of a task without a network namespace (a zombie).
+ * Such a file missing does not mean that the task exited.
+ */
+static inline bool mach_ld_may_be_absent(enum mach_ld_kind kind)
+{
+	return mach_ld_kind_net(kind);
 }
 
 /**

@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "uprocfs/mach_net.h"
 #include "uprocfs/mach_vocab.h"
 
 #ifdef __cplusplus
@@ -300,6 +301,8 @@ struct mach_thread {
 	uint64_t guest_time_ns;
 	bool wchan;               /* stat field 35: blocked in the kernel */
 	int exit_code;            /* stat field 52 of task/<tid>/stat */
+	/* its network namespace (nsproxy->net_ns): 1 + index into mach_machine.nets; 0: none (a zombie) */
+	unsigned int netns;
 };
 
 /** One open file of a process (fs/proc/fd.c): /proc/<pid>/fd/<n> and fdinfo/<n>. */
@@ -423,6 +426,10 @@ struct mach_machine {
 
 	size_t nprocs;            /* ascending by tgid */
 	struct mach_process *procs;
+
+	/* network namespaces (mach_net.h); threads name theirs by mach_thread.netns */
+	unsigned int nnets;
+	struct mach_net *nets;
 };
 
 /* ------------------------------------------------------------------ */
@@ -471,6 +478,12 @@ const struct mach_thread *mach_find_thread(const struct mach_process *p, pid_t t
 /** The thread @tid anywhere on the machine (and its process in *@proc), or NULL. */
 const struct mach_thread *mach_find_any_thread(const struct mach_machine *m, pid_t tid,
 					       const struct mach_process **proc);
+
+/** The network namespace of @t on @m, or NULL (none, or an index past nets). */
+static inline const struct mach_net *mach_thread_net(const struct mach_machine *m, const struct mach_thread *t)
+{
+	return t && t->netns && t->netns <= m->nnets ? &m->nets[t->netns - 1] : NULL;
+}
 
 /** Free one process's threads, mm and strings (not the struct itself). */
 void mach_process_clear(struct mach_process *p);

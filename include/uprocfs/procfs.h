@@ -106,15 +106,15 @@ struct pfs_entry {
 	/* the loader entry that parses this file, or MACH_LD_NONE: served, not loaded nor verified */
 	enum mach_ld_kind load;
 	/* other files the renderer takes its data from (PFS_NEEDS bits): what a mirror must load */
-	unsigned int needs;
+	uint64_t needs;
 	const char *mirrors;              /* the kernel function it mirrors */
 };
 
 /** A pfs_entry.needs bit: the entry renders from what a file of loader kind @kind says. */
-#define PFS_NEEDS(kind) (1u << (kind))
+#define PFS_NEEDS(kind) (UINT64_C(1) << (kind))
 
 /** The loader kinds a mirror must read to render @e: its own, what it needs, and a task's status and stat. */
-unsigned int pfs_entry_needs(const struct pfs_entry *e);
+uint64_t pfs_entry_needs(const struct pfs_entry *e);
 
 /** The table, and its length. */
 extern const struct pfs_entry pfs_entries[];

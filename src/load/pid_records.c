@@ -10,6 +10,7 @@
 
 #include "../util/vec.h"
 #include "load_int.h"
+#include "load_net.h"
 
 /* ------------------------------------------------------------------ */
 /* Records                                                              */
@@ -44,6 +45,10 @@ void ld_task_clear(struct ld_task *t)
 	t->maps = NULL;
 	t->cmdline = NULL;
 	t->comm = NULL;
+	for (int k = 0; k < LD_NR_NET; k++) {
+		ld_net_file_free(t->net[k]);
+		t->net[k] = NULL;
+	}
 }
 
 void ld_pid_free(struct ld_pid *lp)
@@ -94,6 +99,10 @@ static int rec_new(struct ld_task *t, enum mach_ld_kind kind, const char *path)
 {
 	char **name = NULL;
 
+	if (mach_ld_kind_net(kind)) {
+		t->net[kind - MACH_LD_PID_NET_FIRST] = ld_net_file_new(kind, path);
+		return t->net[kind - MACH_LD_PID_NET_FIRST] ? 0 : -ENOMEM;
+	}
 	switch (kind) {
 	case MACH_LD_PID_STATUS: name = REC_NEW(t, status); break;
 	case MACH_LD_PID_STAT: name = REC_NEW(t, stat); break;
@@ -110,6 +119,8 @@ static int rec_new(struct ld_task *t, enum mach_ld_kind kind, const char *path)
 
 static int rec_parse(struct ld_task *t, enum mach_ld_kind kind, pid_t tgid, struct lex *lx)
 {
+	if (mach_ld_kind_net(kind))
+		return ld_parse_net(lx, t->net[kind - MACH_LD_PID_NET_FIRST]);
 	switch (kind) {
 	case MACH_LD_PID_STATUS: return ld_parse_status(lx, tgid, t->tid, t->status);
 	case MACH_LD_PID_STAT: return ld_parse_pid_stat(lx, t->tid, t->stat);
@@ -122,6 +133,10 @@ static int rec_parse(struct ld_task *t, enum mach_ld_kind kind, pid_t tgid, stru
 
 static void rec_swap(struct ld_task *a, struct ld_task *b, enum mach_ld_kind kind)
 {
+	if (mach_ld_kind_net(kind)) {
+		REC_SWAP(a, b, net[kind - MACH_LD_PID_NET_FIRST]);
+		return;
+	}
 	switch (kind) {
 	case MACH_LD_PID_STATUS: REC_SWAP(a, b, status); break;
 	case MACH_LD_PID_STAT: REC_SWAP(a, b, stat); break;
@@ -181,6 +196,10 @@ void ld_commit_clear(struct ld_commit *cm)
 	free(cm->cpus.hi_by);
 	free(cm->mems.lo_by);
 	free(cm->mems.hi_by);
+	for (unsigned int i = 0; i < cm->nnets; i++)
+		mach_net_clear(&cm->nets[i]);
+	free(cm->nets);
+	free(cm->net_of);
 	memset(cm, 0, sizeof(*cm));
 }
 

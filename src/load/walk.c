@@ -285,6 +285,8 @@ static int attempt_check(struct walk *w, const struct attempt *a, const char **s
 		bool leader = x->tid == 0 || x->tid == a->pid;
 		bool needed = x->tid == 0 && mach_ld_required(x->f->kind);
 
+		if (x->rc == -ENOENT && mach_ld_may_be_absent(x->f->kind))
+			continue; /* a task without what the file shows (a zombie's net/) */
 		if (gone(x->rc) && w->live) {
 			if (leader) {
 				*skip = "task exited";
@@ -388,8 +390,8 @@ static int report_pid(struct walk *w, const struct attempt *a, const char *reaso
 		const struct slot *x = &sorted[i];
 		const char *why = reason ? reason : unreadable(w, x->rc);
 
-		if (x->rc == -ENOENT && !w->live && !reason)
-			continue; /* a captured tree without this file */
+		if (x->rc == -ENOENT && (!w->live || mach_ld_may_be_absent(x->f->kind)) && !reason)
+			continue; /* a captured tree without this file, or a task without it */
 		if (why)
 			rc = ld_report_add(&w->rep, x->rel, MACH_LOAD_SKIPPED, why, NULL, 0);
 		else

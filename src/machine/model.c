@@ -221,6 +221,9 @@ void mach_free(struct mach_machine *m)
 	for (size_t i = 0; m->procs && i < m->nprocs; i++)
 		mach_process_clear(&m->procs[i]);
 	free(m->procs);
+	for (unsigned int i = 0; m->nets && i < m->nnets; i++)
+		mach_net_clear(&m->nets[i]);
+	free(m->nets);
 	free(m);
 }
 

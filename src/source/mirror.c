@@ -71,7 +71,7 @@ int mirror_load_globals(int procfd, struct mach_machine **out, char *err, size_t
 	return finish_or_free(m, ld, rc, out, err, errlen);
 }
 
-static int load_task_files(struct mach_loader *ld, int procfd, const char *dir, unsigned int kinds, char *err,
+static int load_task_files(struct mach_loader *ld, int procfd, const char *dir, uint64_t kinds, char *err,
 			   size_t errlen)
 {
 	const struct mach_ld_name *files;
@@ -92,7 +92,7 @@ static int load_task_files(struct mach_loader *ld, int procfd, const char *dir, 
 	return 0;
 }
 
-static int load_task_once(int procfd, pid_t pid, pid_t tid, unsigned int kinds, struct mach_machine **out, char *err,
+static int load_task_once(int procfd, pid_t pid, pid_t tid, uint64_t kinds, struct mach_machine **out, char *err,
 			  size_t errlen)
 {
 	struct mach_machine *m = mach_new();
@@ -118,7 +118,7 @@ static int load_task_once(int procfd, pid_t pid, pid_t tid, unsigned int kinds, 
 	return finish_or_free(m, ld, rc, out, err, errlen);
 }
 
-int mirror_load_task(int procfd, pid_t pid, pid_t tid, unsigned int kinds, struct mach_machine **out, char *err,
+int mirror_load_task(int procfd, pid_t pid, pid_t tid, uint64_t kinds, struct mach_machine **out, char *err,
 		     size_t errlen)
 {
 	char path[64], *env;

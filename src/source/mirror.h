@@ -24,7 +24,7 @@ int mirror_load_globals(int procfd, struct mach_machine **out, char *err, size_t
  * Fewer files, fewer chances for a busy process to change between two.
  * -ESRCH when the process is gone.
  */
-int mirror_load_task(int procfd, pid_t pid, pid_t tid, unsigned int kinds, struct mach_machine **out, char *err,
+int mirror_load_task(int procfd, pid_t pid, pid_t tid, uint64_t kinds, struct mach_machine **out, char *err,
 		     size_t errlen);
 
 /**

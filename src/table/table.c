@@ -41,9 +41,19 @@ static bool has_pressure(const struct pfs_ctx *c)
 	return c->mach->pressure[c->arg].present;
 }
 
+/* A task without a network namespace (a zombie) has an empty net/: get_proc_task_net fails. */
+static bool has_net(const struct pfs_ctx *c)
+{
+	return mach_thread_net(c->mach, c->thread) != NULL;
+}
+
+/* The net files that name devices render them from net/dev's list. */
+#define NEEDS_DEV .needs = PFS_NEEDS(MACH_LD_PID_NET_DEV)
+
 const struct pfs_entry pfs_entries[] = {
 	/* /proc */
 	DIR_("pressure", G, 0555),
+	LINK("net", G, pfs_link_net, "proc_net_init"),
 	DIR_("sys", G, 0555),
 	DIR_("sys/kernel", G, 0555),
 	DIR_("tty", G, 0555),
@@ -74,6 +84,29 @@ const struct pfs_entry pfs_entries[] = {
 	DIR_("task", P, 0555),
 	DIR_("task/*", P, 0555, .coll = PFS_COLL_TIDS, .child_scope = PFS_SCOPE_TID),
 	DIR_("ns", PT, 0511),
+	/* net/: the task's network namespace (fs/proc/proc_net.c), in the namespace's readdir order */
+	DIR_("net", PT, 0555),
+	ITER("net/arp", PT, 0444, &pfs_net_arp_ops, MACH_LD_PID_NET_ARP, "arp_seq_show", .exists = has_net, NEEDS_DEV),
+	ITER("net/dev", PT, 0444, &pfs_net_dev_ops, MACH_LD_PID_NET_DEV, "dev_seq_show", .exists = has_net),
+	ITER("net/tcp", PT, 0444, &pfs_net_tcp_ops, MACH_LD_PID_NET_TCP, "tcp4_seq_show", .exists = has_net),
+	ITER("net/udp", PT, 0444, &pfs_net_udp_ops, MACH_LD_PID_NET_UDP, "udp4_seq_show", .exists = has_net),
+	FILE_("net/snmp", PT, 0444, pfs_show_net_snmp, MACH_LD_PID_NET_SNMP, "snmp_seq_show", .exists = has_net),
+	ITER("net/tcp6", PT, 0444, &pfs_net_tcp6_ops, MACH_LD_PID_NET_TCP6, "tcp6_seq_show", .exists = has_net),
+	ITER("net/udp6", PT, 0444, &pfs_net_udp6_ops, MACH_LD_PID_NET_UDP6, "udp6_seq_show", .exists = has_net),
+	ITER("net/unix", PT, 0444, &pfs_net_unix_ops, MACH_LD_PID_NET_UNIX, "unix_seq_show", .exists = has_net),
+	ITER("net/route", PT, 0444, &pfs_net_route_ops, MACH_LD_PID_NET_ROUTE, "fib_route_seq_show",
+	     .exists = has_net, NEEDS_DEV),
+	FILE_("net/snmp6", PT, 0444, pfs_show_net_snmp6, MACH_LD_PID_NET_SNMP6, "snmp6_seq_show", .exists = has_net),
+	FILE_("net/netstat", PT, 0444, pfs_show_net_netstat, MACH_LD_PID_NET_NETSTAT, "netstat_seq_show",
+	      .exists = has_net),
+	ITER("net/if_inet6", PT, 0444, &pfs_net_if_inet6_ops, MACH_LD_PID_NET_IF_INET6, "if6_seq_show",
+	     .exists = has_net, NEEDS_DEV),
+	FILE_("net/sockstat", PT, 0444, pfs_show_net_sockstat, MACH_LD_PID_NET_SOCKSTAT, "sockstat_seq_show",
+	      .exists = has_net),
+	FILE_("net/sockstat6", PT, 0444, pfs_show_net_sockstat6, MACH_LD_PID_NET_SOCKSTAT6, "sockstat6_seq_show",
+	      .exists = has_net),
+	ITER("net/softnet_stat", PT, 0444, &pfs_net_softnet_ops, MACH_LD_PID_NET_SOFTNET, "softnet_seq_show",
+	     .exists = has_net),
 	FILE_("status", PT, 0444, pfs_show_pid_status, MACH_LD_PID_STATUS, "proc_pid_status"),
 	FILE_("stat", PT, 0444, pfs_show_pid_stat, MACH_LD_PID_STAT, "do_task_stat"),
 	FILE_("statm", PT, 0444, pfs_show_pid_statm, MACH_LD_PID_STATM, "proc_pid_statm"),
@@ -90,11 +123,11 @@ const struct pfs_entry pfs_entries[] = {
 
 const size_t pfs_nentries = sizeof(pfs_entries) / sizeof(pfs_entries[0]);
 
-_Static_assert(MACH_LD_NR_KINDS <= 32, "pfs_entry.needs holds one bit per loader kind");
+_Static_assert(MACH_LD_NR_KINDS <= 64, "pfs_entry.needs holds one bit per loader kind");
 
-unsigned int pfs_entry_needs(const struct pfs_entry *e)
+uint64_t pfs_entry_needs(const struct pfs_entry *e)
 {
-	unsigned int k = e->needs | PFS_NEEDS(MACH_LD_PID_STATUS) | PFS_NEEDS(MACH_LD_PID_STAT);
+	uint64_t k = e->needs | PFS_NEEDS(MACH_LD_PID_STATUS) | PFS_NEEDS(MACH_LD_PID_STAT);
 
 	if (e->load != MACH_LD_NONE)
 		k |= PFS_NEEDS(e->load);
