@@ -202,7 +202,8 @@ int ld_parse_net_tcp(struct lex *lx, struct ld_net_file *f, bool v6)
 		if (r.sl != row_no++)
 			return lex_fail_at(lx, line, "sl %llu, but this is row %llu", (unsigned long long)r.sl,
 					   (unsigned long long)(row_no - 1));
-		if (lex_peek(lx, ' '))
+		/* a full socket's fields go on after the pointer; the others are padding */
+		if (lx->end - lx->p > 1 && lx->p[0] == ' ' && lx->p[1] != ' ' && lx->p[1] != '\n')
 			rc = tcp_full_kind(lx, line, s, &r) ? -EINVAL : tcp_full_tail(lx, s);
 		else
 			rc = tcp_short_kind(lx, line, s, &r);
