@@ -62,7 +62,7 @@ struct mach_netdev {
 	int ifindex;              /* 0: not known (loaded, and no file gave it) */
 	int iflink;               /* ifindex of the link's other end (veth peer), else ifindex */
 	unsigned short type;      /* ARPHRD_* */
-	unsigned int flags;       /* IFF_* as dev_get_flags() reports them */
+	unsigned int flags;       /* dev->flags (IFF_*, as sysfs "flags" shows; RUNNING and LOWER_UP follow operstate) */
 	unsigned int mtu;
 	unsigned int tx_queue_len;
 	unsigned char operstate;  /* enum mach_if_oper */

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "machine/sim_net.h"
 #include "machine/sim_testing.h"
 #include "uprocfs/calc_load.h"
 #include "uprocfs/sim.h"
@@ -77,6 +78,7 @@ struct mach_sim {
 	struct mach_pressure base[MACH_NR_PSI_RES]; /* the model's pressure before we started */
 	uint64_t steps, switches, wakeups;
 	bool clock_real_cost;     /* mach_sim_set_clock_real_cost (benchmarks) */
+	struct sim_net *net;      /* the network's counters (sim_net.c) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -439,6 +441,7 @@ int mach_sim_advance(struct mach_sim *s, uint64_t uptime_ns)
 		step(s, FAST_STEP_NS);
 	while (s->now + s->tick_ns <= uptime_ns)
 		step(s, s->tick_ns);
+	sim_net_advance(s->net, s->m);
 	publish(s);
 	return 0;
 }
@@ -622,6 +625,8 @@ int mach_sim_create(struct mach_machine *m, const struct mach_sim_opts *o, struc
 		rc = make_groups(s);
 	if (!rc)
 		rc = pick_workload(s);
+	if (!rc && !(s->net = sim_net_create(m)))
+		rc = -ENOMEM;
 	if (!rc && s->ntasks) {
 		s->rq = calloc(m->ncpus, sizeof(*s->rq));
 		if (!s->rq)
@@ -667,5 +672,6 @@ void mach_sim_destroy(struct mach_sim *s)
 	free(s->tasks);
 	free(s->groups);
 	psi_engine_destroy(s->psi);
+	sim_net_destroy(s->net);
 	free(s);
 }

@@ -91,6 +91,7 @@ static void free_build(struct synth *s)
 	free(s->vb);
 	free(s->gen);
 	free(s->user_seen);
+	free(s->netns_of);
 }
 
 /* Each step reads what the steps before it built, so the order is fixed (see above). */
@@ -113,7 +114,7 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	sy_init_names(&s);
 	sy_build_clock(&s);
 	sy_build_topology(&s);
-	if ((rc = sy_build_cpus(&s)) || (rc = sy_plan(&s)) || (rc = sy_build_tasks(&s)))
+	if ((rc = sy_build_cpus(&s)) || (rc = sy_plan(&s)) || (rc = sy_net_plan(&s)) || (rc = sy_build_tasks(&s)))
 		goto fail;
 	sy_fit_task_times(&s);
 	if ((rc = sy_build_schedstat(&s)) || (rc = sy_build_irqs(&s)))
@@ -122,6 +123,8 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	finish_procs(&s);
 	sy_build_vmstat(&s);
 	sy_build_load(&s);
+	if ((rc = sy_build_net(&s)))
+		goto fail;
 	free_build(&s);
 	*out = s.m;
 	return 0;

@@ -40,6 +40,8 @@
 
 #include "uprocfs/calc_load.h"
 #include "uprocfs/load.h"
+#include "uprocfs/mach_net.h"
+#include "uprocfs/mach_net_vocab.h"
 #include "uprocfs/mach_vocab.h"
 #include "uprocfs/machine.h"
 #include "uprocfs/pfs_fuse.h"
