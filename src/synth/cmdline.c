@@ -139,6 +139,14 @@ size_t sy_expand_env(struct synth *s, const struct layout *L)
 
 	sy_env_draws(s->o->seed, L->g->eroot, &d);
 	for (; *t && out < end; t++) {
+		/* journald's own output is not a stream to itself: no JOURNAL_STREAM */
+		if ((t == env_templates[L->g->env] || t[-1] == '|') && root->prog == P_JOURNALD &&
+		    !strncmp(t, "JOURNAL_STREAM=", 15)) {
+			t = strchr(t, '|');
+			if (!t)
+				break;
+			continue;
+		}
 		if (*t == '|') {
 			*out++ = '\0';
 			continue;

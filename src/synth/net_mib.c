@@ -75,6 +75,12 @@ static void build_ip_tcp_udp(struct rng *r, struct mach_net *n, const struct tra
 	ip[MACH_NET_IP_OUTREQUESTS] = out;
 	ip[MACH_NET_IP_OUTNOROUTES] = part(r, out, 0, 0.00001);
 	ip[MACH_NET_IP_OUTTRANSMITS] = out;
+	if (n->ip_forward) {
+		/* what the host routes between its containers and the world is not delivered */
+		ip[MACH_NET_IP_FORWDATAGRAMS] = part(r, ip[MACH_NET_IP_INDELIVERS], 0.01, 0.1);
+		ip[MACH_NET_IP_INDELIVERS] -= ip[MACH_NET_IP_FORWDATAGRAMS];
+		ip[MACH_NET_IP_OUTTRANSMITS] += ip[MACH_NET_IP_FORWDATAGRAMS];
+	}
 	build_icmp(r, n, in);
 	tcp[MACH_NET_TCP_RTOALGORITHM] = 1;
 	tcp[MACH_NET_TCP_RTOMIN] = 200;
@@ -177,11 +183,6 @@ void sy_net_build_mib(struct synth *s, struct mach_net *n, unsigned int ns)
 	build_ip_tcp_udp(&r, n, &t, &v4_in, &v4_out);
 	build_ext(&r, n, &t);
 	build_ip6(&r, n, &t, v4_in, v4_out);
-	if (n->ip_forward) {
-		n->ip[MACH_NET_IP_FORWDATAGRAMS] = part(&r, n->ip[MACH_NET_IP_INRECEIVES], 0.01, 0.1);
-		n->ip[MACH_NET_IP_OUTTRANSMITS] += n->ip[MACH_NET_IP_FORWDATAGRAMS];
-		n->ip[MACH_NET_IP_INDELIVERS] -= n->ip[MACH_NET_IP_FORWDATAGRAMS];
-	}
 }
 
 /* Rows of the socket files, as the kernel's counters count them. */
