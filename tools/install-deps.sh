@@ -3,7 +3,7 @@
 # Only missing packages are installed; needs root (or sudo) when some are missing.
 set -eu
 
-PACKAGES="gcc make meson ninja-build pkg-config valgrind libfuse3-dev fuse3 procps htop tmux gnuplot-nox clang libclang-rt-14-dev"
+PACKAGES="gcc make meson ninja-build pkg-config valgrind libfuse3-dev fuse3 procps htop tmux gnuplot-nox clang libclang-rt-14-dev sysstat python3-psutil net-tools iproute2 prometheus-node-exporter wget"
 
 missing=""
 for p in $PACKAGES; do
