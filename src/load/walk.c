@@ -436,7 +436,8 @@ static int load_pid(struct walk *w, pid_t pid)
 		if (rc || skip)
 			break;
 		if (!again) {
-			h = attempt_hash(w, &a);
+			/* only a live tree is read again: a written one's bytes need no fingerprint */
+			h = w->live ? attempt_hash(w, &a) : 0;
 			rc = attempt_build(w, &a);
 			if (rc != -EINVAL && rc != -ENOTSUP)
 				break;

@@ -63,3 +63,30 @@ void *net_sock_next(struct seq_file *m, void *v, loff_t *pos, unsigned short fam
 	++*pos;
 	return (void *)walk(pfs_net(m->private), family, v == SEQ_START_TOKEN ? NULL : v);
 }
+
+void net_put_queues_timer(struct seq_file *m, uint32_t tx, uint32_t rx, unsigned int tr, unsigned long when,
+			  unsigned int retr)
+{
+	seq_putc(m, ' ');
+	net_put_hex_upper(m, tx, 8);
+	seq_putc(m, ':');
+	net_put_hex_upper(m, rx, 8);
+	seq_putc(m, ' ');
+	net_put_hex_upper(m, tr, 2);
+	seq_putc(m, ':');
+	net_put_hex_upper(m, when, 8);
+	seq_putc(m, ' ');
+	net_put_hex_upper(m, retr, 8);
+}
+
+void net_put_uid_inode_ref(struct seq_file *m, uint32_t uid, int timeout, uint64_t inode, int ref)
+{
+	seq_put_decimal_ull_width(m, " ", uid, 5);
+	if (timeout >= 0)
+		seq_put_decimal_ull_width(m, " ", (unsigned int)timeout, 8);
+	else
+		seq_printf(m, " %8d", timeout);
+	seq_put_decimal_ull(m, " ", inode);
+	seq_put_decimal_ll(m, " ", ref);
+	seq_putc(m, ' ');
+}

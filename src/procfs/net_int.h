@@ -15,6 +15,13 @@
 /** "%0<width>X": uppercase hex, zero-padded (the kernel's socket tables). */
 void net_put_hex_upper(struct seq_file *m, uint64_t v, unsigned int width);
 
+/** " %08X:%08X %02X:%08lX %08X": the queues, the timer and its ticks left, the retransmits. */
+void net_put_queues_timer(struct seq_file *m, uint32_t tx, uint32_t rx, unsigned int tr, unsigned long when,
+			  unsigned int retr);
+
+/** " %5u %8d %lu %d ": uid, timeout, inode and refcount, before a pointer. */
+void net_put_uid_inode_ref(struct seq_file *m, uint32_t uid, int timeout, uint64_t inode, int ref);
+
 /** An IPv4 __be32 as "%08X" prints it on a little-endian machine. */
 static inline void net_put_ipv4(struct seq_file *m, uint32_t be32)
 {

@@ -61,7 +61,8 @@ static void *tcp6_next(struct seq_file *m, void *v, loff_t *pos)
 /* "%4d: ADDR:PORT ADDR:PORT %02X": the start every kind of row shares. */
 static void put_ends(struct seq_file *m, const struct mach_socket *s, int sl, bool v6)
 {
-	seq_printf(m, "%4d: ", sl);
+	seq_put_decimal_ull_width(m, NULL, (unsigned int)sl, 4);
+	seq_puts(m, ": ");
 	if (v6)
 		net_put_ipv6(m, s->laddr);
 	else
@@ -85,26 +86,29 @@ static void get_tcp_sock(struct seq_file *m, const struct pfs_ctx *c, const stru
 {
 	unsigned long when = s->timer ? net_ticks_left(c->mach, s->timer_expires) : 0;
 
-	seq_printf(m, " %08X:%08X %02X:%08lX %08X %5u %8d %lu %d ", s->tx_queue, s->rx_queue, s->timer, when,
-		   s->retransmits, s->uid, s->probes_out, (unsigned long)s->inode, s->refcnt);
+	net_put_queues_timer(m, s->tx_queue, s->rx_queue, s->timer, when, s->retransmits);
+	net_put_uid_inode_ref(m, s->uid, s->probes_out, s->inode, s->refcnt);
 	net_put_pk(m, s->kaddr);
-	seq_printf(m, " %lu %lu %u %u %d", (unsigned long)s->rto, (unsigned long)s->ato, s->ack_flags, s->cwnd,
-		   s->ssthresh);
+	seq_put_decimal_ull(m, " ", s->rto);
+	seq_put_decimal_ull(m, " ", s->ato);
+	seq_put_decimal_ull(m, " ", s->ack_flags);
+	seq_put_decimal_ull(m, " ", s->cwnd);
+	seq_put_decimal_ll(m, " ", s->ssthresh);
 }
 
 /* get_openreq4 / get_openreq6 */
 static void get_openreq(struct seq_file *m, const struct pfs_ctx *c, const struct mach_socket *s)
 {
-	seq_printf(m, " %08X:%08X %02X:%08lX %08X %5u %8d %u %d ", 0, 0, 1, net_ticks_left(c->mach, s->timer_expires),
-		   s->retransmits, s->uid, 0, 0, 0);
+	net_put_queues_timer(m, 0, 0, 1, net_ticks_left(c->mach, s->timer_expires), s->retransmits);
+	net_put_uid_inode_ref(m, s->uid, 0, 0, 0);
 	net_put_pk(m, s->kaddr);
 }
 
 /* get_timewait4_sock / get_timewait6_sock */
 static void get_timewait_sock(struct seq_file *m, const struct pfs_ctx *c, const struct mach_socket *s)
 {
-	seq_printf(m, " %08X:%08X %02X:%08lX %08X %5d %8d %d %d ", 0, 0, 3, net_ticks_left(c->mach, s->timer_expires),
-		   0, 0, 0, 0, s->refcnt);
+	net_put_queues_timer(m, 0, 0, 3, net_ticks_left(c->mach, s->timer_expires), 0);
+	net_put_uid_inode_ref(m, 0, 0, 0, s->refcnt);
 	net_put_pk(m, s->kaddr);
 }
 

@@ -47,8 +47,10 @@ static void *udp6_next(struct seq_file *m, void *v, loff_t *pos)
 /* What udp4_format_sock and __ip6_dgram_sock_seq_show share after the addresses. */
 static void udp_tail(struct seq_file *m, const struct mach_socket *s)
 {
-	seq_printf(m, " %02X %08X:%08X %02X:%08lX %08X %5u %8d %lu %d ", s->state, s->tx_queue, s->rx_queue, 0, 0L,
-		   0, s->uid, 0, (unsigned long)s->inode, s->refcnt);
+	seq_putc(m, ' ');
+	net_put_hex_upper(m, s->state, 2);
+	net_put_queues_timer(m, s->tx_queue, s->rx_queue, 0, 0, 0);
+	net_put_uid_inode_ref(m, s->uid, 0, s->inode, s->refcnt);
 	net_put_pk(m, s->kaddr);
 	seq_put_decimal_ull(m, " ", s->drops);
 }
@@ -65,7 +67,8 @@ static void udp_addr(struct seq_file *m, const unsigned char *addr, uint16_t por
 
 static void udp_format_sock(struct seq_file *m, const struct mach_socket *s, bool v6)
 {
-	seq_printf(m, "%5d: ", (int)s->hash_slot);
+	seq_put_decimal_ull_width(m, NULL, s->hash_slot, 5);
+	seq_puts(m, ": ");
 	udp_addr(m, s->laddr, s->lport, v6);
 	seq_putc(m, ' ');
 	udp_addr(m, s->raddr, s->rport, v6);

@@ -43,11 +43,16 @@ static int unix_seq_show(struct seq_file *m, void *v)
 	}
 	established = s->state == MACH_TCP_ESTABLISHED;
 	net_put_pk(m, s->kaddr);
-	seq_printf(m, ": %08X %08X %08X %04X %02X %5lu", (unsigned int)s->refcnt, 0,
-		   s->state == MACH_TCP_LISTEN ? SO_ACCEPTCON : 0, s->type,
-		   s->has_socket ? (established ? SS_CONNECTED : SS_UNCONNECTED)
-				 : (established ? SS_CONNECTING : SS_DISCONNECTING),
-		   (unsigned long)s->inode);
+	seq_puts(m, ": ");
+	net_put_hex_upper(m, (unsigned int)s->refcnt, 8);
+	seq_puts(m, " 00000000 ");
+	net_put_hex_upper(m, s->state == MACH_TCP_LISTEN ? SO_ACCEPTCON : 0, 8);
+	seq_putc(m, ' ');
+	net_put_hex_upper(m, s->type, 4);
+	seq_putc(m, ' ');
+	net_put_hex_upper(m, s->has_socket ? (established ? SS_CONNECTED : SS_UNCONNECTED)
+					    : (established ? SS_CONNECTING : SS_DISCONNECTING), 2);
+	seq_put_decimal_ull_width(m, " ", s->inode, 5);
 	if (s->path_len) {
 		seq_putc(m, ' ');
 		for (unsigned int i = 0; i < s->path_len; i++)
