@@ -209,7 +209,7 @@ struct mach_softnet {
 	uint32_t input_qlen, process_qlen;
 };
 
-/** /proc/net/sockstat and sockstat6: the kernel's counters (some global). */
+/** /proc/net/sockstat: the kernel's counters (some global). */
 struct mach_sockstat {
 	int32_t sockets_used;     /* sock_inuse_get: every socket of the namespace */
 	int32_t tcp_inuse, tcp_orphan, tcp_tw, tcp_alloc;
@@ -219,9 +219,13 @@ struct mach_sockstat {
 	int32_t udplite_inuse, raw_inuse;
 	uint32_t frag_inuse;
 	uint64_t frag_memory;     /* bytes */
-	int32_t tcp6_inuse, udp6_inuse, udplite6_inuse, raw6_inuse;
-	uint32_t frag6_inuse;
-	uint64_t frag6_memory;
+};
+
+/** /proc/net/sockstat6: the IPv6 protocols' counts. */
+struct mach_sockstat6 {
+	int32_t tcp_inuse, udp_inuse, udplite_inuse, raw_inuse;
+	uint32_t frag_inuse;
+	uint64_t frag_memory;     /* bytes */
 };
 
 /** One network namespace. */
@@ -241,6 +245,7 @@ struct mach_net {
 	unsigned int nsoftnet;
 	struct mach_softnet *softnet;     /* online CPUs, ascending */
 	struct mach_sockstat sockstat;
+	struct mach_sockstat6 sockstat6;
 
 	bool ip_forward;                  /* net.ipv4.conf.all.forwarding */
 	int ip_default_ttl;               /* net.ipv4.ip_default_ttl */

@@ -86,6 +86,13 @@ int ld_net_name_right(struct lex *lx, size_t width, char out[MACH_IFNAMSIZ]);
  */
 int ld_net_file_dev(struct ld_net_file *f, const char *name, unsigned int line);
 
+/** Append @elem to array @arr of @n elements (growing it by one): 0, or -ENOMEM leaving it as it was. */
+#define LD_NET_APPEND(arr, n, elem)                                                  \
+	({                                                                            \
+		__typeof__(arr) grown_ = realloc((arr), ((n) + 1) * sizeof(*(arr)));  \
+		grown_ ? ((arr) = grown_, (arr)[(n)++] = (elem), 0) : -ENOMEM;         \
+	})
+
 /** Append a socket to @f's table: a zeroed slot, or NULL on ENOMEM. */
 struct mach_socket *ld_net_file_sock(struct ld_net_file *f);
 

@@ -62,29 +62,19 @@ int ld_parse_net(struct lex *lx, struct ld_net_file *f)
 int ld_net_file_dev(struct ld_net_file *f, const char *name, unsigned int line)
 {
 	struct mach_net *n = &f->n;
-	unsigned char *k;
-	unsigned int *l;
+	struct mach_netdev d = { .type = MACH_ARPHRD_VOID, .speed = -1 };
+	unsigned int nk = n->ndevs, nl = n->ndevs;
 	int i = mach_net_dev_by_name(n, name);
 
 	if (i >= 0)
 		return i;
-	/* a handful of devices: grow one at a time */
-	n->devs = realloc(n->devs, (n->ndevs + 1) * sizeof(*n->devs));
-	k = realloc(f->dev_known, (n->ndevs + 1) * sizeof(*k));
-	if (k)
-		f->dev_known = k;
-	l = realloc(f->dev_line, (n->ndevs + 1) * sizeof(*l));
-	if (l)
-		f->dev_line = l;
-	if (!n->devs || !k || !l)
+	strncpy(d.name, name, MACH_IFNAMSIZ - 1);
+	/* a handful of devices: grown one at a time, the three arrays in step */
+	if (LD_NET_APPEND(f->dev_known, nk, 0) || LD_NET_APPEND(f->dev_line, nl, line))
 		return -ENOMEM;
-	memset(&n->devs[n->ndevs], 0, sizeof(n->devs[0]));
-	strncpy(n->devs[n->ndevs].name, name, MACH_IFNAMSIZ - 1);
-	n->devs[n->ndevs].type = MACH_ARPHRD_VOID;
-	n->devs[n->ndevs].speed = -1;
-	f->dev_known[n->ndevs] = 0;
-	f->dev_line[n->ndevs] = line;
-	return (int)n->ndevs++;
+	if (LD_NET_APPEND(n->devs, n->ndevs, d))
+		return -ENOMEM;
+	return (int)n->ndevs - 1;
 }
 
 struct mach_socket *ld_net_file_sock(struct ld_net_file *f)

@@ -94,25 +94,25 @@ int ld_parse_net_sockstat(struct lex *lx, struct ld_net_file *f)
 
 int ld_parse_net_sockstat6(struct lex *lx, struct ld_net_file *f)
 {
-	struct mach_sockstat *s = &f->n.sockstat;
-	int rc = labelled_int(lx, "TCP6: inuse ", &s->tcp6_inuse);
+	struct mach_sockstat6 *s = &f->n.sockstat6;
+	int rc = labelled_int(lx, "TCP6: inuse ", &s->tcp_inuse);
 
 	if (!rc)
 		rc = lex_eol(lx);
 	if (!rc)
-		rc = labelled_int(lx, "UDP6: inuse ", &s->udp6_inuse);
+		rc = labelled_int(lx, "UDP6: inuse ", &s->udp_inuse);
 	if (!rc)
 		rc = lex_eol(lx);
 	if (!rc)
-		rc = labelled_int(lx, "UDPLITE6: inuse ", &s->udplite6_inuse);
+		rc = labelled_int(lx, "UDPLITE6: inuse ", &s->udplite_inuse);
 	if (!rc)
 		rc = lex_eol(lx);
 	if (!rc)
-		rc = labelled_int(lx, "RAW6: inuse ", &s->raw6_inuse);
+		rc = labelled_int(lx, "RAW6: inuse ", &s->raw_inuse);
 	if (!rc)
 		rc = lex_eol(lx);
 	if (!rc)
-		rc = frag_line(lx, "FRAG6: inuse ", &s->frag6_inuse, &s->frag6_memory);
+		rc = frag_line(lx, "FRAG6: inuse ", &s->frag_inuse, &s->frag_memory);
 	return rc ? rc : lex_expect_eof(lx);
 }
 

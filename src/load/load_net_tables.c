@@ -144,7 +144,7 @@ int ld_parse_net_arp(struct lex *lx, struct ld_net_file *f)
 	int rc = lex_expect(lx, "IP address       HW type     Flags       HW address            Mask     Device\n");
 
 	while (!rc && !lex_eof(lx)) {
-		struct mach_neigh e = { 0 }, *slot;
+		struct mach_neigh e = { 0 };
 
 		rc = arp_line(lx, f, &e);
 		if (rc)
@@ -152,11 +152,7 @@ int ld_parse_net_arp(struct lex *lx, struct ld_net_file *f)
 		if (proxies && !e.proxy)
 			return lex_fail_line(lx, lex_line_at(lx, lx->p) - 1, "an entry after the proxy entries");
 		proxies = e.proxy;
-		slot = realloc(n->neigh, (n->nneigh + 1) * sizeof(*slot));
-		if (!slot)
-			return -ENOMEM;
-		n->neigh = slot;
-		slot[n->nneigh++] = e;
+		rc = LD_NET_APPEND(n->neigh, n->nneigh, e);
 	}
 	return rc;
 }
@@ -265,16 +261,12 @@ int ld_parse_net_route(struct lex *lx, struct ld_net_file *f)
 		 "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT");
 	rc = lex_expect(lx, header);
 	while (!rc && !lex_eof(lx)) {
-		struct mach_route r = { 0 }, *slot;
+		struct mach_route r = { 0 };
 
 		rc = route_line(lx, f, &r);
 		if (rc)
 			return rc;
-		slot = realloc(n->routes, (n->nroutes + 1) * sizeof(*slot));
-		if (!slot)
-			return -ENOMEM;
-		n->routes = slot;
-		slot[n->nroutes++] = r;
+		rc = LD_NET_APPEND(n->routes, n->nroutes, r);
 	}
 	return rc;
 }
@@ -348,16 +340,12 @@ int ld_parse_net_if_inet6(struct lex *lx, struct ld_net_file *f)
 	int rc = 0;
 
 	while (!rc && !lex_eof(lx)) {
-		struct mach_inet6_addr a = { 0 }, *slot;
+		struct mach_inet6_addr a = { 0 };
 
 		rc = if6_line(lx, f, &a);
 		if (rc)
 			return rc;
-		slot = realloc(n->inet6, (n->ninet6 + 1) * sizeof(*slot));
-		if (!slot)
-			return -ENOMEM;
-		n->inet6 = slot;
-		slot[n->ninet6++] = a;
+		rc = LD_NET_APPEND(n->inet6, n->ninet6, a);
 	}
 	return rc;
 }

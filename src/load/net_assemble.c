@@ -195,32 +195,10 @@ static void build_counters(struct ld_net_file *const *files, struct mach_net *ou
 		memcpy(out->udp6, f->n.udp6, sizeof(out->udp6));
 		memcpy(out->udplite6, f->n.udplite6, sizeof(out->udplite6));
 	}
-	if ((f = NET(files, MACH_LD_PID_NET_SOCKSTAT))) {
-		const struct mach_sockstat *s = &f->n.sockstat;
-
-		out->sockstat.sockets_used = s->sockets_used;
-		out->sockstat.tcp_inuse = s->tcp_inuse;
-		out->sockstat.tcp_orphan = s->tcp_orphan;
-		out->sockstat.tcp_tw = s->tcp_tw;
-		out->sockstat.tcp_alloc = s->tcp_alloc;
-		out->sockstat.tcp_mem = s->tcp_mem;
-		out->sockstat.udp_inuse = s->udp_inuse;
-		out->sockstat.udp_mem = s->udp_mem;
-		out->sockstat.udplite_inuse = s->udplite_inuse;
-		out->sockstat.raw_inuse = s->raw_inuse;
-		out->sockstat.frag_inuse = s->frag_inuse;
-		out->sockstat.frag_memory = s->frag_memory;
-	}
-	if ((f = NET(files, MACH_LD_PID_NET_SOCKSTAT6))) {
-		const struct mach_sockstat *s = &f->n.sockstat;
-
-		out->sockstat.tcp6_inuse = s->tcp6_inuse;
-		out->sockstat.udp6_inuse = s->udp6_inuse;
-		out->sockstat.udplite6_inuse = s->udplite6_inuse;
-		out->sockstat.raw6_inuse = s->raw6_inuse;
-		out->sockstat.frag6_inuse = s->frag6_inuse;
-		out->sockstat.frag6_memory = s->frag6_memory;
-	}
+	if ((f = NET(files, MACH_LD_PID_NET_SOCKSTAT)))
+		out->sockstat = f->n.sockstat;
+	if ((f = NET(files, MACH_LD_PID_NET_SOCKSTAT6)))
+		out->sockstat6 = f->n.sockstat6;
 }
 
 int ld_net_build(struct ld_net_file *const files[LD_NR_NET], uint64_t uptime_ns, struct mach_net *out,

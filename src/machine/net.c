@@ -130,10 +130,13 @@ static bool sockstat_equal(const struct mach_sockstat *a, const struct mach_sock
 	       a->tcp_alloc == b->tcp_alloc && a->tcp_mem == b->tcp_mem &&
 	       a->udp_inuse == b->udp_inuse && a->udp_mem == b->udp_mem &&
 	       a->udplite_inuse == b->udplite_inuse && a->raw_inuse == b->raw_inuse &&
-	       a->frag_inuse == b->frag_inuse && a->frag_memory == b->frag_memory &&
-	       a->tcp6_inuse == b->tcp6_inuse && a->udp6_inuse == b->udp6_inuse &&
-	       a->udplite6_inuse == b->udplite6_inuse && a->raw6_inuse == b->raw6_inuse &&
-	       a->frag6_inuse == b->frag6_inuse && a->frag6_memory == b->frag6_memory;
+	       a->frag_inuse == b->frag_inuse && a->frag_memory == b->frag_memory;
+}
+
+static bool sockstat6_equal(const struct mach_sockstat6 *a, const struct mach_sockstat6 *b)
+{
+	return a->tcp_inuse == b->tcp_inuse && a->udp_inuse == b->udp_inuse && a->udplite_inuse == b->udplite_inuse &&
+	       a->raw_inuse == b->raw_inuse && a->frag_inuse == b->frag_inuse && a->frag_memory == b->frag_memory;
 }
 
 /* Every element of two arrays of @n equal by @eq. */
@@ -167,6 +170,7 @@ bool mach_net_equal(const struct mach_net *a, const struct mach_net *b)
 	    a->nroutes != b->nroutes || a->nneigh != b->nneigh || a->nsocks != b->nsocks ||
 	    a->nsoftnet != b->nsoftnet || a->ip_forward != b->ip_forward ||
 	    a->ip_default_ttl != b->ip_default_ttl || !sockstat_equal(&a->sockstat, &b->sockstat) ||
+	    !sockstat6_equal(&a->sockstat6, &b->sockstat6) ||
 	    !counters_equal(a, b))
 		return false;
 	return ALL_EQUAL(dev_equal, a->devs, b->devs, a->ndevs) &&

@@ -31,15 +31,15 @@ int pfs_show_net_sockstat(struct seq_file *m, void *v)
 
 int pfs_show_net_sockstat6(struct seq_file *m, void *v)
 {
-	const struct mach_sockstat *s = &pfs_net(m->private)->sockstat;
+	const struct mach_sockstat6 *s = &pfs_net(m->private)->sockstat6;
 
 	(void)v;
-	seq_put_decimal_ll(m, "TCP6: inuse ", s->tcp6_inuse);
-	seq_put_decimal_ll(m, "\nUDP6: inuse ", s->udp6_inuse);
-	seq_put_decimal_ll(m, "\nUDPLITE6: inuse ", s->udplite6_inuse);
-	seq_put_decimal_ll(m, "\nRAW6: inuse ", s->raw6_inuse);
-	seq_put_decimal_ull(m, "\nFRAG6: inuse ", s->frag6_inuse);
-	seq_put_decimal_ull(m, " memory ", s->frag6_memory);
+	seq_put_decimal_ll(m, "TCP6: inuse ", s->tcp_inuse);
+	seq_put_decimal_ll(m, "\nUDP6: inuse ", s->udp_inuse);
+	seq_put_decimal_ll(m, "\nUDPLITE6: inuse ", s->udplite_inuse);
+	seq_put_decimal_ll(m, "\nRAW6: inuse ", s->raw_inuse);
+	seq_put_decimal_ull(m, "\nFRAG6: inuse ", s->frag_inuse);
+	seq_put_decimal_ull(m, " memory ", s->frag_memory);
 	seq_putc(m, '\n');
 	return 0;
 }

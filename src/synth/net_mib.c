@@ -186,7 +186,8 @@ void sy_net_build_mib(struct synth *s, struct mach_net *n, unsigned int ns)
 }
 
 /* Rows of the socket files, as the kernel's counters count them. */
-static void count_socks(const struct mach_net *n, struct mach_sockstat *st, int32_t *tcp_alloc)
+static void count_socks(const struct mach_net *n, struct mach_sockstat *st, struct mach_sockstat6 *st6,
+			int32_t *tcp_alloc)
 {
 	for (size_t i = 0; i < n->nsocks; i++) {
 		const struct mach_socket *k = &n->socks[i];
@@ -199,9 +200,9 @@ static void count_socks(const struct mach_net *n, struct mach_sockstat *st, int3
 		else if (k->protocol == MACH_IPPROTO_TCP && k->kind == MACH_SK_FULL) {
 			++*tcp_alloc;
 			if (k->state != MACH_TCP_CLOSE)
-				++*(v6 ? &st->tcp6_inuse : &st->tcp_inuse);
+				++*(v6 ? &st6->tcp_inuse : &st->tcp_inuse);
 		} else if (k->protocol == MACH_IPPROTO_UDP && k->lport) {
-			++*(v6 ? &st->udp6_inuse : &st->udp_inuse);
+			++*(v6 ? &st6->udp_inuse : &st->udp_inuse);
 		}
 	}
 }
@@ -217,8 +218,8 @@ void sy_net_build_sockstat(struct synth *s)
 	for (unsigned int ns = 0; ns < m->nnets; ns++) {
 		struct mach_sockstat *st = &m->nets[ns].sockstat;
 
-		count_socks(&m->nets[ns], st, &alloc);
-		udp |= st->udp_inuse || st->udp6_inuse;
+		count_socks(&m->nets[ns], st, &m->nets[ns].sockstat6, &alloc);
+		udp |= st->udp_inuse || m->nets[ns].sockstat6.udp_inuse;
 	}
 	/* allocation and memory are global: every namespace shows the same, in pages */
 	rng_init(&r, s->o->seed, KEY_NET + 0x20000);

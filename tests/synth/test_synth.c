@@ -67,25 +67,10 @@ static const char *const prop_names[NR_PROPS] = {
 
 static unsigned long fails[NR_PROPS];
 static unsigned long checks[NR_PROPS];
-static const char *cur_label = "";
+static struct tap_props props = { prop_names, fails, checks, "" };
 
 /* Record one check of @p; on failure print the first few reasons. */
-static void check(enum prop p, int cond, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void check(enum prop p, int cond, const char *fmt, ...)
-{
-	va_list ap;
-	char msg[512];
-
-	checks[p]++;
-	if (cond)
-		return;
-	if (fails[p]++ < 5) {
-		va_start(ap, fmt);
-		vsnprintf(msg, sizeof(msg), fmt, ap);
-		va_end(ap);
-		diag("%s: %s: %s", prop_names[p], cur_label, msg);
-	}
-}
+#define check(p, ...) tap_prop(&props, p, __VA_ARGS__)
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                              */
@@ -181,7 +166,7 @@ static int render_one(void *arg, const struct pfs_node *n, const struct pfs_ctx 
 	(void)c;
 	pfs_node_path(n, path + 6, sizeof(path) - 6);
 	if (render_into(c->mach, path, a->b) && (*a->bad)++ < 5)
-		diag("%s: %s fails", cur_label, path);
+		diag("%s: %s fails", props.label, path);
 	return 0;
 }
 
@@ -740,7 +725,7 @@ static void test_determinism(void)
 		struct buf ba = { 0 }, bb = { 0 };
 		unsigned long bad = 0;
 
-		cur_label = specs[i];
+		props.label = specs[i];
 		if (!a || !b) {
 			ok(0, "synth:%s builds: %s", specs[i], err);
 			mach_free(a);
@@ -910,7 +895,7 @@ static void test_invariants(void)
 			snprintf(spec, sizeof(spec), "seed=%d", seed);
 		else
 			snprintf(spec, sizeof(spec), "%s", shapes[seed - 51]);
-		cur_label = spec;
+		props.label = spec;
 		check(P_BUILD, mach_synth_parse(&o, spec, err, sizeof(err)) == 0 &&
 				       mach_synth_build(&o, &m, err, sizeof(err)) == 0,
 		      "%s", err);
@@ -919,8 +904,7 @@ static void test_invariants(void)
 		check_machine(m, &o, seed <= 50 || o.tasks <= 2000);
 		mach_free(m);
 	}
-	for (int p = 0; p < NR_PROPS; p++)
-		ok(fails[p] == 0 && checks[p] > 0, "%s (%lu checks, %lu failed)", prop_names[p], checks[p], fails[p]);
+	tap_props_report(&props, NR_PROPS);
 }
 
 int main(void)

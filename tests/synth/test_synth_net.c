@@ -18,7 +18,6 @@
  * runs: counters grow, the identities above still hold, timers are ahead.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,24 +41,9 @@ static const char *const prop_names[NR_PROPS] = {
 };
 
 static unsigned long fails[NR_PROPS], checks[NR_PROPS];
-static const char *cur_label = "";
+static struct tap_props props = { prop_names, fails, checks, "" };
 
-static void check(enum prop p, int cond, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void check(enum prop p, int cond, const char *fmt, ...)
-{
-	va_list ap;
-	char msg[512];
-
-	checks[p]++;
-	if (cond)
-		return;
-	if (fails[p]++ < 5) {
-		va_start(ap, fmt);
-		vsnprintf(msg, sizeof(msg), fmt, ap);
-		va_end(ap);
-		diag("%s: %s: %s", prop_names[p], cur_label, msg);
-	}
-}
+#define check(p, ...) tap_prop(&props, p, __VA_ARGS__)
 
 static uint64_t rx_packets(const struct mach_net *n)
 {
@@ -225,6 +209,7 @@ static void check_sockstat(const struct mach_machine *m)
 	for (unsigned int k = 0; k < m->nnets; k++) {
 		const struct mach_net *n = &m->nets[k];
 		struct mach_sockstat c = { 0 };
+		struct mach_sockstat6 c6 = { 0 };
 
 		for (size_t i = 0; i < n->nsocks; i++) {
 			const struct mach_socket *s = &n->socks[i];
@@ -233,13 +218,13 @@ static void check_sockstat(const struct mach_machine *m)
 			c.sockets_used += s->kind == MACH_SK_FULL;
 			c.tcp_tw += tcp && s->kind == MACH_SK_TIMEWAIT;
 			if (tcp && s->kind == MACH_SK_FULL && s->state != MACH_TCP_CLOSE)
-				++*(v6 ? &c.tcp6_inuse : &c.tcp_inuse);
+				++*(v6 ? &c6.tcp_inuse : &c.tcp_inuse);
 			if (s->protocol == MACH_IPPROTO_UDP && s->lport)
-				++*(v6 ? &c.udp6_inuse : &c.udp_inuse);
+				++*(v6 ? &c6.udp_inuse : &c.udp_inuse);
 		}
 		check(N_SOCKSTAT, c.sockets_used == n->sockstat.sockets_used && c.tcp_tw == n->sockstat.tcp_tw &&
-					  c.tcp_inuse == n->sockstat.tcp_inuse && c.tcp6_inuse == n->sockstat.tcp6_inuse &&
-					  c.udp_inuse == n->sockstat.udp_inuse && c.udp6_inuse == n->sockstat.udp6_inuse &&
+					  c.tcp_inuse == n->sockstat.tcp_inuse && c6.tcp_inuse == n->sockstat6.tcp_inuse &&
+					  c.udp_inuse == n->sockstat.udp_inuse && c6.udp_inuse == n->sockstat6.udp_inuse &&
 					  alloc == n->sockstat.tcp_alloc && n->sockstat.tcp_mem == m->nets[0].sockstat.tcp_mem,
 		      "namespace %u: used %d/%d tcp %d/%d tw %d/%d", k, c.sockets_used, n->sockstat.sockets_used,
 		      c.tcp_inuse, n->sockstat.tcp_inuse, c.tcp_tw, n->sockstat.tcp_tw);
@@ -407,7 +392,7 @@ int main(void)
 			snprintf(spec, sizeof(spec), "seed=%d", i);
 		else
 			snprintf(spec, sizeof(spec), "%s", shapes[i - 51]);
-		cur_label = spec;
+		props.label = spec;
 		if (mach_synth_parse(&o, spec, err, sizeof(err)) || mach_synth_build(&o, &m, err, sizeof(err))) {
 			ok(0, "%s builds: %s", spec, err);
 			continue;
@@ -418,7 +403,6 @@ int main(void)
 			check_sim(m, o.seed);
 		mach_free(m);
 	}
-	for (int p = 0; p < NR_PROPS; p++)
-		ok(fails[p] == 0 && checks[p] > 0, "%s (%lu checks, %lu failed)", prop_names[p], checks[p], fails[p]);
+	tap_props_report(&props, NR_PROPS);
 	return tap_done();
 }
