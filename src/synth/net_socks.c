@@ -435,6 +435,54 @@ static bool first_http_server(const struct sk *c)
 	return true;
 }
 
+/* Logins and the container runtime: what they connect to and listen on. */
+static bool session_sockets(struct sk *c, bool first)
+{
+	struct rng *r = &c->r;
+	char path[MACH_UNIX_PATH_MAX + 1];
+
+	switch (c->g->prog) {
+	case P_SSH:
+		tcp_conn(c, false, own_addr(c), (unsigned int)rng_range(r, 32768, 60999), mach_ipv4(10, 0, 0, 21), 22,
+			 false);
+		break;
+	case P_SSHD_PRIV:
+		ssh_session(c);
+		break;
+	case P_TMUX:
+		snprintf(path, sizeof(path), "/tmp/tmux-%u/default", c->g->uid);
+		unix_listen(c, MACH_SOCK_STREAM, path);
+		break;
+	case P_SYSTEMD_USER:
+		snprintf(path, sizeof(path), "/run/user/%u/systemd/private", c->g->uid);
+		unix_listen(c, MACH_SOCK_STREAM, path);
+		snprintf(path, sizeof(path), "/run/user/%u/systemd/notify", c->g->uid);
+		unix_sock(c, MACH_SOCK_DGRAM, MACH_TCP_CLOSE, path, c->slot++, -1);
+		break;
+	case P_CONTAINERD:
+		if (!first)
+			break;
+		unix_listen(c, MACH_SOCK_STREAM, "/run/containerd/containerd.sock");
+		unix_listen(c, MACH_SOCK_STREAM, "/run/containerd/containerd.sock.ttrpc");
+		tcp_listen(c, false, mach_ipv4(127, 0, 0, 1), NULL, (unsigned int)rng_range(r, 32768, 60999));
+		break;
+	case P_DOCKERD:
+		if (!first)
+			break;
+		unix_listen(c, MACH_SOCK_STREAM, "/run/docker.sock");
+		unix_listen(c, MACH_SOCK_STREAM, "/var/run/docker/metrics.sock");
+		break;
+	case P_SHIM:
+		snprintf(path, sizeof(path), "/run/containerd/s/%016llx%016llx", (unsigned long long)rng_next(r),
+			 (unsigned long long)rng_next(r));
+		unix_listen(c, MACH_SOCK_STREAM, path);
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
 /* Services: what listens, and the connections it serves. */
 static void service_sockets(struct sk *c)
 {
@@ -446,6 +494,8 @@ static void service_sockets(struct sk *c)
 	/* a second instance could not bind its ports: only the namespace's first listens */
 	bool first = find_prog(c->s, c->g->prog, c->ns) == (long)c->idx;
 
+	if (session_sockets(c, first))
+		return;
 	switch (c->g->prog) {
 	case P_NGINX:
 		if (!first)
@@ -511,41 +561,6 @@ static void service_sockets(struct sk *c)
 			snprintf(path, sizeof(path), "8%u", c->g->inst % 1000);
 			tcp_listen(c, false, 0, NULL, (unsigned int)strtoul(path, NULL, 10));
 		}
-		break;
-	case P_SSH:
-		tcp_conn(c, false, own_addr(c), (unsigned int)rng_range(r, 32768, 60999), mach_ipv4(10, 0, 0, 21), 22,
-			 false);
-		break;
-	case P_SSHD_PRIV:
-		ssh_session(c);
-		break;
-	case P_TMUX:
-		snprintf(path, sizeof(path), "/tmp/tmux-%u/default", c->g->uid);
-		unix_listen(c, MACH_SOCK_STREAM, path);
-		break;
-	case P_SYSTEMD_USER:
-		snprintf(path, sizeof(path), "/run/user/%u/systemd/private", c->g->uid);
-		unix_listen(c, MACH_SOCK_STREAM, path);
-		snprintf(path, sizeof(path), "/run/user/%u/systemd/notify", c->g->uid);
-		unix_sock(c, MACH_SOCK_DGRAM, MACH_TCP_CLOSE, path, c->slot++, -1);
-		break;
-	case P_CONTAINERD:
-		if (!first)
-			break;
-		unix_listen(c, MACH_SOCK_STREAM, "/run/containerd/containerd.sock");
-		unix_listen(c, MACH_SOCK_STREAM, "/run/containerd/containerd.sock.ttrpc");
-		tcp_listen(c, false, mach_ipv4(127, 0, 0, 1), NULL, (unsigned int)rng_range(r, 32768, 60999));
-		break;
-	case P_DOCKERD:
-		if (!first)
-			break;
-		unix_listen(c, MACH_SOCK_STREAM, "/run/docker.sock");
-		unix_listen(c, MACH_SOCK_STREAM, "/var/run/docker/metrics.sock");
-		break;
-	case P_SHIM:
-		snprintf(path, sizeof(path), "/run/containerd/s/%016llx%016llx", (unsigned long long)rng_next(r),
-			 (unsigned long long)rng_next(r));
-		unix_listen(c, MACH_SOCK_STREAM, path);
 		break;
 	case P_COREDNS:
 		if (!first)
