@@ -25,6 +25,7 @@ struct sim_net {
 	struct mach_net *base;  /* each namespace as it was */
 	uint64_t last_rx;       /* packets received by all namespaces at the last advance */
 	unsigned int turn;      /* which CPU takes the next remainder packet */
+	uint64_t next_expiry;   /* the first TCP timer to run out: no socket is looked at before */
 };
 
 static uint64_t rx_packets(const struct mach_net *n)
@@ -104,16 +105,38 @@ static void scale_mibs(struct mach_net *n, const struct mach_net *b, double f)
 	scale(n->udplite6, b->udplite6, MACH_NR_NET_UDPLITE6, f, NULL);
 }
 
-/* A timer that ran out is armed again: keepalives every 2 hours, time-waits for another minute. */
-static void rearm(struct mach_socket *k, uint64_t now)
+/*
+ * A timer that ran out is armed again: keepalives every 2 hours, time-waits
+ * for another minute.  Returns when it runs out next (UINT64_MAX: no timer).
+ */
+static uint64_t rearm(struct mach_socket *k, uint64_t now)
 {
 	uint64_t period;
 
-	if (k->protocol != MACH_IPPROTO_TCP || (k->kind == MACH_SK_FULL && !k->timer) || k->timer_expires > now)
-		return;
+	if (k->protocol != MACH_IPPROTO_TCP || (k->kind == MACH_SK_FULL && !k->timer))
+		return UINT64_MAX;
+	if (k->timer_expires > now)
+		return k->timer_expires;
 	period = k->kind == MACH_SK_TIMEWAIT ? TIME_WAIT_NS : k->kind == MACH_SK_REQUEST ? REQUEST_NS :
 		 k->timer == MACH_TCP_TIMER_KEEPALIVE ? KEEPALIVE_NS : ((uint64_t)k->rto + 1) * MACH_NSEC_PER_TICK;
 	k->timer_expires += ((now - k->timer_expires) / period + 1) * period;
+	return k->timer_expires;
+}
+
+/* Timers that ran out are armed again; a pass over the sockets only when one did. */
+static void timers(struct sim_net *sn, struct mach_machine *m)
+{
+	uint64_t next = UINT64_MAX;
+
+	if (m->uptime_ns < sn->next_expiry)
+		return;
+	for (unsigned int i = 0; i < m->nnets; i++)
+		for (size_t k = 0; k < m->nets[i].nsocks; k++) {
+			uint64_t t = rearm(&m->nets[i].socks[k], m->uptime_ns);
+
+			next = t < next ? t : next;
+		}
+	sn->next_expiry = next;
 }
 
 /* The new packets, processed by the CPUs in turn. */
@@ -152,9 +175,8 @@ void sim_net_advance(struct sim_net *sn, struct mach_machine *m)
 		rx += p;
 		if (p0)
 			scale_mibs(n, b, (double)p / (double)p0);
-		for (size_t k = 0; k < n->nsocks; k++)
-			rearm(&n->socks[k], m->uptime_ns);
 	}
+	timers(sn, m);
 	if (rx > sn->last_rx)
 		softnet(sn, m, rx);
 }

@@ -23,9 +23,9 @@ int src_mirror_exists(int procfd, const struct pfs_node *n);
 size_t src_list_real_ids(int procfd, const struct pfs_node *dir, pid_t after, pid_t *ids, size_t max);
 
 /** The loader kinds a mirror reads to render node @n (every per-task file for a directory). */
-static inline unsigned int node_needs(const struct pfs_node *n)
+static inline uint64_t node_needs(const struct pfs_node *n)
 {
-	return n->entry && n->entry->kind != PFS_DIR ? pfs_entry_needs(n->entry) : ~0u;
+	return n->entry && n->entry->kind != PFS_DIR ? pfs_entry_needs(n->entry) : ~0ull;
 }
 
 /** Sort a few ids ascending. */
