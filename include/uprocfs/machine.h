@@ -25,6 +25,7 @@
 #include "uprocfs/mach_ns.h"
 #include "uprocfs/mach_sys.h"
 #include "uprocfs/mach_vm.h"
+#include "uprocfs/mach_net.h"
 #include "uprocfs/mach_vocab.h"
 
 #ifdef __cplusplus
@@ -555,6 +556,8 @@ struct mach_thread {
 	uint32_t sessionid;       /* audit session; 4294967295 when unset */
 	uint32_t personality;     /* ADDR_NO_RANDOMIZE 0x0040000, PER_LINUX32 8, ... */
 	uint64_t timer_slack_ns;  /* 50000 by default, 0 for RT tasks */
+	/* its network namespace (nsproxy->net_ns): 1 + index into mach_machine.nets; 0: none (a zombie) */
+	unsigned int netns;
 };
 
 /** One thread group (a process): what its threads share. */
@@ -716,6 +719,9 @@ struct mach_machine {
 	struct mach_ksym *ksyms;
 	size_t nkstacks;
 	struct mach_kstack *kstacks;
+	/* network namespaces (mach_net.h); threads name theirs by mach_thread.netns */
+	unsigned int nnets;
+	struct mach_net *nets;
 };
 
 /* ------------------------------------------------------------------ */
@@ -793,6 +799,12 @@ const struct mach_thread *mach_find_thread(const struct mach_process *p, pid_t t
 /** The thread @tid anywhere on the machine (and its process in *@proc), or NULL. */
 const struct mach_thread *mach_find_any_thread(const struct mach_machine *m, pid_t tid,
 					       const struct mach_process **proc);
+
+/** The network namespace of @t on @m, or NULL (none, or an index past nets). */
+static inline const struct mach_net *mach_thread_net(const struct mach_machine *m, const struct mach_thread *t)
+{
+	return t && t->netns && t->netns <= m->nnets ? &m->nets[t->netns - 1] : NULL;
+}
 
 /** Free one process's threads, mm and strings (not the struct itself). */
 void mach_process_clear(struct mach_process *p);

@@ -647,6 +647,12 @@ static int build_misc(struct asm_ctx *a)
 	return ld_assemble_misc(a->ld, a->lp, a->out, &a->ms);
 }
 
+/* Each thread's network namespace, from the net files of its slots (net_assemble.c). */
+static int build_nets(struct asm_ctx *a)
+{
+	return ld_assemble_nets(a->ld, a->lp, a->out, a->cm, &a->ms);
+}
+
 /*
  * The checks first, in the order that names the likeliest culprit, then the
  * process; each step may use what the ones before it found.
@@ -654,7 +660,7 @@ static int build_misc(struct asm_ctx *a)
 static int (*const steps[])(struct asm_ctx *a) = {
 	collect_threads, check_leader, check_statuses, check_stats, check_mm_files, check_mm,
 	check_threads, check_thread_count,
-	build_threads, build_from_stat, build_from_status, build_mm, build_misc, build_ns,
+	build_threads, build_from_stat, build_from_status, build_mm, build_misc, build_nets, build_ns,
 };
 
 int ld_assemble(const struct mach_loader *ld, struct ld_pid *lp, struct mach_process *out,

@@ -35,9 +35,14 @@ struct fit {
 	u128 base, room;
 };
 
+/*
+ * The lines' values as the model holds them (fixed point, per VMA) cannot
+ * make the rollup's line: not a disagreement of the files (the same bytes
+ * read twice still say so) but what the model cannot represent.
+ */
 static int no_fit(const struct ld_msg *ms, const struct ld_rollup *ro, enum ld_sm f)
 {
-	return ld_say(ms, -EINVAL,
+	return ld_say(ms, -ENOTSUP,
 		      "%s: %s %" PRIu64 " kB cannot be the sum of the smaps lines' values (each truncated)",
 		      ro->path, ld_sm_label(f), ro->kb[f]);
 }

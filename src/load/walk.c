@@ -383,11 +383,22 @@ static int make_slots(struct walk *w, struct attempt *a)
 		else
 			rc = task_slots(w, a, a->tids[i]);
 	}
-	/* The leader's task/ copy right before /proc/<pid>/X: the two must agree. */
-	if (!rc && leader_task)
-		rc = task_slots(w, a, a->pid);
-	if (!rc)
-		rc = task_slots(w, a, 0);
+	/*
+	 * The leader's task/ copy right before /proc/<pid>/X, file by file: the
+	 * two must agree, and the fewer microseconds between them the likelier
+	 * counters shared with the whole machine (SigQ) still do.
+	 */
+	for (size_t f = 0; f < w->nfiles && !rc; f++) {
+		const struct mach_ld_name *n = &w->files[f];
+		bool coll = mach_ld_kind_coll(n->kind);
+
+		if (!mach_ld_kind_per_task(n->kind))
+			continue;
+		if (leader_task && !n->tgid_only)
+			rc = coll ? open_coll(w, a, n, a->pid) : add_slot(a, n, a->pid, 0);
+		if (!rc && !n->tid_only)
+			rc = coll ? open_coll(w, a, n, 0) : add_slot(a, n, 0, 0);
+	}
 	/* every collection directory is open by now: list them */
 	for (size_t i = 0; i < a->nl && !rc; i++)
 		if (!a->l[i].rc)
@@ -659,7 +670,8 @@ static int load_pid(struct walk *w, pid_t pid)
 		if (rc || skip)
 			break;
 		if (!again) {
-			h = attempt_hash(w, &a);
+			/* only a live tree is read again: a written one's bytes need no fingerprint */
+			h = w->live ? attempt_hash(w, &a) : 0;
 			rc = attempt_build(w, &a);
 			if (rc != -EINVAL && rc != -ENOTSUP)
 				break;

@@ -337,6 +337,9 @@ void mach_free(struct mach_machine *m)
 	for (size_t i = 0; m->kstacks && i < m->nkstacks; i++)
 		free(m->kstacks[i].frames);
 	free(m->kstacks);
+	for (unsigned int i = 0; m->nets && i < m->nnets; i++)
+		mach_net_clear(&m->nets[i]);
+	free(m->nets);
 	free(m);
 }
 

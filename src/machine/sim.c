@@ -32,6 +32,7 @@
 #include <time.h>
 
 #include "machine/sim_irq.h"
+#include "machine/sim_net.h"
 #include "machine/sim_testing.h"
 #include "sim_io.h"
 #include "machine/sim_waits.h"
@@ -100,6 +101,7 @@ struct mach_sim {
 	uint64_t steps, switches, wakeups;
 	bool clock_real_cost;     /* mach_sim_set_clock_real_cost (benchmarks) */
 	struct sim_irqs irqs;     /* where device interrupts land */
+	struct sim_net *net;      /* the network's counters (sim_net.c) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -504,6 +506,7 @@ int mach_sim_advance(struct mach_sim *s, uint64_t uptime_ns)
 		step(s, FAST_STEP_NS);
 	while (s->now + s->tick_ns <= uptime_ns)
 		step(s, s->tick_ns);
+	sim_net_advance(s->net, s->m);
 	publish(s);
 	return 0;
 }
@@ -756,6 +759,8 @@ int mach_sim_create(struct mach_machine *m, const struct mach_sim_opts *o, struc
 		rc = pick_workload(s);
 	if (!rc)
 		rc = sim_io_create(m, o->seed, o->io, &s->io);
+	if (!rc && !(s->net = sim_net_create(m)))
+		rc = -ENOMEM;
 	if (!rc && s->ntasks) {
 		s->rq = calloc(m->ncpus, sizeof(*s->rq));
 		if (!s->rq)
@@ -808,6 +813,7 @@ void mach_sim_destroy(struct mach_sim *s)
 	sim_irqs_free(&s->irqs);
 	sim_io_destroy(s->io);
 	psi_engine_destroy(s->psi);
+	sim_net_destroy(s->net);
 	free(s);
 }
 

@@ -185,6 +185,10 @@ struct synth {
 
 	/* namespaces, control groups, mount tables (ns_plan.c): planned, then read-only */
 	struct sy_ns_state *ns;
+	/* the network (net.c): each process's namespace, 0 the host's, k container k */
+	uint16_t *netns_of;
+	unsigned int ncontainers;
+	uint32_t udp_hash_mask;       /* udp_hash_entries - 1: UDP's hash buckets (sl of /proc/net/udp) */
 
 	/* sums over the tasks, for the global counters */
 	struct synth_sums sum;
@@ -209,6 +213,24 @@ enum storage_layout { ST_MICROVM, ST_CLOUD_LVM, ST_NVME_LVM, ST_SATA_LVM };
 
 /* ------------------------------------------------------------------ */
 /* What the generator's files hand each other                           */
+
+/* net.c (net_int.h has the rest) */
+
+/** What an environment root (plan index @eroot) draws from its stream, in this order (cmdline.c). */
+struct sy_env_draws {
+	uint64_t x0, x1, h, j;
+	unsigned int a, b, port; /* an ssh login's client: 10.0.a.b:port */
+};
+void sy_env_draws(uint64_t seed, uint32_t eroot, struct sy_env_draws *d);
+/** The client of PostgreSQL backend @idx: 10.0.X.Y as a __be32, and its port (net_socks.c). */
+void sy_net_pg_client(uint64_t seed, size_t idx, uint32_t *be32, unsigned int *port);
+/** The inode of a service's journal stream, its stdout: JOURNAL_STREAM names it (net_socks.c). */
+uint64_t sy_net_stdout_inode(pid_t pid);
+
+/** Each planned process's network namespace (containers get their own): 0 or -ENOMEM. */
+int sy_net_plan(struct synth *s);
+/** The namespaces: devices, addresses, routes, sockets and counters: 0 or -ENOMEM. */
+int sy_build_net(struct synth *s);
 
 /* plan.c */
 

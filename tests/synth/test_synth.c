@@ -75,7 +75,7 @@ static const char *const prop_names[NR_PROPS] = {
 
 static unsigned long fails[NR_PROPS];
 static unsigned long checks[NR_PROPS];
-static const char *cur_label = "";
+static struct tap_props props = { prop_names, fails, checks, "" };
 
 /* The name of property @p. */
 static const char *prop_name(int p)
@@ -97,7 +97,7 @@ static void check(enum prop p, int cond, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(msg, sizeof(msg), fmt, ap);
 		va_end(ap);
-		diag("%s: %s: %s", prop_name(p), cur_label, msg);
+		diag("%s: %s: %s", prop_name(p), props.label, msg);
 	}
 }
 
@@ -214,7 +214,7 @@ static int render_one(void *arg, const struct pfs_node *n, const struct pfs_ctx 
 	(void)c;
 	pfs_node_path(n, c, path + 6, sizeof(path) - 6);
 	if (render_into(c->mach, path, a->b) && (*a->bad)++ < 5)
-		diag("%s: %s fails", cur_label, path);
+		diag("%s: %s fails", props.label, path);
 	return 0;
 }
 
@@ -788,7 +788,7 @@ static void test_determinism(void)
 		struct buf ba = { 0 }, bb = { 0 };
 		unsigned long bad = 0;
 
-		cur_label = specs[i];
+		props.label = specs[i];
 		if (!a || !b) {
 			ok(0, "synth:%s builds: %s", specs[i], err);
 			mach_free(a);
@@ -980,7 +980,7 @@ static void test_invariants(void)
 			snprintf(spec, sizeof(spec), "seed=%d", seed);
 		else
 			snprintf(spec, sizeof(spec), "%s", shapes[seed - 51]);
-		cur_label = spec;
+		props.label = spec;
 		check(P_BUILD, mach_synth_parse(&o, spec, err, sizeof(err)) == 0 &&
 				       mach_synth_build(&o, &m, err, sizeof(err)) == 0,
 		      "%s", err);

@@ -45,6 +45,8 @@
 #include "uprocfs/mach_ns.h"
 #include "uprocfs/mach_sys.h"
 #include "uprocfs/mach_vm.h"
+#include "uprocfs/mach_net.h"
+#include "uprocfs/mach_net_vocab.h"
 #include "uprocfs/mach_vocab.h"
 #include "uprocfs/machine.h"
 #include "uprocfs/pfs_fuse.h"
