@@ -85,7 +85,8 @@ int pfs_show_pid_stat(struct seq_file *m, void *v)
 	 * whole group only when single-threaded.
 	 */
 	if (!c->mach->profile.stat_wchan_addr)
-		seq_put_decimal_ull(m, " ", permitted && (!c->whole || p->nr_threads < 2) && t->wchan);
+		seq_put_decimal_ull(m, " ", permitted && (!c->whole || p->nr_threads < 2) &&
+				    t->state != MACH_TASK_RUNNING);
 	else if (permitted && (!c->whole || p->nr_threads < 2))
 		seq_put_decimal_ull(m, " ", t->wchan_addr);
 	else

@@ -154,7 +154,7 @@ static void apply_tasks(struct mach_machine *m, const bool *have)
 
 			if (!have[SY_KF_STATE_IDLE] && t->state == MACH_TASK_IDLE)
 				t->state = MACH_TASK_SLEEPING;
-			t->wchan_addr = have[SY_KF_WCHAN_ADDR] && t->wchan ? wchan_address(t->tid) : 0;
+			t->wchan_addr = have[SY_KF_WCHAN_ADDR] && t->state != MACH_TASK_RUNNING ? wchan_address(t->tid) : 0;
 		}
 	}
 }
