@@ -128,6 +128,13 @@ listed=$(awk '/^pids/ {print $2}' "$tmp/psutil"); exist=$(awk '/^pids/ {print $4
 [ -n "$listed" ] && [ "$listed" -gt 500 ] && [ "$listed" = "$exist" ]
 ok $? "psutil.pid_exists (kill 0) is true for every pid it lists ($exist of $listed)"
 
+# glances counts processes through psutil (pid_exists is kill 0): the machine's, and the run's own few
+machine_procs=$(ls -d "$tmp"/tree/[0-9]* | wc -l)
+run timeout 60 glances --stdout processcount --stop-after 1 > "$tmp/glances" 2>&1
+total=$(sed -n "s/.*'total': \([0-9]*\).*/\1/p" "$tmp/glances" | tail -1)
+[ -n "$total" ] && [ "$total" -ge "$machine_procs" ] && [ "$total" -le $((machine_procs + 5)) ]
+ok $? "glances counts the machine's processes ($total; the machine has $machine_procs and the run a few)"
+
 # --- top's k and htop's F9 ------------------------------------------------------------
 sess="uprocfs-ctl-$$"
 victim=$(grep -l '^Name:	agetty$\|^Name:	rsyslogd$' "$tmp"/tree/[0-9]*/status | head -1 | xargs dirname | xargs basename)
