@@ -8,7 +8,6 @@
  * maximum, and then it is the double nearest to what was written (what
  * strtod gives in the C locale) for up to 18 digits after the point.
  */
-#define _GNU_SOURCE
 #include <locale.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -9,7 +9,6 @@
  * machine-wide files (a few /proc/sys keys) and its own.  Seeds are named by
  * a hash of their bytes, so running it again adds nothing twice.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>

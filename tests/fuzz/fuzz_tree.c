@@ -9,7 +9,6 @@
  * a message; and what loads must verify: every file it loaded renders back
  * to its bytes (the loader refuses what it cannot hold exactly).
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
