@@ -244,8 +244,12 @@ static int check_stat_wchan(const struct ld_msg *ms, const struct ld_stat *st, b
 	uint64_t want = !p->stat_hidden && (!whole || p->nr_threads < 2) && t->state != MACH_TASK_RUNNING;
 	char what[64];
 
-	/* before 4.4 an address: pid_assemble.c checks the group's against the leader's */
-	if (!st || st->f[LD_STAT_WCHAN] == want || m->profile.stat_wchan_addr)
+	/*
+	 * before 4.4 an address: pid_assemble.c decides the profile from it (the
+	 * machine's is set only when the session finishes) and checks the
+	 * group's against the leader's
+	 */
+	if (!st || st->f[LD_STAT_WCHAN] == want || st->f[LD_STAT_WCHAN] > 1 || m->profile.stat_wchan_addr)
 		return 0;
 	return ld_say(ms, -EINVAL, "%s:%u: %s is %" PRIu64 ", but the state %c makes it %" PRIu64, st->path,
 		      st->line[LD_STAT_WCHAN], ld_sf_what(LD_STAT_WCHAN, what), st->f[LD_STAT_WCHAN],

@@ -5,7 +5,7 @@
  *   fuzz_seeds TREE PARSERS-DIR TREE-DIR
  * Loads TREE; every file it loaded becomes a fuzz_parsers seed (its kind's
  * byte, then its text; a /proc/sys key's text starts with the key's line),
- * at most PER_KIND per kind; every process becomes a fuzz_tree seed with the
+ * at most PER_KIND per kind; its first TREE_SEEDS processes become fuzz_tree seeds with the
  * machine-wide files (a few /proc/sys keys) and its own.  Seeds are named by
  * a hash of their bytes, so running it again adds nothing twice.
  */
@@ -19,7 +19,9 @@
 
 #define PER_KIND 3
 #define SYS_KEYS 12
-#define TREE_SEED_MAX (96 * 1024)
+#define TREE_SEED_MAX (48 * 1024)
+#define PARSER_SEED_MAX (24 * 1024)
+#define TREE_SEEDS 4       /* per tree: its first processes */
 
 static int write_seed(const char *dir, const char *buf, size_t len)
 {
@@ -60,7 +62,7 @@ static void parser_seeds(const struct mach_load_report *r, const char *dir)
 		size_t len = 0;
 		char *buf;
 
-		if (b < 0 || count[k] >= PER_KIND || !(buf = malloc(f->len + strlen(f->path) + 2)))
+		if (b < 0 || count[k] >= PER_KIND || f->len > PARSER_SEED_MAX || !(buf = malloc(f->len + strlen(f->path) + 2)))
 			continue;
 		count[k]++;
 		buf[len++] = (char)b;
@@ -87,7 +89,7 @@ static void append(char *buf, size_t *len, const struct mach_load_file *f)
 static void tree_seeds(const struct mach_load_report *r, const char *dir)
 {
 	char *buf = malloc(TREE_SEED_MAX);
-	size_t globals = 0, sys = 0;
+	size_t globals = 0, sys = 0, nseeds = 0;
 
 	if (!buf)
 		return;
@@ -99,7 +101,7 @@ static void tree_seeds(const struct mach_load_report *r, const char *dir)
 		if (strncmp(f->path, "sys/", 4) || sys++ < SYS_KEYS)
 			append(buf, &globals, f);
 	}
-	for (size_t i = 0; i < r->nfiles;) {
+	for (size_t i = 0; i < r->nfiles && nseeds < TREE_SEEDS;) {
 		const char *p = r->files[i].path;
 		size_t plen = strspn(p, "0123456789"), len = globals;
 
@@ -111,6 +113,7 @@ static void tree_seeds(const struct mach_load_report *r, const char *dir)
 			if (r->files[i].status == MACH_LOAD_OK)
 				append(buf, &len, &r->files[i]);
 		write_seed(dir, buf, len);
+		nseeds++;
 	}
 	free(buf);
 }
