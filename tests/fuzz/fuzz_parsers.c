@@ -6,11 +6,13 @@
  * diskstats, ...), the rest is the text of one such file.  For the /proc/sys
  * tree the text's first line is the key.  Any text must be loaded or refused
  * with a message naming its place, never crash or leak.  A machine-wide file
- * that loads (alone: its group's first file is absent) must render back to
- * its bytes; per-task files need their status and stat, so those are checked
- * whole by fuzz_tree.
+ * that loads must render back to its bytes when it belongs to no group
+ * (mach_ld_group: diskstats needs partitions' sizes, softirqs stat's
+ * CPUs); groups and per-task files (which need their status and stat) are
+ * checked whole by fuzz_tree.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +42,17 @@ static int load_sysctl(struct mach_loader *ld, const char *text, size_t len, cha
 	/* an odd length reads as a failed read (an unset key), a write-only mode now and then */
 	return mach_loader_sysctl(ld, key, (len % 7) == 3 ? 0200 : 0644, (len % 5) == 4 ? -EIO : 0, text, len, &skip,
 				  err, errlen);
+}
+
+/* Whether @kind is read alone: no group (mach_ld_group) with another file, whose data it would need. */
+static bool alone(enum mach_ld_kind kind)
+{
+	if (mach_ld_group(kind) != kind)
+		return false;
+	for (int k = MACH_LD_NONE + 1; k < MACH_LD_NR_KINDS; k++)
+		if (k != (int)kind && mach_ld_group((enum mach_ld_kind)k) == kind)
+			return false;
+	return true;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -75,10 +88,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fprintf(stderr, "%s refused without a place: \"%s\"\n", path, err);
 		abort();
 	}
-	if (!rc && !mach_ld_kind_per_task(kind) && !mach_ld_kind_tree(kind) && mach_ld_group(kind) == kind &&
+	if (!rc && !mach_ld_kind_per_task(kind) && !mach_ld_kind_tree(kind) && alone(kind) &&
 	    !pfs_resolve(m, path, &n, &c, err, sizeof(err)) && !pfs_render(&n, &c, &out, &olen) &&
 	    (olen != len || memcmp(out, text, len))) {
-		fprintf(stderr, "%s loaded but renders otherwise (%zu bytes in, %zu out)\n", path, len, olen);
+		fprintf(stderr, "%s loaded but renders otherwise (%zu bytes in, %zu out):\n%.*s\n", path, len, olen,
+			(int)(olen < 4096 ? olen : 4096), out);
 		abort();
 	}
 	free(out);
