@@ -92,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    !pfs_resolve(m, path, &n, &c, err, sizeof(err)) && !pfs_render(&n, &c, &out, &olen) &&
 	    (olen != len || memcmp(out, text, len))) {
 		fprintf(stderr, "%s loaded but renders otherwise (%zu bytes in, %zu out):\n%.*s\n", path, len, olen,
-			(int)(olen < 4096 ? olen : 4096), out);
+			(int)(olen < 65536 ? olen : 65536), out);
 		abort();
 	}
 	free(out);
