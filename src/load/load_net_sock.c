@@ -21,7 +21,7 @@
 /* "ADDR:PORT" in the file's form. */
 static int endpoint(struct lex *lx, bool v6, unsigned char addr[16], uint16_t *port)
 {
-	uint64_t p;
+	uint64_t p = 0; /* stored below even when a read failed */
 	int rc = v6 ? ld_net_ipv6_hex(lx, addr) : ld_net_ipv4_hex(lx, addr);
 
 	if (!rc)
@@ -102,8 +102,8 @@ static int row_end(struct lex *lx, const char *start, size_t width)
 /* After the pointer of a full socket: " %lu %lu %u %u %d". */
 static int tcp_full_tail(struct lex *lx, struct mach_socket *s)
 {
-	uint64_t rto, ato, ack, cwnd;
-	int64_t ss;
+	uint64_t rto = 0, ato = 0, ack = 0, cwnd = 0; /* stored below even when a read failed */
+	int64_t ss = 0;
 	int rc;
 
 	lex_ctx(lx, "rto");

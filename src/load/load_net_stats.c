@@ -13,7 +13,7 @@
 /* @label then a "%d" into *@v. */
 static int labelled_int(struct lex *lx, const char *label, int32_t *v)
 {
-	int64_t x;
+	int64_t x = 0; /* read below even when the number failed */
 	int rc;
 
 	lex_ctx(lx, label);

@@ -107,12 +107,12 @@ static int parse_intr(struct lex *lx, struct intr *in)
 	int rc;
 
 	lex_ctx(lx, "intr");
-	if ((rc = lex_expect(lx, "intr ")) || (rc = lex_u64(lx, &total)))
+	if ((rc = lex_expect(lx, "intr ")) || (rc = lex_u64_exact(lx, &total)))
 		return rc;
 	while (!lex_peek(lx, '\n')) {
 		uint64_t v;
 
-		if ((rc = lex_expect(lx, " ")) || (rc = lex_u64(lx, &v)))
+		if ((rc = lex_expect(lx, " ")) || (rc = lex_u64_exact(lx, &v)))
 			goto fail;
 		if (nr == UINT32_MAX) {
 			rc = lex_fail(lx, "too many interrupts");
@@ -242,10 +242,10 @@ static int parse_softirq(struct lex *lx, uint64_t *softirq)
 	int rc;
 
 	lex_ctx(lx, "softirq");
-	if ((rc = lex_expect(lx, "softirq ")) || (rc = lex_u64(lx, &total)))
+	if ((rc = lex_expect(lx, "softirq ")) || (rc = lex_u64_exact(lx, &total)))
 		return rc;
 	for (int i = 0; i < MACH_NR_SOFTIRQS; i++) {
-		if ((rc = lex_expect(lx, " ")) || (rc = lex_u64(lx, &softirq[i])))
+		if ((rc = lex_expect(lx, " ")) || (rc = lex_u64_exact(lx, &softirq[i])))
 			return rc;
 		if (sum + softirq[i] < sum)
 			return lex_fail(lx, "the softirq counts overflow");

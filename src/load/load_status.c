@@ -170,6 +170,21 @@ static const char *sib_name(unsigned int i)
 	return mach_sib_name((enum mach_spec_indirect_branch)i);
 }
 
+/*
+ * A number as seq_put_decimal_ull prints it (no padding, no leading zero:
+ * a text read by value would render otherwise), at most @max.
+ */
+static int exact_max(struct lex *lx, uint64_t *v, uint64_t max)
+{
+	const char *start = lx->p;
+	int rc = lex_u64_exact(lx, v);
+
+	if (!rc && *v > max)
+		return lex_fail_at(lx, start, "number %llu out of range 0..%llu", (unsigned long long)*v,
+				   (unsigned long long)max);
+	return rc;
+}
+
 static int parse_groups(struct lex *lx, struct ld_status *st)
 {
 	size_t cap = 0;
@@ -189,7 +204,7 @@ static int parse_groups(struct lex *lx, struct ld_status *st)
 		uint32_t *slot;
 		uint64_t g;
 
-		rc = lex_u64_max(lx, &g, UINT32_MAX);
+		rc = exact_max(lx, &g, UINT32_MAX);
 		if (rc)
 			return rc;
 		if (st->ngroups == 65536) /* NGROUPS_MAX */
@@ -216,7 +231,7 @@ static int parse_ns(struct lex *lx, struct ld_status *st, unsigned int which)
 		rc = lex_expect(lx, "\t");
 		if (rc)
 			return rc;
-		rc = lex_u64_max(lx, &v, INT32_MAX);
+		rc = exact_max(lx, &v, INT32_MAX);
 		if (rc)
 			return rc;
 		if (n == MACH_NS_LEVELS_MAX)
@@ -263,21 +278,21 @@ static int parse_value(struct lex *lx, struct ld_status *st, enum ld_st i)
 		rc = parse_word(lx, state_name, MACH_NR_TASK_STATES, v, "a task state");
 		break;
 	case K_PID:
-		rc = lex_u64_max(lx, v, INT32_MAX);
+		rc = exact_max(lx, v, INT32_MAX);
 		break;
 	case K_ID4:
 		for (int k = 0; k < 4 && !rc; k++) {
 			if (k)
 				rc = lex_expect(lx, "\t");
 			if (!rc)
-				rc = lex_u64_max(lx, &v[k], UINT32_MAX);
+				rc = exact_max(lx, &v[k], UINT32_MAX);
 		}
 		break;
 	case K_U32:
-		rc = lex_u64_max(lx, v, UINT32_MAX);
+		rc = exact_max(lx, v, UINT32_MAX);
 		break;
 	case K_U64:
-		rc = lex_u64(lx, v);
+		rc = lex_u64_exact(lx, v);
 		break;
 	case K_GROUPS:
 		rc = parse_groups(lx, st);
@@ -286,7 +301,7 @@ static int parse_value(struct lex *lx, struct ld_status *st, enum ld_st i)
 		rc = parse_ns(lx, st, (unsigned int)(i - ST_NSTGID));
 		break;
 	case K_BOOL:
-		rc = lex_u64_max(lx, v, 1);
+		rc = exact_max(lx, v, 1);
 		break;
 	case K_KB:
 		rc = lex_u64_width(lx, v, 8);
@@ -304,17 +319,17 @@ static int parse_value(struct lex *lx, struct ld_status *st, enum ld_st i)
 		}
 		break;
 	case K_SIGQ:
-		rc = lex_u64(lx, &v[0]);
+		rc = lex_u64_exact(lx, &v[0]);
 		if (!rc)
 			rc = lex_expect(lx, "/");
 		if (!rc)
-			rc = lex_u64(lx, &v[1]);
+			rc = lex_u64_exact(lx, &v[1]);
 		break;
 	case K_MASK:
 		rc = lex_hex(lx, v);
 		break;
 	case K_SECCOMP:
-		rc = lex_u64_max(lx, v, 2);
+		rc = exact_max(lx, v, 2);
 		break;
 	case K_SSB:
 		rc = parse_word(lx, ssb_name, MACH_NR_SSB, v, "a Speculation_Store_Bypass: state");

@@ -52,7 +52,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (!rc && !pfs_resolve(m, path, &n, &c, err, sizeof(err)) && !pfs_render(&n, &c, &out, &olen) &&
 	    (olen != len || memcmp(out, text, len))) {
-		fprintf(stderr, "%s loaded but renders otherwise (%zu bytes in, %zu out)\n", path, len, olen);
+		fprintf(stderr, "%s loaded but renders otherwise (%zu bytes in, %zu out):\n%.*s\n", path, len, olen,
+			(int)(olen < 65536 ? olen : 65536), out);
 		abort();
 	}
 	free(out);
