@@ -73,6 +73,9 @@ enum mach_ld_kind {
 	MACH_LD_DISKSTATS,
 	MACH_LD_PARTITIONS,
 	MACH_LD_FILESYSTEMS,
+	/* /sys trees: every file beneath is one record, named by its path below /sys (load_sys_*.c) */
+	MACH_LD_SYS_BLOCK,        /* block/, class/block/, dev/block/ and the devices' directories */
+	MACH_LD_SYS_CGROUP,       /* fs/cgroup/ (cgroup v2) */
 	/* per task: /proc/<pid>/X (tid 0) or /proc/<pid>/task/<tid>/X */
 	MACH_LD_PID_STATUS,
 	MACH_LD_PID_STAT,
@@ -147,6 +150,12 @@ bool mach_ld_required(enum mach_ld_kind kind);
  * themselves.
  */
 enum mach_ld_kind mach_ld_group(enum mach_ld_kind kind);
+
+/** Whether @kind is a /sys tree: its files' paths below /sys say what each is. */
+static inline bool mach_ld_kind_sys(enum mach_ld_kind kind)
+{
+	return kind == MACH_LD_SYS_BLOCK || kind == MACH_LD_SYS_CGROUP;
+}
 
 /** Whether @kind names a directory tree (every file beneath is one record) rather than one file. */
 static inline bool mach_ld_kind_tree(enum mach_ld_kind kind)

@@ -24,6 +24,7 @@
 #include "uprocfs/mach_sysctl.h"
 #include "uprocfs/mach_ns.h"
 #include "uprocfs/mach_sys.h"
+#include "uprocfs/mach_sysfs.h"
 #include "uprocfs/mach_vocab.h"
 
 #ifdef __cplusplus
@@ -503,6 +504,12 @@ struct mach_thread {
 	/* namespaces and control groups (mach_ns.h): indices into the machine's tables */
 	uint32_t nsset;           /* mach->nssets: its namespaces and mount table */
 	uint32_t css_set;         /* mach->css_sets: its control groups */
+	/*
+	 * Where cgroup.procs and cgroup.threads of its v2 group list it: by
+	 * this, then by tid (the kernel's order is its css_set's, then when it
+	 * joined it; 0 for all gives tid order, a fork-order machine's).
+	 */
+	uint32_t cg_pos;
 	/* fs/proc/base.c files of the task itself */
 	struct mach_taskio io;    /* this thread's own I/O (task/<tid>/io) */
 	struct mach_fs *fs;       /* its own fs_struct when it unshared one; NULL: the process's */
@@ -666,6 +673,8 @@ struct mach_machine {
 	struct mach_mnt_table *mnt_tables;
 	/* block devices, swaps, zones, slabs, identity, registries, locks (mach_sys.h) */
 	struct mach_sys sys;
+	/* what /sys shows beyond /proc: elevators, cgroup options (mach_sysfs.h) */
+	struct mach_sysfs sysfs;
 };
 
 /* ------------------------------------------------------------------ */

@@ -45,6 +45,7 @@ enum pfs_scope {
 	PFS_SCOPE_TID,    /* /proc/<pid>/task/<tid>/NAME: one thread */
 	PFS_SCOPE_SYSCTL, /* /proc/sys and every directory under it: instance = the directory */
 	PFS_SCOPE_SYS,    /* /sys/NAME: the other tree a machine is served as */
+	PFS_SCOPE_SYSOBJ, /* a /sys directory standing for an object: a cgroup, a block device (pfs_sysobj.h) */
 	PFS_NR_SCOPES
 };
 
@@ -86,6 +87,16 @@ enum pfs_coll {
 	PFS_COLL_FDS,   /* a process's open files (fd/, fdinfo/): leaves named by fd number */
 	PFS_COLL_SYSCTL_DIRS, /* the directories of a /proc/sys directory: each roots PFS_SCOPE_SYSCTL */
 	PFS_COLL_SYSCTL_KEYS, /* the files of a /proc/sys directory */
+	/* /sys: block devices and cgroups (src/table/sys_coll.c) */
+	PFS_COLL_SYS_BLOCK,   /* /sys/block: a link per disk */
+	PFS_COLL_CLASS_BLOCK, /* /sys/class/block: a link per disk and partition */
+	PFS_COLL_DEV_BLOCK,   /* /sys/dev/block: a link per device, named MAJ:MIN */
+	PFS_COLL_DEVICES,     /* /sys/devices: the top directories on the way to disks */
+	PFS_COLL_DEVDIRS,     /* a device directory's subdirectories on the way to disks */
+	PFS_COLL_BLKDEVS,     /* the disks in a device directory, the partitions in a disk's */
+	PFS_COLL_BLK_HOLDERS, /* a block device's holders/: links to the device-mapper devices on it */
+	PFS_COLL_BLK_SLAVES,  /* a device-mapper device's slaves/: a link to the device under it */
+	PFS_COLL_CGROUPS,     /* a cgroupfs directory's child groups */
 	PFS_NR_COLLS
 };
 
@@ -339,6 +350,15 @@ int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struc
 int pfs_for_each_file(const struct mach_machine *mach, unsigned int flags,
 		      int (*fn)(void *arg, const struct pfs_node *n, const struct pfs_ctx *c), void *arg);
 
+/**
+ * pfs_for_each_file for the /sys tree of @mach: every file and link its
+ * directories list (PFS_EACH_ALL), or those the loader parses, depth
+ * first, each directory's own entries before its collections' instances.
+ * A link to nothing is left out.  Stops at the first non-zero return.
+ */
+int pfs_for_each_sys_file(const struct mach_machine *mach, unsigned int flags,
+			  int (*fn)(void *arg, const struct pfs_node *n, const struct pfs_ctx *c), void *arg);
+
 /* ------------------------------------------------------------------ */
 /* Loading: the table names the files the loader parses                 */
 
@@ -359,7 +379,10 @@ int pfs_load_tree(const char *dir, const struct mach_load_opts *opts, struct mac
 /**
  * Give @ld the text of the file at @path ("meminfo", "42/status",
  * "42/task/43/maps"): the path parser says which file it is.  -EINVAL for a
- * path of no file the loader parses.
+ * path of no file the loader parses.  A path under /sys ("/sys/block/vda/
+ * stat", a symlink's target as its text) goes to its tree's loader, in a
+ * session after the machine's /proc files: -ENOENT for a /sys file no tree
+ * parses, -EAGAIN when it disagrees with what /proc said (read both again).
  */
 int pfs_load_text(struct mach_loader *ld, const char *path, const char *text, size_t len, char *err,
 		  size_t errlen);

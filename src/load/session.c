@@ -47,6 +47,7 @@ static void session_end(struct mach_loader *ld)
 	free(ld->cpus.hi_by);
 	free(ld->mems.lo_by);
 	free(ld->mems.hi_by);
+	ld_sys_free(ld->sys);
 	memset(ld, 0, sizeof(*ld));
 	ld->m = m;
 }
@@ -153,6 +154,10 @@ static int load_global(struct mach_loader *ld, enum mach_ld_kind kind, const cha
 		return ld_parse_misc(&lx, m);
 	case MACH_LD_LOCKS:
 		return ld_parse_locks(&lx, m);
+	case MACH_LD_SYS_BLOCK:
+		return ld_parse_sys_block(&lx, ld, path);
+	case MACH_LD_SYS_CGROUP:
+		return ld_parse_sys_cgroup(&lx, ld, path);
 	default:
 		return lex_fail(&lx, "file kind %d is not a machine-wide file", (int)kind);
 	}
@@ -385,6 +390,8 @@ int mach_loader_finish(struct mach_loader *ld, char *err, size_t errlen)
 		rc = ld_add_process(ld, ld->pids[i], err, errlen);
 	if (!rc)
 		rc = finish_machine(ld, err, errlen);
+	if (!rc)
+		rc = ld_sys_finish(ld, err, errlen);
 	session_end(ld);
 	session_start(ld);
 	return rc;

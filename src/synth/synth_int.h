@@ -290,4 +290,11 @@ int sy_build_slabs(struct synth *s);
 /** Identity, command line, registries, cgroup controllers and file locks: 0 or -ENOMEM. */
 int sy_build_kernel(struct synth *s);
 
+/* sys_sysfs.c, cg_state.c: what /sys shows beyond /proc */
+
+/** Each block device's sysfs part: its directory, queue limits, the device under it.  0 or -ENOMEM. */
+int sy_build_sysfs(struct synth *s);
+/** Each v2 group's state: charges of its tasks, limits, I/O, gone tasks' time; summed up the tree. */
+int sy_build_cgroup_state(struct synth *s);
+
 #endif /* UPROCFS_SYNTH_INT_H */

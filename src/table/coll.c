@@ -13,6 +13,7 @@
 
 #include "../procfs/render.h"
 #include "table_int.h"
+#include "table_sys.h"
 
 /* The file table entry of fd @fd, by binary search; NULL if it is not open. */
 static const struct mach_fd *find_fd(const struct mach_files *f, uint32_t fd)
@@ -190,6 +191,15 @@ static const struct pfs_coll_ops *const colls[PFS_NR_COLLS] = {
 	[PFS_COLL_FDS] = &fds_ops,
 	[PFS_COLL_SYSCTL_DIRS] = &sysctl_dirs_ops,
 	[PFS_COLL_SYSCTL_KEYS] = &sysctl_keys_ops,
+	[PFS_COLL_SYS_BLOCK] = &pfs_sys_block_ops,
+	[PFS_COLL_CLASS_BLOCK] = &pfs_class_block_ops,
+	[PFS_COLL_DEV_BLOCK] = &pfs_dev_block_ops,
+	[PFS_COLL_DEVICES] = &pfs_sysdevices_ops,
+	[PFS_COLL_DEVDIRS] = &pfs_devdirs_ops,
+	[PFS_COLL_BLKDEVS] = &pfs_blkdevs_ops,
+	[PFS_COLL_BLK_HOLDERS] = &pfs_blk_holders_ops,
+	[PFS_COLL_BLK_SLAVES] = &pfs_blk_slaves_ops,
+	[PFS_COLL_CGROUPS] = &pfs_cgroups_ops,
 };
 
 const struct pfs_coll_ops *pfs_coll_ops(enum pfs_coll coll)

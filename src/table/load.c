@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "table_sys.h"
 #include "uprocfs/procfs.h"
 
 static struct mach_ld_name *names;
@@ -46,6 +47,8 @@ static void collect_names(void)
 
 		if (e->kind == PFS_DIR || e->load == MACH_LD_NONE)
 			continue;
+		if (mach_ld_kind_sys(e->load))
+			continue; /* /sys is not under a /proc tree: its files load by path (pfs_load_text) */
 		if (e->kind == PFS_FILE && mach_ld_kind_tree(e->load)) {
 			if (scope_root_path(e))
 				names[nnames++] = (struct mach_ld_name){ .name = scope_root_path(e), .kind = e->load };
@@ -103,7 +106,11 @@ int pfs_load_text(struct mach_loader *ld, const char *path, const char *text, si
 		  size_t errlen)
 {
 	struct pfs_node n;
-	int rc = pfs_parse_path(path, NULL, &n, err, errlen);
+	int rc;
+
+	if (!strncmp(path, "/sys/", 5))
+		return pfs_sys_load_text(ld, path, text, len, err, errlen);
+	rc = pfs_parse_path(path, NULL, &n, err, errlen);
 
 	if (!rc && (!n.entry || n.entry->kind == PFS_DIR || n.entry->load == MACH_LD_NONE))
 		rc = -EINVAL;

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "../procfs/render.h"
+#include "table_sys.h"
 #include "uprocfs/procfs.h"
 
 #define G PFS_IN(PFS_SCOPE_GLOBAL)
@@ -185,6 +186,9 @@ const struct pfs_entry pfs_entries[] = {
 	      .access = PFS_ACC_PTRACE_READ | PFS_ACC_AT_READ),
 	FILE_("timerslack_ns", P, 0666, pfs_show_pid_timerslack_ns, MACH_LD_PID_TIMERSLACK_NS, "timerslack_ns_show",
 	      .access = PFS_ACC_SELF_OR_NICE),
+
+	/* /sys: block devices and cgroup v2 */
+#include "table_sys.inc"
 };
 
 const size_t pfs_nentries = sizeof(pfs_entries) / sizeof(pfs_entries[0]);

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "table_int.h"
+#include "table_sys.h"
 
 /* Entries are few (hundreds); a directory's children are a short list of indexes. */
 #define MAX_ENTRIES 4096
@@ -223,6 +224,9 @@ int pfs_child(const struct pfs_node *dir, const char *name, const struct pfs_ctx
 			/* a literal directory that roots a scope (/proc/sys) stands for its root: instance 0 */
 			*out = (struct pfs_node){ .entry = e, .scope = scope, .pid = dir->pid, .tid = dir->tid,
 						  .inst = e->child_scope != PFS_SCOPE_GLOBAL ? 0 : dir->inst };
+			/* /sys objects of several kinds share a scope: a name is the file of the kind that has it */
+			if (scope == PFS_SCOPE_SYSOBJ && c && c->mach && !pfs_node_exists(out, c))
+				continue;
 			return 0;
 		}
 	}
@@ -440,6 +444,8 @@ int pfs_node_path(const struct pfs_node *n, const struct pfs_ctx *c, char *buf, 
 	buf[0] = '\0';
 	if (!e)
 		return 0;
+	if (pfs_sys_node_named(n))
+		return pfs_sys_node_path(n, c, buf, size);
 	if (n->pid && (n->scope != PFS_SCOPE_GLOBAL || e->coll == PFS_COLL_PIDS))
 		ok = put_id(buf, size, &at, (unsigned long)n->pid);
 	if (ok && n->scope == PFS_SCOPE_TID)

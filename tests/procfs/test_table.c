@@ -30,6 +30,8 @@ static struct pfs_node sample(const struct pfs_entry *e, enum pfs_scope scope)
 		n.inst = (uint32_t)mach_sysctl_find(mach->sysctl, e->kind == PFS_DIR ? "kernel" : "kernel/ostype");
 		return n;
 	}
+	if (scope == PFS_SCOPE_SYS)
+		return n; /* /sys: no task; its objects' nodes are test_sys_nodes' */
 	if (scope != PFS_SCOPE_GLOBAL || e->coll == PFS_COLL_PIDS)
 		n.pid = 42;
 	if (scope == PFS_SCOPE_TID || e->coll == PFS_COLL_TIDS)
@@ -37,6 +39,21 @@ static struct pfs_node sample(const struct pfs_entry *e, enum pfs_scope scope)
 	if (leaf)
 		n.inst = 7;
 	return n;
+}
+
+/* The /sys nodes that stand for a machine's objects, or are named after them: test_sys_nodes' part. */
+static bool sys_object(const struct pfs_entry *e, int scope)
+{
+	return scope == PFS_SCOPE_SYSOBJ || (scope == PFS_SCOPE_SYS && strchr(e->path, '*'));
+}
+
+/* A node path as the parser takes it: /sys's are under "/sys/". */
+static const char *tree_path(int scope, const char *path, char *buf, size_t size)
+{
+	if (scope != PFS_SCOPE_SYS && scope != PFS_SCOPE_SYSOBJ)
+		return path;
+	snprintf(buf, size, "/sys/%s", path);
+	return buf;
 }
 
 static bool same_node(const struct pfs_node *a, const struct pfs_node *b)
@@ -85,13 +102,14 @@ static void test_paths(void)
 		for (int s = 0; s < PFS_NR_SCOPES; s++) {
 			const struct pfs_entry *e = &pfs_entries[i];
 			struct pfs_node n, back;
-			char path[256], err[256];
+			char path[256], err[256], full[300];
 
-			if (!(e->scopes & PFS_IN(s)))
+			if (!(e->scopes & PFS_IN(s)) || sys_object(e, s))
 				continue;
 			nodes++;
 			n = sample(e, (enum pfs_scope)s);
-			if (pfs_node_path(&n, &ctx, path, sizeof(path)) || pfs_parse_path(path, mach, &back, err, sizeof(err)) ||
+			if (pfs_node_path(&n, &ctx, path, sizeof(path)) ||
+			    pfs_parse_path(tree_path(s, path, full, sizeof(full)), mach, &back, err, sizeof(err)) ||
 			    !same_node(&n, &back)) {
 				if (bad++ < 5)
 					diag("\"%s\" in scope %d: path \"%s\" does not parse back to it", e->path, s, path);
@@ -120,18 +138,18 @@ static void test_listings(void)
 		for (int s = 0; s < PFS_NR_SCOPES; s++) {
 			const struct pfs_entry *e = &pfs_entries[i];
 			struct pfs_node n, dir, child;
-			char path[256], err[256], *slash;
+			char path[256], err[256], full[300], *slash;
 			unsigned int pos = 0, seen = 0;
 			const char *name;
 
-			if (!(e->scopes & PFS_IN(s)) || strchr(e->path, '*'))
+			if (!(e->scopes & PFS_IN(s)) || strchr(e->path, '*') || sys_object(e, s))
 				continue;
 			n = sample(e, (enum pfs_scope)s);
 			pfs_node_path(&n, NULL, path, sizeof(path));
 			slash = strrchr(path, '/');
 			if (slash)
 				*slash = '\0';
-			if (pfs_parse_path(slash ? path : "", NULL, &dir, err, sizeof(err))) {
+			if (pfs_parse_path(tree_path(s, slash ? path : "", full, sizeof(full)), NULL, &dir, err, sizeof(err))) {
 				bad++;
 				continue;
 			}
