@@ -343,6 +343,12 @@ unsigned long mach_cg_nice_shares(int nice);
 void mach_cg_task_time(const struct mach_machine *m, uint32_t g, uint64_t *user, uint64_t *sys, uint64_t *nice);
 /** The tasks charged to v2 group @g and below it (pids.current): every thread, zombies until reaped. */
 uint64_t mach_cg_nr_tasks(const struct mach_machine *m, uint32_t g);
+struct mach_process;
+/**
+ * Process @p is reaped: its time stays in its v2 group and the groups above
+ * it (cpu.stat counts what its tasks ran, gone or not).
+ */
+void mach_cg_charge_gone(struct mach_machine *m, const struct mach_process *p);
 /** The live child of group @parent named @name[0..len), or MACH_NONE. */
 uint32_t mach_cg_child(const struct mach_machine *m, uint32_t parent, const char *name, size_t len);
 /** Group @cg's path below its hierarchy's root ("" for the root, "system.slice/x.service"). */

@@ -428,3 +428,21 @@ uint64_t mach_cg_nr_tasks(const struct mach_machine *m, uint32_t g)
 		}
 	return n;
 }
+
+void mach_cg_charge_gone(struct mach_machine *m, const struct mach_process *p)
+{
+	uint32_t g = p->nthreads ? mach_thread_cg2(m, &p->threads[0]) : MACH_NONE;
+
+	/* the time stays in its group and every one above it; the root's is the CPUs' anyway */
+	for (unsigned int hops = 0; g < m->ncgroups && m->cgroups[g].parent != MACH_NONE && hops < m->ncgroups; hops++) {
+		struct mach_cgroup *cg = &m->cgroups[g];
+
+		if (!cg->st && !(cg->st = mach_cg_state_new()))
+			return; /* out of memory: the group forgets the time, nothing worse */
+		cg->st->gone_user_ns += p->group_utime_ns;
+		cg->st->gone_system_ns += p->group_stime_ns;
+		if (p->threads[0].nice > 0)
+			cg->st->gone_nice_ns += p->group_utime_ns;
+		g = cg->parent;
+	}
+}
