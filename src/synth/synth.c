@@ -135,6 +135,7 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	sy_init_names(&s);
 	sy_build_clock(&s);
 	sy_build_topology(&s);
+	sy_plan_thp(&s);
 	sy_plan_storage(&s);
 	if ((rc = sy_build_cpus(&s)) || (rc = sy_plan(&s)) || (rc = sy_build_tasks(&s)))
 		goto fail;
@@ -148,7 +149,8 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	finish_procs(&s);
 	sy_build_vmstat(&s);
 	sy_build_disk_io(&s);
-	if ((rc = sy_build_zones(&s)) || (rc = sy_build_slabs(&s)) || (rc = sy_build_kernel(&s)))
+	if ((rc = sy_build_zones(&s)) || (rc = sy_build_slabs(&s)) || (rc = sy_build_kernel(&s)) ||
+	    (rc = sy_build_sysfs(&s)))
 		goto fail;
 	sy_build_load(&s);
 	if ((rc = sy_build_sysctl(&s)))
