@@ -24,7 +24,7 @@
 #include "uprocfs/mach_sysctl.h"
 #include "uprocfs/mach_ns.h"
 #include "uprocfs/mach_sys.h"
-#include "uprocfs/mach_sysfs.h"
+#include "uprocfs/mach_platform.h"
 #include "uprocfs/mach_vocab.h"
 
 #ifdef __cplusplus
@@ -139,7 +139,7 @@ struct mach_cpu {
 	/* irq_stat of this CPU: the arch rows of /proc/interrupts (ERR and MIS are the machine's) */
 	uint32_t arch_irq[MACH_NR_ARCH_IRQS];
 	uint32_t softirq[MACH_NR_SOFTIRQS]; /* kstat_softirqs_cpu: /proc/softirqs columns */
-	struct mach_cpu_topo topo;  /* where it sits, its caches and clock (/sys, cpuinfo: mach_sysfs.h) */
+	struct mach_cpu_topo topo;  /* where it sits, its caches and clock (/sys, cpuinfo: mach_platform.h) */
 };
 
 /** What raises an irq, for the simulator to move its counts; loaded machines do not know. */
@@ -668,8 +668,8 @@ struct mach_machine {
 	struct mach_mnt_table *mnt_tables;
 	/* block devices, swaps, zones, slabs, identity, registries, locks (mach_sys.h) */
 	struct mach_sys sys;
-	/* what /sys adds: CPU topology, caches, cpufreq, nodes, sensors, THP (mach_sysfs.h) */
-	struct mach_sysfs sysfs;
+	/* what /sys adds: CPU topology, caches, cpufreq, nodes, sensors, THP (mach_platform.h) */
+	struct mach_platform platform;
 };
 
 /* ------------------------------------------------------------------ */

@@ -171,7 +171,7 @@ struct mach_machine *mach_new(void)
 		return NULL;
 	mach_profile_default(&m->profile);
 	mach_sys_init(&m->sys);
-	mach_sysfs_init(&m->sysfs);
+	mach_platform_init(&m->platform);
 	m->max_numnodes = MACH_MAX_NUMNODES_DEFAULT;
 	m->pid_max = 4194304;
 	snprintf(m->cpu_model, sizeof(m->cpu_model), "%s", "AMD EPYC 9B14");
@@ -328,7 +328,7 @@ void mach_free(struct mach_machine *m)
 	mach_sysctl_free(m->sysctl);
 	free_ns_tables(m);
 	mach_sys_clear(&m->sys);
-	mach_sysfs_clear(&m->sysfs);
+	mach_platform_clear(&m->platform);
 	free(m);
 }
 

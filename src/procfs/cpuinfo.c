@@ -6,7 +6,7 @@
  * alignment, the empty "power management:" line and the blank line after
  * each block).  The model knows the CPU's name and clock; the remaining
  * identification fields are those of the reference VM's AMD EPYC.  Where
- * the machine knows its CPUs' topology (mach_sysfs.h), the ids, counts,
+ * the machine knows its CPUs' topology (mach_platform.h), the ids, counts,
  * cache size and each CPU's clock are the ones /sys shows; otherwise one
  * package without SMT siblings at the machine's clock.
  */
@@ -82,7 +82,7 @@ int pfs_show_cpuinfo(struct seq_file *m, void *v)
 {
 	const struct pfs_ctx *c = m->private;
 	const struct mach_machine *mach = c->mach;
-	bool known = mach->sysfs.cpus_known;
+	bool known = mach->platform.cpus_known;
 	struct pkg_counts pc = { 0 };
 	unsigned int online = 0;
 

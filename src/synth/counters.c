@@ -113,7 +113,7 @@ void sy_build_meminfo(struct synth *s)
 	MI(VMALLOCUSED) = kstack + 12000 + 400 * (uint64_t)n;
 	/* huge pages back anonymous memory only while THP is not "never" (the draw is made either way) */
 	MI(ANONHUGEPAGES) = (uint64_t)((double)MI(ANONPAGES) * rng_uniform(r, 0, 0.15)) / 2048 * 2048;
-	if (s->m->sysfs.thp.enabled == MACH_THP_NEVER)
+	if (s->m->platform.thp.enabled == MACH_THP_NEVER)
 		MI(ANONHUGEPAGES) = 0;
 	MI(HUGEPAGESIZE) = 2048;
 	/* the direct map covers all of RAM: a few 4k pages, the rest 2M */

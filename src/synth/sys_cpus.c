@@ -34,7 +34,7 @@ static unsigned int bits_for(unsigned int n)
 
 void sy_plan_thp(struct synth *s)
 {
-	struct mach_thp *thp = &s->m->sysfs.thp;
+	struct mach_thp *thp = &s->m->platform.thp;
 	struct rng r;
 	double p;
 
@@ -84,7 +84,7 @@ static void place_cpu(struct synth *s, unsigned int c, unsigned int pkg_cores)
 /* acpi-cpufreq with the P-states of the package, schedutil picking one by how busy a CPU is. */
 static void build_cpufreq(struct synth *s)
 {
-	struct mach_cpufreq *f = &s->m->sysfs.cpufreq;
+	struct mach_cpufreq *f = &s->m->platform.cpufreq;
 	uint32_t max = s->m->cpu_khz;
 
 	f->present = true;
@@ -111,7 +111,7 @@ static void build_cpufreq(struct synth *s)
 /* Every memory node's own directory: distances as a two-socket SLIT gives them, counters from its zones. */
 static int build_nodes(struct synth *s)
 {
-	struct mach_sysfs *fs = &s->m->sysfs;
+	struct mach_platform *fs = &s->m->platform;
 	unsigned int n = s->m->sys.nnodes;
 
 	fs->nodes = calloc(n ? n : 1, sizeof(*fs->nodes));
@@ -119,7 +119,7 @@ static int build_nodes(struct synth *s)
 		return -ENOMEM;
 	fs->nnodes = n;
 	for (unsigned int k = 0; k < n; k++) {
-		struct mach_node_sysfs *ns = &fs->nodes[k];
+		struct mach_node_files *ns = &fs->nodes[k];
 
 		ns->id = s->m->sys.nodes[k].id;
 		ns->distance = malloc(n);
@@ -166,7 +166,7 @@ static int k10temp(struct synth *s, struct rng *r, struct mach_hwmon *h, unsigne
  */
 static int build_sensors(struct synth *s, struct rng *r, unsigned int npkgs, unsigned int pkg_cores)
 {
-	struct mach_sysfs *fs = &s->m->sysfs;
+	struct mach_platform *fs = &s->m->platform;
 	unsigned int nk = npkgs < K10TEMP_MAX ? npkgs : K10TEMP_MAX;
 	unsigned int ccds = (pkg_cores + CCX_CORES - 1) / CCX_CORES;
 	int rc = 0;
@@ -206,7 +206,7 @@ int sy_build_sysfs(struct synth *s)
 	int rc;
 
 	rng_init(&r, s->o->seed, KEY_SYSFS + 1);
-	m->sysfs.cpus_known = true;
+	m->platform.cpus_known = true;
 	for (unsigned int c = 0; c < m->ncpus; c++)
 		place_cpu(s, c, pkg_cores);
 	build_cpufreq(s);

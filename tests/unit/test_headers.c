@@ -44,7 +44,7 @@
 #include "uprocfs/mach_sysctl.h"
 #include "uprocfs/mach_ns.h"
 #include "uprocfs/mach_sys.h"
-#include "uprocfs/mach_sysfs.h"
+#include "uprocfs/mach_platform.h"
 #include "uprocfs/mach_vocab.h"
 #include "uprocfs/machine.h"
 #include "uprocfs/pfs_fuse.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mach_sysfs.h - what /sys says of the machine that /proc does not: the
+ * mach_platform.h - what /sys says of the machine that /proc does not: the
  * CPUs' topology, caches and frequency (drivers/base/topology.c,
  * drivers/base/cacheinfo.c, drivers/cpufreq), the NUMA nodes' own files
  * (drivers/base/node.c), hardware monitors and thermal zones
@@ -9,13 +9,13 @@
  *
  * Masks that sysfs prints (thread_siblings, shared_cpu_map, a node's
  * cpumap) are not stored: the kernel builds them from the ids kept here,
- * and so do the helpers at the end (src/machine/sysfs.c).  Units are the
+ * and so do the helpers at the end (src/machine/platform.c).  Units are the
  * kernel's: kHz, millidegrees Celsius, pages.  machine.h includes this
  * header: struct mach_cpu holds a struct mach_cpu_topo, struct
- * mach_machine a struct mach_sysfs.
+ * mach_machine a struct mach_platform.
  */
-#ifndef UPROCFS_MACH_SYSFS_H
-#define UPROCFS_MACH_SYSFS_H
+#ifndef UPROCFS_MACH_PLATFORM_H
+#define UPROCFS_MACH_PLATFORM_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -121,12 +121,12 @@ enum mach_node_numa {
  * the same counters at another moment, so a loaded machine keeps both; a
  * synthetic one derives these from its zones (mach_node_derive).
  */
-struct mach_node_sysfs {
+struct mach_node_files {
 	unsigned int id;          /* the node (mach_sys.nodes[].id) */
 	bool has_memory, has_normal_memory; /* N_MEMORY, N_NORMAL_MEMORY */
 	uint64_t mem[MACH_NR_NODE_MEM];
 	uint64_t numa[MACH_NR_NODE_NUMA];
-	uint8_t *distance;        /* node_distance to each online node, in the order of mach_sysfs.nodes */
+	uint8_t *distance;        /* node_distance to each online node, in the order of mach_platform.nodes */
 };
 
 /* ------------------------------------------------------------------ */
@@ -154,7 +154,7 @@ enum mach_hwmon_parent {
 	MACH_NR_HWMON_PARENTS
 };
 
-/** A registered hwmon device (hwmonN, N its index in mach_sysfs.hwmon). */
+/** A registered hwmon device (hwmonN, N its index in mach_platform.hwmon). */
 struct mach_hwmon {
 	char name[20];            /* "k10temp", "acpitz" */
 	enum mach_hwmon_parent parent;
@@ -202,14 +202,14 @@ struct mach_thp {
 /* ------------------------------------------------------------------ */
 /* The whole                                                            */
 
-struct mach_sysfs {
+struct mach_platform {
 	/* the CPUs' topology/, cache/ and ids are known (a synthetic machine, a loaded /sys) */
 	bool cpus_known;
 	unsigned int nr_cpus_kernel;    /* NR_CPUS: kernel_max is one less */
 	struct mach_cpufreq cpufreq;
 	/* the nodes' sysfs directories, ascending by id; 0: not known */
 	unsigned int nnodes;
-	struct mach_node_sysfs *nodes;
+	struct mach_node_files *nodes;
 	unsigned int nhwmon;
 	struct mach_hwmon *hwmon;
 	unsigned int nzones;
@@ -218,14 +218,14 @@ struct mach_sysfs {
 	struct mach_thp thp;
 };
 
-/** An empty sysfs part: nothing known, NR_CPUS of the reference kernel. */
-void mach_sysfs_init(struct mach_sysfs *s);
+/** An empty platform part: nothing known, NR_CPUS of the reference kernel. */
+void mach_platform_init(struct mach_platform *s);
 /** Free what @s owns and leave it empty. */
-void mach_sysfs_clear(struct mach_sysfs *s);
+void mach_platform_clear(struct mach_platform *s);
 /** Free the nodes of @s. */
-void mach_sysfs_nodes_clear(struct mach_sysfs *s);
+void mach_platform_nodes_clear(struct mach_platform *s);
 /** Free the hwmon devices and thermal zones of @s. */
-void mach_sysfs_sensors_clear(struct mach_sysfs *s);
+void mach_platform_sensors_clear(struct mach_platform *s);
 
 /* ------------------------------------------------------------------ */
 /* Masks the kernel builds from the ids                                 */
@@ -258,7 +258,7 @@ void mach_cache_shared(const struct mach_machine *m, unsigned int cpu, unsigned 
 void mach_node_cpus(const struct mach_machine *m, int node, uint64_t *words);
 /** The index in m->cpus of CPU @id, or -1. */
 int mach_cpu_index(const struct mach_machine *m, unsigned int id);
-/** The index in m->sysfs.nodes of node @id, or -1. */
+/** The index in m->platform.nodes of node @id, or -1. */
 int mach_node_index(const struct mach_machine *m, unsigned int id);
 /**
  * A synthetic or simulated node's sysfs counters from what the model says
@@ -295,4 +295,4 @@ const char *mach_thp_shmem_name(enum mach_thp_shmem v);
 }
 #endif
 
-#endif /* UPROCFS_MACH_SYSFS_H */
+#endif /* UPROCFS_MACH_PLATFORM_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sysfs.c - the sysfs part of the model (mach_sysfs.h): lifetimes, names,
+ * platform.c - the platform part of the model (mach_platform.h): lifetimes, names,
  * and the masks and sums the kernel builds when a file is read: sibling
  * masks from topology ids (arch/x86/kernel/smpboot.c set_cpu_sibling_map),
  * a cache's shared CPUs from its id (cacheinfo), a node's CPUs, and a
@@ -11,13 +11,13 @@
 
 #include "uprocfs/machine.h"
 
-void mach_sysfs_init(struct mach_sysfs *s)
+void mach_platform_init(struct mach_platform *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->nr_cpus_kernel = MACH_NR_CPUS_DEFAULT;
 }
 
-void mach_sysfs_nodes_clear(struct mach_sysfs *s)
+void mach_platform_nodes_clear(struct mach_platform *s)
 {
 	for (unsigned int i = 0; s->nodes && i < s->nnodes; i++)
 		free(s->nodes[i].distance);
@@ -26,7 +26,7 @@ void mach_sysfs_nodes_clear(struct mach_sysfs *s)
 	s->nnodes = 0;
 }
 
-void mach_sysfs_sensors_clear(struct mach_sysfs *s)
+void mach_platform_sensors_clear(struct mach_platform *s)
 {
 	for (unsigned int i = 0; s->hwmon && i < s->nhwmon; i++)
 		free(s->hwmon[i].temps);
@@ -37,11 +37,11 @@ void mach_sysfs_sensors_clear(struct mach_sysfs *s)
 	s->nhwmon = s->nzones = 0;
 }
 
-void mach_sysfs_clear(struct mach_sysfs *s)
+void mach_platform_clear(struct mach_platform *s)
 {
-	mach_sysfs_nodes_clear(s);
-	mach_sysfs_sensors_clear(s);
-	mach_sysfs_init(s);
+	mach_platform_nodes_clear(s);
+	mach_platform_sensors_clear(s);
+	mach_platform_init(s);
 }
 
 const char *mach_cache_type_name(enum mach_cache_type t)
@@ -87,8 +87,8 @@ int mach_cpu_index(const struct mach_machine *m, unsigned int id)
 
 int mach_node_index(const struct mach_machine *m, unsigned int id)
 {
-	for (unsigned int i = 0; i < m->sysfs.nnodes; i++)
-		if (m->sysfs.nodes[i].id == id)
+	for (unsigned int i = 0; i < m->platform.nnodes; i++)
+		if (m->platform.nodes[i].id == id)
 			return (int)i;
 	return -1;
 }
@@ -188,14 +188,14 @@ static const struct {
 /* Huge pages of the node: the machine's pool split evenly, the first node taking what is left. */
 static uint64_t node_share(const struct mach_machine *m, unsigned int k, uint64_t total)
 {
-	unsigned int n = m->sysfs.nnodes ? m->sysfs.nnodes : 1;
+	unsigned int n = m->platform.nnodes ? m->platform.nnodes : 1;
 
 	return total / n + (k == 0 ? total % n : 0);
 }
 
 void mach_node_derive(struct mach_machine *m, unsigned int k)
 {
-	struct mach_node_sysfs *ns = &m->sysfs.nodes[k];
+	struct mach_node_files *ns = &m->platform.nodes[k];
 	const struct mach_mem_node *mn = mem_node(m, ns->id);
 	uint64_t *v = ns->mem;
 
@@ -247,7 +247,7 @@ uint32_t mach_cpufreq_pick(const struct mach_cpufreq *f, double util)
 /* How hot package @pkg runs, 0 (idle) to 1: where its CPUs' clocks stand between the lowest and the highest. */
 static double package_heat(const struct mach_machine *m, int pkg)
 {
-	const struct mach_cpufreq *f = &m->sysfs.cpufreq;
+	const struct mach_cpufreq *f = &m->platform.cpufreq;
 	double sum = 0;
 	unsigned int n = 0;
 
@@ -276,7 +276,7 @@ static int32_t approach(int32_t from, double to, double alpha, int32_t step)
 
 void mach_sensors_approach(struct mach_machine *m, double alpha)
 {
-	struct mach_sysfs *fs = &m->sysfs;
+	struct mach_platform *fs = &m->platform;
 
 	for (unsigned int h = 0; h < fs->nhwmon; h++) {
 		struct mach_hwmon *hw = &fs->hwmon[h];
