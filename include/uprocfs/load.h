@@ -73,6 +73,16 @@ enum mach_ld_kind {
 	MACH_LD_DISKSTATS,
 	MACH_LD_PARTITIONS,
 	MACH_LD_FILESYSTEMS,
+	/*
+	 * /sys subtrees: every file the table serves beneath a directory marked
+	 * with the kind is one record of it (mach_loader_sys), named by its
+	 * attribute and instance (mach_platform.h enum mach_sys_attr)
+	 */
+	MACH_LD_SYS_CPU,          /* /sys/devices/system/cpu */
+	MACH_LD_SYS_NODE,         /* /sys/devices/system/node */
+	MACH_LD_SYS_HWMON,        /* /sys/class/hwmon and the devices it links to */
+	MACH_LD_SYS_THERMAL,      /* /sys/class/thermal, /sys/devices/virtual/thermal */
+	MACH_LD_SYS_THP,          /* /sys/kernel/mm/transparent_hugepage */
 	/* per task: /proc/<pid>/X (tid 0) or /proc/<pid>/task/<tid>/X */
 	MACH_LD_PID_STATUS,
 	MACH_LD_PID_STAT,
@@ -147,6 +157,12 @@ bool mach_ld_required(enum mach_ld_kind kind);
  * themselves.
  */
 enum mach_ld_kind mach_ld_group(enum mach_ld_kind kind);
+
+/** Whether @kind is a /sys subtree's (mach_loader_sys): its files live in the /sys tree, not /proc's. */
+static inline bool mach_ld_kind_sysfs(enum mach_ld_kind kind)
+{
+	return kind >= MACH_LD_SYS_CPU && kind <= MACH_LD_SYS_THP;
+}
 
 /** Whether @kind names a directory tree (every file beneath is one record) rather than one file. */
 static inline bool mach_ld_kind_tree(enum mach_ld_kind kind)

@@ -132,11 +132,32 @@ struct mach_node_files {
 /* ------------------------------------------------------------------ */
 /* Hardware monitors and thermal zones                                  */
 
-/** Which files a temperature channel has (hwmon_temp_* attributes). */
-#define MACH_HWMON_LABEL     0x1u
-#define MACH_HWMON_MAX       0x2u
-#define MACH_HWMON_CRIT      0x4u
-#define MACH_HWMON_CRIT_ALARM 0x8u
+/** A temperature channel's files, tempN_<name>, in hwmon_temp_attr_templates order. */
+enum mach_hwmon_attr {
+	MACH_HWMON_ATTR_INPUT, MACH_HWMON_ATTR_MAX, MACH_HWMON_ATTR_CRIT, MACH_HWMON_ATTR_CRIT_ALARM,
+	MACH_HWMON_ATTR_LABEL, MACH_NR_HWMON_ATTRS
+};
+
+/** Which files a temperature channel has beyond _input (mach_hwmon_temp.files). */
+#define MACH_HWMON_LABEL     (1u << MACH_HWMON_ATTR_LABEL)
+#define MACH_HWMON_MAX       (1u << MACH_HWMON_ATTR_MAX)
+#define MACH_HWMON_CRIT      (1u << MACH_HWMON_ATTR_CRIT)
+#define MACH_HWMON_CRIT_ALARM (1u << MACH_HWMON_ATTR_CRIT_ALARM)
+
+/*
+ * How /sys numbers the files of a directory that stands for one of these
+ * (the instance a renderer and the loader are given): a cache leaf is its
+ * CPU and index, a channel's file its device, channel and attribute.
+ */
+static inline uint32_t mach_cache_inst(uint32_t cpu, unsigned int leaf)
+{
+	return cpu << 3 | (leaf & 7u);
+}
+
+static inline uint32_t mach_hwmon_file_inst(uint32_t hwmon, unsigned int channel, enum mach_hwmon_attr a)
+{
+	return hwmon << 12 | (channel & 0xffu) << 4 | ((unsigned int)a & 0xfu);
+}
 
 /** One temperature channel: the files tempN_input, tempN_label, ... */
 struct mach_hwmon_temp {
@@ -228,6 +249,51 @@ void mach_platform_nodes_clear(struct mach_platform *s);
 void mach_platform_sensors_clear(struct mach_platform *s);
 
 /* ------------------------------------------------------------------ */
+/* The files, as the file table, the renderers and the loader name them */
+
+/**
+ * Which file of the platform's /sys a text is: a table entry's arg, what
+ * the loader is told along with the instance of the directory holding it.
+ */
+enum mach_sys_attr {
+	MACH_SYSA_NONE,
+	/* devices/system/cpu: the CPU lists (cpulists), kernel_max */
+	MACH_SYSA_CPUS_ONLINE, MACH_SYSA_CPUS_POSSIBLE, MACH_SYSA_CPUS_PRESENT, MACH_SYSA_CPUS_OFFLINE,
+	MACH_SYSA_CPUS_ISOLATED, MACH_SYSA_CPUS_ENABLED, MACH_SYSA_CPUS_KERNEL_MAX,
+	/* cpuN/ */
+	MACH_SYSA_CPU_ONLINE, MACH_SYSA_CPU_NODE_LINK, MACH_SYSA_CPU_CPUFREQ_LINK,
+	/* cpuN/topology/ */
+	MACH_SYSA_TOPO_PACKAGE, MACH_SYSA_TOPO_DIE, MACH_SYSA_TOPO_CLUSTER, MACH_SYSA_TOPO_CORE, MACH_SYSA_TOPO_PPIN,
+	MACH_SYSA_TOPO_THREAD_SIBLINGS, MACH_SYSA_TOPO_THREAD_SIBLINGS_LIST, MACH_SYSA_TOPO_CORE_CPUS,
+	MACH_SYSA_TOPO_CORE_CPUS_LIST, MACH_SYSA_TOPO_CORE_SIBLINGS, MACH_SYSA_TOPO_CORE_SIBLINGS_LIST,
+	MACH_SYSA_TOPO_PACKAGE_CPUS, MACH_SYSA_TOPO_PACKAGE_CPUS_LIST, MACH_SYSA_TOPO_DIE_CPUS,
+	MACH_SYSA_TOPO_DIE_CPUS_LIST, MACH_SYSA_TOPO_CLUSTER_CPUS, MACH_SYSA_TOPO_CLUSTER_CPUS_LIST,
+	/* cpuN/cache/indexK/ */
+	MACH_SYSA_CACHE_LEVEL, MACH_SYSA_CACHE_TYPE, MACH_SYSA_CACHE_SIZE, MACH_SYSA_CACHE_WAYS,
+	MACH_SYSA_CACHE_LINE, MACH_SYSA_CACHE_SETS, MACH_SYSA_CACHE_PARTITION, MACH_SYSA_CACHE_ID,
+	MACH_SYSA_CACHE_SHARED_MAP, MACH_SYSA_CACHE_SHARED_LIST,
+	/* cpufreq/policyN/ */
+	MACH_SYSA_FREQ_AFFECTED, MACH_SYSA_FREQ_RELATED, MACH_SYSA_FREQ_CPUINFO_MIN, MACH_SYSA_FREQ_CPUINFO_MAX,
+	MACH_SYSA_FREQ_CPUINFO_CUR, MACH_SYSA_FREQ_LATENCY, MACH_SYSA_FREQ_SCALING_CUR, MACH_SYSA_FREQ_SCALING_MIN,
+	MACH_SYSA_FREQ_SCALING_MAX, MACH_SYSA_FREQ_GOVERNOR, MACH_SYSA_FREQ_DRIVER, MACH_SYSA_FREQ_GOVERNORS,
+	MACH_SYSA_FREQ_SETSPEED, MACH_SYSA_FREQ_AVAILABLE,
+	/* devices/system/node: the node lists, then nodeN/ */
+	MACH_SYSA_NODES_POSSIBLE, MACH_SYSA_NODES_ONLINE, MACH_SYSA_NODES_HAS_CPU, MACH_SYSA_NODES_HAS_MEMORY,
+	MACH_SYSA_NODES_HAS_NORMAL, MACH_SYSA_NODES_HAS_GI,
+	MACH_SYSA_NODE_CPUMAP, MACH_SYSA_NODE_CPULIST, MACH_SYSA_NODE_DISTANCE, MACH_SYSA_NODE_MEMINFO,
+	MACH_SYSA_NODE_NUMASTAT, MACH_SYSA_NODE_CPU_LINK,
+	/* hwmon devices */
+	MACH_SYSA_HWMON_LINK, MACH_SYSA_HWMON_NAME, MACH_SYSA_HWMON_TEMP, MACH_SYSA_HWMON_DEVICE_LINK,
+	/* thermal zones */
+	MACH_SYSA_ZONE_LINK, MACH_SYSA_ZONE_TYPE, MACH_SYSA_ZONE_TEMP, MACH_SYSA_ZONE_MODE, MACH_SYSA_ZONE_POLICY,
+	MACH_SYSA_ZONE_TRIP_TYPE, MACH_SYSA_ZONE_TRIP_TEMP,
+	/* kernel/mm/transparent_hugepage/ */
+	MACH_SYSA_THP_ENABLED, MACH_SYSA_THP_DEFRAG, MACH_SYSA_THP_SHMEM, MACH_SYSA_THP_ZERO_PAGE,
+	MACH_SYSA_THP_PMD_SIZE,
+	MACH_NR_SYSA
+};
+
+/* ------------------------------------------------------------------ */
 /* Masks the kernel builds from the ids                                 */
 
 struct mach_machine;
@@ -283,6 +349,11 @@ static inline void mach_sensors_settle(struct mach_machine *m)
 {
 	mach_sensors_approach(m, 1.0);
 }
+
+/** "input", "max", "crit", "crit_alarm", "label". */
+const char *mach_hwmon_attr_name(enum mach_hwmon_attr a);
+/** The channel of hwmon device @h numbered @index (tempN: N), or NULL. */
+const struct mach_hwmon_temp *mach_hwmon_channel(const struct mach_platform *p, unsigned int h, unsigned int index);
 
 /** "Data", "Instruction", "Unified". */
 const char *mach_cache_type_name(enum mach_cache_type t);

@@ -297,3 +297,20 @@ void mach_sensors_approach(struct mach_machine *m, double alpha)
 			fs->zones[hw->zone].temp = hw->temps[0].input;
 	}
 }
+
+const char *mach_hwmon_attr_name(enum mach_hwmon_attr a)
+{
+	static const char *const names[MACH_NR_HWMON_ATTRS] = { "input", "max", "crit", "crit_alarm", "label" };
+
+	return (unsigned int)a < MACH_NR_HWMON_ATTRS ? names[a] : "";
+}
+
+const struct mach_hwmon_temp *mach_hwmon_channel(const struct mach_platform *p, unsigned int h, unsigned int index)
+{
+	if (h >= p->nhwmon)
+		return NULL;
+	for (unsigned int k = 0; k < p->hwmon[h].ntemps; k++)
+		if (p->hwmon[h].temps[k].index == index)
+			return &p->hwmon[h].temps[k];
+	return NULL;
+}

@@ -106,6 +106,35 @@ int pfs_show_pid_autogroup(struct seq_file *m, void *v);
 int pfs_show_pid_personality(struct seq_file *m, void *v);
 int pfs_show_pid_timerslack_ns(struct seq_file *m, void *v);
 
+/*
+ * /sys: the platform (mach_platform.h).  The entry's arg is the file
+ * (enum mach_sys_attr); c->inst the CPU, cache leaf, node, hwmon file or
+ * zone of the directory holding it.
+ */
+int pfs_show_sys_cpus(struct seq_file *m, void *v);
+int pfs_show_sys_kernel_max(struct seq_file *m, void *v);
+int pfs_show_sys_cpu_online(struct seq_file *m, void *v);
+int pfs_show_sys_topology(struct seq_file *m, void *v);
+int pfs_show_sys_cache(struct seq_file *m, void *v);
+int pfs_show_sys_cpufreq(struct seq_file *m, void *v);
+int pfs_show_sys_nodes(struct seq_file *m, void *v);
+int pfs_show_sys_node_cpus(struct seq_file *m, void *v);
+int pfs_show_sys_node_distance(struct seq_file *m, void *v);
+int pfs_show_sys_node_meminfo(struct seq_file *m, void *v);
+int pfs_show_sys_node_numastat(struct seq_file *m, void *v);
+int pfs_show_sys_hwmon_name(struct seq_file *m, void *v);
+int pfs_show_sys_hwmon_temp(struct seq_file *m, void *v);
+int pfs_show_sys_zone(struct seq_file *m, void *v);
+int pfs_show_sys_thp(struct seq_file *m, void *v);
+/** An attribute that reads empty (a uevent with nothing to announce). */
+int pfs_show_sys_empty(struct seq_file *m, void *v);
+int pfs_link_sys_cpu_node(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_sys_cpu_cpufreq(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_sys_node_cpu(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_sys_hwmon(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_sys_hwmon_device(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_sys_zone(const struct pfs_ctx *c, char *buf, size_t size);
+
 /* The iterators' parts, for other show functions over the same records (bench/before). */
 void *pfs_pid_maps_start(struct seq_file *m, loff_t *pos);
 void *pfs_pid_maps_next(struct seq_file *m, void *v, loff_t *pos);

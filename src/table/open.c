@@ -33,9 +33,13 @@ int pfs_bind(const struct mach_machine *mach, const struct pfs_node *n, struct p
 			c->whole = false;
 		}
 	}
-	if (n->entry && pfs_entry_is_star(n->entry) && pfs_coll_is_leaf(n->entry->coll) &&
-	    !pfs_coll_ops(n->entry->coll)->has(c, n->inst))
+	if (n->entry && n->scope >= PFS_SCOPE_SYS) {
+		if (strchr(n->entry->path, '*') && !pfs_chain_exists(n, c))
+			return -ENOENT; /* cpu9/online of a machine of eight */
+	} else if (n->entry && pfs_entry_is_star(n->entry) && pfs_coll_is_leaf(n->entry->coll) &&
+		   !pfs_coll_ops(n->entry->coll)->has(c, n->inst)) {
 		return -ENOENT; /* fd/7 of a task with no fd 7 */
+	}
 	return pfs_node_exists(n, c) ? 0 : -ENOENT;
 }
 
