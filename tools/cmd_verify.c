@@ -19,7 +19,7 @@
 static void verify_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: uprocfs verify [--proc DIR] [--quiet] [PID...]\n"
+		"usage: uprocfs verify [--proc DIR] [--sys[=DIR]] [--quiet] [PID...]\n"
 		"\n"
 		"Load the /proc tree at DIR (default /proc) into the machine model, render every\n"
 		"file that loaded and compare it byte for byte with what was read.  Prints one\n"
@@ -29,6 +29,9 @@ static void verify_usage(FILE *f)
 		"are skipped.  Exit status 0 only when nothing differs and something was compared.\n"
 		"\n"
 		"  --proc DIR   the tree to load: /proc, or a directory from `uprocfs capture`\n"
+		"               (whose sys/, beside its proc/, is compared too)\n"
+		"  --sys[=DIR]  also load the /sys tree at DIR (default /sys) and compare the\n"
+		"               files of it that uprocfs serves\n"
 		"  --quiet      print only the summary line and differences\n"
 		"  PID...       only these processes (global files are always compared)\n");
 }
@@ -75,11 +78,24 @@ static void report_difference(const char *path, const char *want, size_t wlen,
 	print_line("uprocfs:", glen > line_start ? got + line_start : "", gl);
 }
 
+/* What verify prints, and how the files of /sys fared among the others. */
+struct verdicts {
+	int quiet;
+	struct pfs_verify_counts sys;
+};
+
 /* What verify prints of each file. */
 static void show_verdict(void *arg, const struct pfs_verify_file *v)
 {
 	const struct mach_load_file *lf = v->loaded;
-	bool quiet = *(const int *)arg;
+	struct verdicts *vd = arg;
+	bool quiet = vd->quiet;
+
+	if (!strncmp(lf->path, "/sys/", 5)) {
+		vd->sys.identical += v->verdict == PFS_IDENTICAL;
+		vd->sys.differ += v->verdict == PFS_DIFFERS;
+		vd->sys.skipped += v->verdict == PFS_SKIPPED;
+	}
 
 	switch (v->verdict) {
 	case PFS_SKIPPED:
@@ -112,6 +128,7 @@ int cmd_verify(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "proc", required_argument, NULL, 'p' },
+		{ "sys", optional_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -123,14 +140,16 @@ int cmd_verify(int argc, char **argv)
 	struct pfs_verify_counts counts;
 	size_t identical, differ, skipped;
 	pid_t *pids = NULL;
-	int quiet = 0, c, rc;
+	struct verdicts vd = { 0 };
+	int c, rc;
 	char err[1024];
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+p:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': dir = optarg; break;
-		case 'q': quiet = 1; break;
+		case 's': opts.sys_dir = optarg ? optarg : "/sys"; break;
+		case 'q': vd.quiet = 1; break;
 		case 'h': verify_usage(stdout); return 0;
 		default: verify_usage(stderr); return 2;
 		}
@@ -157,7 +176,7 @@ int cmd_verify(int argc, char **argv)
 		fprintf(stderr, "uprocfs verify: %s\n", err);
 		return 1;
 	}
-	rc = pfs_verify(mach, &report, show_verdict, &quiet, &counts);
+	rc = pfs_verify(mach, &report, show_verdict, &vd, &counts);
 	if (rc) {
 		fprintf(stderr, "uprocfs verify: %s\n", strerror(-rc));
 		mach_load_report_free(&report);
@@ -168,6 +187,9 @@ int cmd_verify(int argc, char **argv)
 	differ = counts.differ;
 	skipped = counts.skipped;
 	printf("verify: %zu files identical, %zu differ, %zu skipped\n", identical, differ, skipped);
+	if (vd.sys.identical + vd.sys.differ + vd.sys.skipped)
+		printf("verify: of them in /sys: %zu identical, %zu differ, %zu skipped\n", vd.sys.identical,
+		       vd.sys.differ, vd.sys.skipped);
 	mach_load_report_free(&report);
 	mach_free(mach);
 	return differ == 0 && identical > 0 ? 0 : 1;

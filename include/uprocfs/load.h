@@ -203,6 +203,14 @@ static inline bool mach_ld_kind_ns(enum mach_ld_kind kind)
 	return kind >= MACH_LD_PID_NS_NET && kind <= MACH_LD_PID_NS_TIME_FOR_CHILDREN;
 }
 
+/** What the file table says a file of a /sys tree is (mach_loader_sys). */
+struct mach_ld_sys_file {
+	enum mach_ld_kind kind;   /* its subtree's kind (mach_ld_kind_sysfs) */
+	unsigned int attr;        /* which file: enum mach_sys_attr (mach_platform.h) */
+	uint32_t inst;            /* the instance of the directory holding it (a CPU, a cache leaf, a node...) */
+	bool link;                /* a symlink: its target is the text */
+};
+
 struct mach_load_opts {
 	/*
 	 * The files to read, in report order (the file table's pfs_load_names()
@@ -214,6 +222,17 @@ struct mach_load_opts {
 	const pid_t *pids;  /* only these processes (all when npids is 0) */
 	size_t npids;
 	bool no_tasks;      /* skip task/<tid>/ directories */
+	/*
+	 * /sys beside /proc.  A tree written by capture holds proc/ and sys/;
+	 * its sys/ is read unless @sys_dir says otherwise.  The live /proc has
+	 * none: @sys_dir names the /sys to read with it ("/sys"), NULL none.
+	 * @sys_classify is how the file table names a path under it ("devices/
+	 * system/cpu/cpu0/online"): 0 and @f for a file it serves and loads, 0
+	 * for a directory it serves (@dir), -ENOENT for anything else.  NULL:
+	 * no /sys is read.
+	 */
+	const char *sys_dir;
+	int (*sys_classify)(const char *rel, bool dir, struct mach_ld_sys_file *f);
 };
 
 /**
@@ -282,6 +301,19 @@ int mach_loader_sysctl_tree(struct mach_loader *ld, int dirfd, const char *dir, 
 			    int (*each)(void *arg, const char *path, unsigned int mode, const char *skip, const char *text,
 					size_t len),
 			    void *arg, char *err, size_t errlen);
+
+/**
+ * Load one file of a /sys subtree (@f says which, as the file table names
+ * it) into @ld's machine; @text NULL and @f->attr MACH_SYSA_NONE say that
+ * the subtree's root directory exists (an empty /sys/class/thermal).  0
+ * with *@skip NULL when loaded as read; 0 with *@skip a reason when the
+ * model holds it but not what this read said (cpuinfo_cur_freq beside
+ * scaling_cur_freq); -EINVAL or -ENOMEM with "path:line: ..." in @err.
+ * What files say of each other (a mask and the ids, a cache's size and
+ * its geometry) is checked by mach_loader_finish.
+ */
+int mach_loader_sys(struct mach_loader *ld, const struct mach_ld_sys_file *f, const char *path, const char *text,
+		    size_t len, const char **skip, char *err, size_t errlen);
 
 /**
  * mach_loader_file for instance @inst of a collection kind (fd/3: kind

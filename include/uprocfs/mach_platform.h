@@ -76,6 +76,7 @@ struct mach_cpu_topo {
 	bool has_ppin;            /* X86_FEATURE_INTEL_PPIN: topology/ppin (0400) */
 	uint64_t ppin;
 	uint32_t cur_khz;         /* its current frequency: scaling_cur_freq, cpuinfo "cpu MHz"; 0: cpu_khz */
+	uint32_t hw_khz;          /* what the driver reads from the hardware: cpuinfo_cur_freq; 0: cur_khz */
 	uint8_t ncaches;
 	struct mach_cache_leaf cache[MACH_CACHE_LEAVES_MAX];
 };
@@ -86,6 +87,7 @@ struct mach_cpufreq {
 	char driver[16];          /* scaling_driver: "acpi-cpufreq" */
 	char governor[16];        /* scaling_governor: "schedutil" */
 	char governors[96];       /* scaling_available_governors without its trailing space */
+	bool setpolicy;           /* a setpolicy driver (intel_pstate): its policies, with no trailing space */
 	uint32_t min_khz, max_khz;            /* cpuinfo_min_freq, cpuinfo_max_freq */
 	uint32_t scaling_min_khz, scaling_max_khz;
 	uint32_t latency_ns;      /* cpuinfo_transition_latency */
@@ -177,6 +179,7 @@ enum mach_hwmon_parent {
 
 /** A registered hwmon device (hwmonN, N its index in mach_platform.hwmon). */
 struct mach_hwmon {
+	bool present;             /* a device the model holds (a loaded machine's may leave gaps) */
 	char name[20];            /* "k10temp", "acpitz" */
 	enum mach_hwmon_parent parent;
 	char pci[16];             /* PCI: the function it is bound to, "0000:00:18.3" */
@@ -189,6 +192,7 @@ struct mach_hwmon {
 
 /** A thermal zone (thermal_zoneN). */
 struct mach_thermal_zone {
+	bool present;             /* a zone the model holds */
 	char type[20];            /* "acpitz", "x86_pkg_temp" */
 	char policy[20];          /* "step_wise" */
 	bool enabled;             /* mode: "enabled" or "disabled" */

@@ -423,8 +423,9 @@ int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struc
  * PFS_EACH_ALL) that exists on it, in the order a capture writes them:
  * global files, the keys of /proc/sys (depth first, in name order; not
  * those a read of which fails or never gives the same twice), then each
- * process's files and each of its threads'.  Stops at the first non-zero
- * return and returns it.
+ * process's files and each of its threads', then the files of /sys (depth
+ * first, in listing order).  Stops at the first non-zero return and
+ * returns it.
  */
 int pfs_for_each_file(const struct mach_machine *mach, unsigned int flags,
 		      int (*fn)(void *arg, const struct pfs_node *n, const struct pfs_ctx *c), void *arg);

@@ -358,7 +358,13 @@ struct mach_loader {
 	unsigned int prev_nr_cpu_ids, prev_max_numnodes;
 	bool have_loadavg;        /* this session read /proc/loadavg: kernel/ns_last_pid must agree with it */
 	mach_ld_set globals;         /* 1 << kind of each machine-wide file parsed in this session */
+	struct ld_sys *sys;          /* /sys files checked at finish (load_platform.c), or NULL */
 };
+
+/** Free the session's /sys state. */
+void ld_sys_free(struct ld_sys *s);
+/** Check what the /sys files of the session said of each other and of /proc's; 0 or -EINVAL. */
+int ld_sys_finish(struct mach_loader *ld, char *err, size_t errlen);
 
 /* What one process adds to the machine-wide state when it is accepted. */
 struct ld_commit {

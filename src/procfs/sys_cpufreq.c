@@ -29,6 +29,8 @@ int pfs_show_sys_cpufreq(struct seq_file *m, void *v)
 	case MACH_SYSA_FREQ_CPUINFO_MIN: seq_put_decimal_ull(m, NULL, f->min_khz); break;
 	case MACH_SYSA_FREQ_CPUINFO_MAX: seq_put_decimal_ull(m, NULL, f->max_khz); break;
 	case MACH_SYSA_FREQ_CPUINFO_CUR:
+		seq_put_decimal_ull(m, NULL, c->mach->cpus[i].topo.hw_khz ? c->mach->cpus[i].topo.hw_khz : cur);
+		break;
 	case MACH_SYSA_FREQ_SCALING_CUR: seq_put_decimal_ull(m, NULL, cur); break;
 	case MACH_SYSA_FREQ_LATENCY: seq_put_decimal_ull(m, NULL, f->latency_ns); break;
 	case MACH_SYSA_FREQ_SCALING_MIN: seq_put_decimal_ull(m, NULL, f->scaling_min_khz); break;
@@ -37,7 +39,8 @@ int pfs_show_sys_cpufreq(struct seq_file *m, void *v)
 	case MACH_SYSA_FREQ_DRIVER: seq_puts(m, f->driver); break;
 	case MACH_SYSA_FREQ_GOVERNORS:
 		seq_puts(m, f->governors);
-		seq_putc(m, ' ');
+		if (!f->setpolicy)
+			seq_putc(m, ' ');
 		break;
 	case MACH_SYSA_FREQ_SETSPEED:
 		/* only the userspace governor takes a speed */

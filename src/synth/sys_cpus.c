@@ -137,6 +137,7 @@ static int k10temp(struct synth *s, struct rng *r, struct mach_hwmon *h, unsigne
 {
 	int32_t idle = (int32_t)rng_range(r, 36, 46) * 1000;
 
+	h->present = true;
 	snprintf(h->name, sizeof(h->name), "%s", "k10temp");
 	h->parent = MACH_HWMON_PCI;
 	snprintf(h->pci, sizeof(h->pci), "0000:00:%02x.3", 0x18 + pkg);
@@ -177,10 +178,10 @@ static int build_sensors(struct synth *s, struct rng *r, unsigned int npkgs, uns
 	if (!fs->zones || !fs->hwmon)
 		return -ENOMEM;
 	fs->nzones = 1;
-	fs->zones[0] = (struct mach_thermal_zone){ .enabled = true, .crit = 105000, .package = 0, .hwmon = 0 };
+	fs->zones[0] = (struct mach_thermal_zone){ .present = true, .enabled = true, .crit = 105000, .package = 0, .hwmon = 0 };
 	snprintf(fs->zones[0].type, sizeof(fs->zones[0].type), "%s", "acpitz");
 	snprintf(fs->zones[0].policy, sizeof(fs->zones[0].policy), "%s", "step_wise");
-	fs->hwmon[0] = (struct mach_hwmon){ .parent = MACH_HWMON_THERMAL, .zone = 0, .package = 0,
+	fs->hwmon[0] = (struct mach_hwmon){ .present = true, .parent = MACH_HWMON_THERMAL, .zone = 0, .package = 0,
 					    .idle_mc = (int32_t)rng_range(r, 250, 320) * 100 };
 	fs->hwmon[0].busy_mc = fs->hwmon[0].idle_mc + 12000;
 	snprintf(fs->hwmon[0].name, sizeof(fs->hwmon[0].name), "%s", "acpitz");

@@ -96,7 +96,9 @@ static int pci_name(const struct pfs_ctx *c, uint32_t inst, char *buf, size_t si
 /* The function hwmon device @h is bound to, or NO_PARENT. */
 static uint32_t pci_of(const struct mach_platform *p, uint32_t h)
 {
-	int64_t v = p && h < p->nhwmon && p->hwmon[h].parent == MACH_HWMON_PCI ? parse_pci(p->hwmon[h].pci) : -1;
+	int64_t v = p && h < p->nhwmon && p->hwmon[h].present && p->hwmon[h].parent == MACH_HWMON_PCI
+			    ? parse_pci(p->hwmon[h].pci)
+			    : -1;
 
 	return v < 0 ? NO_PARENT : (uint32_t)v;
 }
@@ -146,7 +148,8 @@ static int hwmon_name(const struct pfs_ctx *c, uint32_t inst, char *buf, size_t 
 
 static uint32_t zone_of(const struct mach_platform *p, uint32_t h)
 {
-	return p && h < p->nhwmon && p->hwmon[h].parent == MACH_HWMON_THERMAL ? p->hwmon[h].zone : NO_PARENT;
+	return p && h < p->nhwmon && p->hwmon[h].present && p->hwmon[h].parent == MACH_HWMON_THERMAL ? p->hwmon[h].zone
+													       : NO_PARENT;
 }
 
 static int pci_hwmon_lookup(const struct pfs_ctx *c, uint32_t parent, const char *name, uint32_t *inst)
@@ -277,16 +280,18 @@ static int links_lookup(const struct pfs_ctx *c, uint32_t parent, const char *na
 
 static bool links_has(const struct pfs_ctx *c, uint32_t inst)
 {
-	return plat(c) && inst < plat(c)->nhwmon;
+	return plat(c) && inst < plat(c)->nhwmon && plat(c)->hwmon[inst].present;
 }
 
 static bool links_next(const struct pfs_ctx *c, uint32_t parent, uint64_t *pos, uint32_t *inst)
 {
 	(void)parent;
-	if (!plat(c) || *pos >= plat(c)->nhwmon)
-		return false;
-	*inst = (uint32_t)(*pos)++;
-	return true;
+	while (plat(c) && *pos < plat(c)->nhwmon)
+		if (links_has(c, (uint32_t)(*pos)++)) {
+			*inst = (uint32_t)*pos - 1;
+			return true;
+		}
+	return false;
 }
 
 static int zones_lookup(const struct pfs_ctx *c, uint32_t parent, const char *name, uint32_t *inst)
@@ -304,16 +309,18 @@ static int zones_name(const struct pfs_ctx *c, uint32_t inst, char *buf, size_t 
 
 static bool zones_has(const struct pfs_ctx *c, uint32_t inst)
 {
-	return plat(c) && inst < plat(c)->nzones;
+	return plat(c) && inst < plat(c)->nzones && plat(c)->zones[inst].present;
 }
 
 static bool zones_next(const struct pfs_ctx *c, uint32_t parent, uint64_t *pos, uint32_t *inst)
 {
 	(void)parent;
-	if (!plat(c) || *pos >= plat(c)->nzones)
-		return false;
-	*inst = (uint32_t)(*pos)++;
-	return true;
+	while (plat(c) && *pos < plat(c)->nzones)
+		if (zones_has(c, (uint32_t)(*pos)++)) {
+			*inst = (uint32_t)*pos - 1;
+			return true;
+		}
+	return false;
 }
 
 static const struct pfs_coll_ops pci_ops = {
