@@ -113,6 +113,9 @@ void sy_build_meminfo(struct synth *s)
 	MI(VMALLOCUSED) = kstack + 12000 + 400 * (uint64_t)n;
 	/* huge pages back anonymous memory only while THP is not "never" (the draw is made either way) */
 	MI(ANONHUGEPAGES) = (uint64_t)((double)MI(ANONPAGES) * rng_uniform(r, 0, 0.15)) / 2048 * 2048;
+	/* at least the huge pages the processes' smaps show */
+	if (MI(ANONHUGEPAGES) < s->sum.thp)
+		MI(ANONHUGEPAGES) = s->sum.thp;
 	if (s->m->platform.thp.enabled == MACH_THP_NEVER)
 		MI(ANONHUGEPAGES) = 0;
 	MI(HUGEPAGESIZE) = 2048;
