@@ -62,6 +62,18 @@ static inline uint32_t pfs_obj_cgroup(const struct mach_machine *m, uint32_t ins
 	return MACH_NONE;
 }
 
+/** The group no machine has: a directory of a group the model lacks, named for the loader. */
+static inline bool pfs_sysobj_placeholder(uint32_t inst)
+{
+	return pfs_obj_type(inst) == PFS_OBJ_CGROUP && pfs_obj_index(inst) == PFS_OBJ_INDEX_MASK;
+}
+
+/** Whether a directory instance is cgroupfs's (the mount point or a group). */
+static inline bool pfs_sysobj_is_cgroup(uint32_t inst)
+{
+	return pfs_obj_type(inst) == PFS_OBJ_CGTOP || pfs_obj_type(inst) == PFS_OBJ_CGROUP;
+}
+
 /** The block device a directory instance stands for (an index into mach->sys.blk), or -1. */
 static inline int pfs_obj_blk(const struct mach_machine *m, uint32_t inst)
 {

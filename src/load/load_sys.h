@@ -6,21 +6,7 @@
 #define UPROCFS_LOAD_SYS_H
 
 #include "load_int.h"
-
-struct ld_sys_pending;
-
-/** A session's /sys state. */
-struct ld_sys {
-	struct ld_sys_pending *pending; /* files waiting for what places them */
-	size_t npending, cap;
-	bool final;                     /* the session is finishing: nothing waits any more */
-	/* per group (mach->cgroups index): its cgroup.threads was read, which orders its tasks */
-	uint8_t *cg_threads;
-	size_t ncg_threads;
-};
-
-/** The session's /sys state, made on first use; NULL on ENOMEM. */
-struct ld_sys *ld_sys_of(struct mach_loader *ld);
+#include "load_platform.h"
 
 /** What follows @prefix in @path, or NULL when @path does not start with it. */
 const char *ld_sys_after(const char *path, const char *prefix);

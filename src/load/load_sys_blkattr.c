@@ -465,6 +465,25 @@ static int hex_line(struct lex *lx, uint32_t *out)
 	return 0;
 }
 
+/* Eight upper-case hex digits ("%08X"). */
+static int upper_hex8(struct lex *lx, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++, lx->p++) {
+		char ch = lx->p < lx->end ? *lx->p : '\0';
+
+		if (ch >= '0' && ch <= '9')
+			v = v << 4 | (uint64_t)(ch - '0');
+		else if (ch >= 'A' && ch <= 'F')
+			v = v << 4 | (uint64_t)(ch - 'A' + 10);
+		else
+			return lex_expected(lx, "eight upper-case hex digits");
+	}
+	*out = v;
+	return 0;
+}
+
 static int virtio_file(struct lex *lx, struct mach_blk_hw *hw, const char *name)
 {
 	char want[64];
@@ -476,8 +495,22 @@ static int virtio_file(struct lex *lx, struct mach_blk_hw *hw, const char *name)
 	if (!strcmp(name, "status"))
 		return hex_line(lx, &hw->virtio_status);
 	if (!strcmp(name, "modalias")) {
+		/* the ids again, read in name order before vendor: what vendor and device then say must agree */
+		const char *start = lx->p;
+		uint64_t dev, ven;
+		int rc;
+
+		if ((rc = lex_expect(lx, "virtio:d")) || (rc = upper_hex8(lx, &dev)) || (rc = lex_expect(lx, "v")) ||
+		    (rc = upper_hex8(lx, &ven)) || (rc = eol_eof(lx)))
+			return rc;
+		if (dev > UINT32_MAX || ven > UINT32_MAX)
+			return lex_fail(lx, "an id of more than 32 bits");
+		hw->virtio_device = (uint32_t)dev;
+		hw->virtio_vendor = (uint32_t)ven;
 		snprintf(want, sizeof(want), "virtio:d%08Xv%08X\n", hw->virtio_device, hw->virtio_vendor);
-		return lex_accept(lx, want) ? lex_expect_eof(lx) : lex_expected(lx, want);
+		if ((size_t)(lx->end - start) != strlen(want) || memcmp(start, want, strlen(want)))
+			return lex_fail(lx, "expected %.*s in upper-case hex", (int)strlen(want) - 1, want);
+		return 0;
 	}
 	if (strcmp(name, "features"))
 		return -ENOENT;

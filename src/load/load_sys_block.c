@@ -206,7 +206,8 @@ static int devices_file(struct lex *lx, struct mach_loader *ld, const char *path
 		if (d >= 0)
 			return ld_blk_hw(lx, &s->blk[d], base + 1);
 		if (st && !st->final)
-			return ld_sys_defer(ld, path, lx->p, (size_t)(lx->end - lx->p));
+			return ld_sys_defer(ld, &(struct mach_ld_sys_file){ .kind = MACH_LD_SYS_BLOCK }, path, lx->p,
+					    (size_t)(lx->end - lx->p));
 		return lex_fail(lx, "%s: no block device of /proc/diskstats is in or under this directory", path);
 	}
 	if (d < 0)

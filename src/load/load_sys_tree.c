@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * load_sys_tree.c - what the /sys tree loaders share: a session's files
- * that wait for another to place them, and the paths of sysfs links.
+ * load_sys_tree.c - what the loaders of the objects' /sys trees (block
+ * devices, cgroups) share: the paths of sysfs links, the forms of their
+ * values, and a file parsed again at the session's end.
  *
- * A walk of /sys meets files in readdir order, so a device's own
- * directory may come after the files of the device under it (virtio1/
- * vendor before virtio1/block/vda/...): such a file is kept and parsed
- * again when the session finishes, when every disk's place is known.
+ * A walk of /sys meets files in name order, so a device's own directory
+ * may come before anything placed the disk under it (virtio1/vendor
+ * before virtio1/block/vda/...): such a file is kept (ld_sys_defer) and
+ * parsed again when the session finishes, when every disk's place is known.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,82 +16,12 @@
 
 #include "load_sys.h"
 
-struct ld_sys_pending {
-	char *path;
-	char *text;
-	size_t len;
-};
-
-static struct ld_sys *sys_state(struct mach_loader *ld)
+int ld_sys_block_again(struct mach_loader *ld, const struct ld_sys_check *c, char *err, size_t errlen)
 {
-	if (!ld->sys)
-		ld->sys = calloc(1, sizeof(*ld->sys));
-	return ld->sys;
-}
+	struct lex lx;
 
-int ld_sys_defer(struct mach_loader *ld, const char *path, const char *text, size_t len)
-{
-	struct ld_sys *s = sys_state(ld);
-	struct ld_sys_pending *p;
-
-	if (!s)
-		return -ENOMEM;
-	if (s->npending == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 8;
-		struct ld_sys_pending *n = realloc(s->pending, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		s->pending = n;
-		s->cap = cap;
-	}
-	p = &s->pending[s->npending];
-	p->path = strdup(path);
-	p->text = malloc(len ? len : 1);
-	if (!p->path || !p->text) {
-		free(p->path);
-		free(p->text);
-		return -ENOMEM;
-	}
-	memcpy(p->text, text, len);
-	p->len = len;
-	s->npending++;
-	return 0;
-}
-
-int ld_sys_finish(struct mach_loader *ld, char *err, size_t errlen)
-{
-	struct ld_sys *s = ld->sys;
-	int rc = 0;
-
-	if (!s)
-		return 0;
-	s->final = true;
-	for (size_t i = 0; i < s->npending && !rc; i++) {
-		struct lex lx;
-
-		lex_init(&lx, s->pending[i].path, s->pending[i].text, s->pending[i].len, err, errlen);
-		rc = ld_parse_sys_block(&lx, ld, s->pending[i].path);
-	}
-	return rc;
-}
-
-void ld_sys_free(struct ld_sys *s)
-{
-	if (!s)
-		return;
-	for (size_t i = 0; i < s->npending; i++) {
-		free(s->pending[i].path);
-		free(s->pending[i].text);
-	}
-	free(s->pending);
-	free(s->cg_threads);
-	free(s);
-}
-
-struct ld_sys *ld_sys_of(struct mach_loader *ld)
-{
-	return sys_state(ld);
+	lex_init(&lx, c->path, c->text, c->len, err, errlen);
+	return ld_parse_sys_block(&lx, ld, c->path);
 }
 
 /* ------------------------------------------------------------------ */

@@ -154,10 +154,6 @@ static int load_global(struct mach_loader *ld, enum mach_ld_kind kind, const cha
 		return ld_parse_misc(&lx, m);
 	case MACH_LD_LOCKS:
 		return ld_parse_locks(&lx, m);
-	case MACH_LD_SYS_BLOCK:
-		return ld_parse_sys_block(&lx, ld, path);
-	case MACH_LD_SYS_CGROUP:
-		return ld_parse_sys_cgroup(&lx, ld, path);
 	default:
 		return lex_fail(&lx, "file kind %d is not a machine-wide file", (int)kind);
 	}
@@ -368,6 +364,8 @@ int ld_add_process(struct mach_loader *ld, struct ld_pid *lp, char *err, size_t 
 	if (!rc)
 		rc = ld_commit(ld, &cm);
 	if (!rc)
+		rc = ld_commit_nets(ld->m, &cm, &p);
+	if (!rc)
 		rc = put_process(ld->m, &p);
 	if (rc) {
 		if (rc == -ENOMEM)
@@ -390,7 +388,7 @@ int mach_loader_finish(struct mach_loader *ld, char *err, size_t errlen)
 		rc = ld_add_process(ld, ld->pids[i], err, errlen);
 	if (!rc)
 		rc = finish_machine(ld, err, errlen);
-	if (!rc)
+	if (!rc && ld->sys)
 		rc = ld_sys_finish(ld, err, errlen);
 	session_end(ld);
 	session_start(ld);

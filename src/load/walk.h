@@ -25,14 +25,23 @@ struct walk {
 	const char *dir;
 	int dirfd;
 	bool live, no_tasks;
+	pid_t self_tid;           /* live: the thread reading, whose syscall shows its own reads */
 	const struct mach_ld_name *files; /* what to read, from the caller (the file table) */
 	size_t nfiles;
 	unsigned int uf_flags;    /* UF_BENEATH for a tree somebody wrote */
+	int (*sys_classify)(const struct mach_machine *m, const char *rel, bool dir, struct mach_ld_sys_file *f); /* the table's, for /sys */
 	struct arena arena;
 	struct ld_report rep;
 	char *err;
 	size_t errlen;
 };
+
+/**
+ * Read the /sys subtrees named in w->files (kinds mach_ld_kind_sysfs) from
+ * the tree open at @sysfd (@sysdir names it in messages; @live: the
+ * kernel's, which may change) into the loader, and the report.
+ */
+int ld_walk_sys(struct walk *w, int sysfd, const char *sysdir, bool live);
 
 /** Read the tree of sysctl keys named by @g (/proc/sys) into the loader, and the report. */
 int ld_walk_sysctl(struct walk *w, const struct mach_ld_name *g);
@@ -90,11 +99,19 @@ static inline bool refused(const struct walk *w, int rc)
 			       rc == -EFBIG || rc == -ENOLINK);
 }
 
+/*
+ * A slot not read: the reading thread's own syscall file, which shows the
+ * very read (a reader is "running" to everyone else).
+ */
+#define LD_RC_SELF (-EDEADLK)
+
 /* Why a file that exists is not loaded, for the report; NULL when it can be read. */
 static inline const char *unreadable(const struct walk *w, int rc)
 {
 	if (denied(rc))
 		return "permission denied";
+	if (rc == LD_RC_SELF)
+		return "the reader's own syscall, schedstat or smaps, which its reading changes";
 	return refused(w, rc) ? uf_reason(rc) : NULL;
 }
 

@@ -172,6 +172,7 @@ struct mach_machine *mach_new(void)
 	mach_profile_default(&m->profile);
 	mach_sys_init(&m->sys);
 	mach_sysfs_init(&m->sysfs);
+	mach_platform_init(&m->platform);
 	m->max_numnodes = MACH_MAX_NUMNODES_DEFAULT;
 	m->pid_max = 4194304;
 	snprintf(m->cpu_model, sizeof(m->cpu_model), "%s", "AMD EPYC 9B14");
@@ -271,6 +272,8 @@ void mach_thread_clear(struct mach_thread *t)
 	t->fs = NULL;
 	free(t->groups);
 	t->groups = NULL;
+	free(t->children);
+	t->children = NULL;
 	mach_bitmap_free(&t->cpus_allowed);
 	mach_bitmap_free(&t->mems_allowed);
 }
@@ -330,6 +333,18 @@ void mach_free(struct mach_machine *m)
 	mach_sysctl_free(m->sysctl);
 	free_ns_tables(m);
 	mach_sys_clear(&m->sys);
+	mach_platform_clear(&m->platform);
+	for (size_t i = 0; m->ksyms && i < m->nksyms; i++) {
+		free(m->ksyms[i].name);
+		free(m->ksyms[i].module);
+	}
+	free(m->ksyms);
+	for (size_t i = 0; m->kstacks && i < m->nkstacks; i++)
+		free(m->kstacks[i].frames);
+	free(m->kstacks);
+	for (unsigned int i = 0; m->nets && i < m->nnets; i++)
+		mach_net_clear(&m->nets[i]);
+	free(m->nets);
 	free(m);
 }
 

@@ -222,7 +222,7 @@ static int disk(struct mach_blk_sysfs *f, const struct mach_blkdev *b, const str
 	return disk_dir(f, b, nth);
 }
 
-int sy_build_sysfs(struct synth *s)
+int sy_build_blk_sysfs(struct synth *s)
 {
 	struct mach_sys *sys = &s->m->sys;
 	unsigned int nth[MACH_NR_BLK_KINDS] = { 0 };

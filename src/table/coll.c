@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -89,11 +90,11 @@ static int sysctl_lookup_key(const struct pfs_ctx *c, uint32_t parent, const cha
 	return sysctl_lookup(c, parent, name, inst, false);
 }
 
-static const char *sysctl_name(const struct pfs_ctx *c, uint32_t inst)
+static int sysctl_name(const struct pfs_ctx *c, uint32_t inst, char *buf, size_t size)
 {
 	const struct mach_sysctl_node *n = sysctl_node(c, inst);
 
-	return n && n->name ? n->name : "";
+	return snprintf(buf, size, "%s", n && n->name ? n->name : "") < (int)size ? 0 : -ENAMETOOLONG;
 }
 
 static int sysctl_path(const struct pfs_ctx *c, uint32_t inst, char *buf, size_t size)
@@ -204,7 +205,9 @@ static const struct pfs_coll_ops *const colls[PFS_NR_COLLS] = {
 
 const struct pfs_coll_ops *pfs_coll_ops(enum pfs_coll coll)
 {
-	return (unsigned int)coll < PFS_NR_COLLS ? colls[coll] : NULL;
+	if ((unsigned int)coll >= PFS_NR_COLLS)
+		return NULL;
+	return colls[coll] ? colls[coll] : pfs_sys_coll_ops(coll);
 }
 
 bool pfs_coll_known(const struct pfs_entry *e, const struct pfs_ctx *c, uint32_t inst)

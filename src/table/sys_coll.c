@@ -226,11 +226,19 @@ static int blkdevs_lookup(const struct pfs_ctx *c, uint32_t parent, const char *
 	return lookup_by(c, parent, name, inst, blkdevs_next);
 }
 
-static const char *objs_name(const struct pfs_ctx *c, uint32_t inst)
+/* A collection's name() from a function that gives the name as a string. */
+static int put_name(const char *name, char *buf, size_t size)
 {
-	static __thread char buf[256];
+	if (!*name)
+		return -ENOENT;
+	return snprintf(buf, size, "%s", name) < (int)size ? 0 : -ENAMETOOLONG;
+}
 
-	return obj_name(c, inst, buf, sizeof(buf));
+static int objs_name(const struct pfs_ctx *c, uint32_t inst, char *buf, size_t size)
+{
+	char tmp[256];
+
+	return put_name(obj_name(c, inst, tmp, sizeof(tmp)), buf, size);
 }
 
 /* The path below /sys of the directory object @inst. */
@@ -329,6 +337,11 @@ static const char *blk_name(const struct pfs_ctx *c, uint32_t inst)
 	return inst < c->mach->sys.nblk ? c->mach->sys.blk[inst].name : "";
 }
 
+static int blk_name_ops(const struct pfs_ctx *c, uint32_t inst, char *buf, size_t size)
+{
+	return put_name(blk_name(c, inst), buf, size);
+}
+
 static const char *devt_name(const struct pfs_ctx *c, uint32_t inst)
 {
 	static __thread char buf[32];
@@ -340,14 +353,20 @@ static const char *devt_name(const struct pfs_ctx *c, uint32_t inst)
 	return buf;
 }
 
+static int devt_name_ops(const struct pfs_ctx *c, uint32_t inst, char *buf, size_t size)
+{
+	return put_name(devt_name(c, inst), buf, size);
+}
+
 static int links_lookup(const struct pfs_ctx *c, const char *name, uint32_t *inst, bool disks_only,
 			const char *(*name_of)(const struct pfs_ctx *, uint32_t))
 {
-	uint64_t pos = 0;
-	uint32_t i;
-
-	while (links_next(c, &pos, &i, disks_only))
-		if (!strcmp(name_of(c, i), name)) {
+	/*
+	 * Any device /proc/diskstats names: one whose place is not known yet
+	 * has no link to show (has() says so), but its link, read, places it.
+	 */
+	for (uint32_t i = 0; i < c->mach->sys.nblk; i++)
+		if ((!disks_only || !c->mach->sys.blk[i].partno) && !strcmp(name_of(c, i), name)) {
 			*inst = i;
 			return 0;
 		}
@@ -405,17 +424,17 @@ static bool any_link_has(const struct pfs_ctx *c, uint32_t inst)
 }
 
 const struct pfs_coll_ops pfs_sys_block_ops = {
-	.lookup = sys_block_lookup, .name = blk_name, .path = sys_block_path, .next = sys_block_next,
+	.lookup = sys_block_lookup, .name = blk_name_ops, .path = sys_block_path, .next = sys_block_next,
 	.has = disk_link_has,
 };
 
 const struct pfs_coll_ops pfs_class_block_ops = {
-	.lookup = class_block_lookup, .name = blk_name, .path = class_block_path, .next = class_block_next,
+	.lookup = class_block_lookup, .name = blk_name_ops, .path = class_block_path, .next = class_block_next,
 	.has = any_link_has,
 };
 
 const struct pfs_coll_ops pfs_dev_block_ops = {
-	.lookup = dev_block_lookup, .name = devt_name, .path = dev_block_path, .next = class_block_next,
+	.lookup = dev_block_lookup, .name = devt_name_ops, .path = dev_block_path, .next = class_block_next,
 	.has = any_link_has,
 };
 
@@ -457,6 +476,11 @@ static bool slaves_next(const struct pfs_ctx *c, uint32_t parent, uint64_t *pos,
 static const char *slave_name(const struct pfs_ctx *c, uint32_t inst)
 {
 	return holds(c->mach, inst) ? c->mach->sys.blk[c->mach->sys.blk[inst].slave].name : "";
+}
+
+static int slave_name_ops(const struct pfs_ctx *c, uint32_t inst, char *buf, size_t size)
+{
+	return put_name(slave_name(c, inst), buf, size);
 }
 
 static int holders_lookup(const struct pfs_ctx *c, uint32_t parent, const char *name, uint32_t *inst)
@@ -507,11 +531,11 @@ static bool holder_has(const struct pfs_ctx *c, uint32_t inst)
 }
 
 const struct pfs_coll_ops pfs_blk_holders_ops = {
-	.lookup = holders_lookup, .name = blk_name, .path = holders_path, .next = holders_next, .has = holder_has,
+	.lookup = holders_lookup, .name = blk_name_ops, .path = holders_path, .next = holders_next, .has = holder_has,
 };
 
 const struct pfs_coll_ops pfs_blk_slaves_ops = {
-	.lookup = slaves_lookup, .name = slave_name, .path = slaves_path, .next = slaves_next, .has = holder_has,
+	.lookup = slaves_lookup, .name = slave_name_ops, .path = slaves_path, .next = slaves_next, .has = holder_has,
 };
 
 /* ------------------------------------------------------------------ */
@@ -554,6 +578,11 @@ static const char *cgroup_name(const struct pfs_ctx *c, uint32_t inst)
 	return c->mach->cgroups[g].parent == MACH_NONE ? "unified" : c->mach->cgroups[g].name;
 }
 
+static int cgroup_name_ops(const struct pfs_ctx *c, uint32_t inst, char *buf, size_t size)
+{
+	return put_name(cgroup_name(c, inst), buf, size);
+}
+
 static int cgroups_lookup(const struct pfs_ctx *c, uint32_t parent, const char *name, uint32_t *inst)
 {
 	uint64_t pos = 0;
@@ -564,6 +593,16 @@ static int cgroups_lookup(const struct pfs_ctx *c, uint32_t parent, const char *
 			*inst = i;
 			return 0;
 		}
+	/*
+	 * Any directory of a group is a group: one the machine lacks (an empty
+	 * group /proc does not name) is the placeholder, which no machine has,
+	 * so it is served as absent but classifies a path for the loader.
+	 */
+	if (pfs_sysobj_placeholder(parent) || (pfs_obj_cgroup(c->mach, parent) != MACH_NONE &&
+					       !(pfs_obj_type(parent) == PFS_OBJ_CGTOP && mach_cg_hybrid(c->mach)))) {
+		*inst = pfs_obj(PFS_OBJ_CGROUP, PFS_OBJ_INDEX_MASK);
+		return 0;
+	}
 	return -ENOENT;
 }
 
@@ -581,7 +620,7 @@ static mode_t cgroup_mode(const struct pfs_ctx *c, uint32_t inst)
 }
 
 const struct pfs_coll_ops pfs_cgroups_ops = {
-	.lookup = cgroups_lookup, .name = cgroup_name, .path = obj_path, .next = cgroups_next,
+	.lookup = cgroups_lookup, .name = cgroup_name_ops, .path = obj_path, .next = cgroups_next,
 	.has = cgroup_has, .mode = cgroup_mode, .shared_cursor = true,
 };
 
@@ -597,7 +636,9 @@ bool pfs_sys_node_named(const struct pfs_node *n)
 	if (n->scope == PFS_SCOPE_SYSOBJ)
 		return true;
 	ops = pfs_coll_ops(n->entry->coll);
-	return n->scope == PFS_SCOPE_SYS && ops && !ops->numeric && pfs_entry_is_star(n->entry);
+	/* the block devices' links and the ways to them; the platform's collections name themselves */
+	return n->scope == PFS_SCOPE_SYS && ops && n->entry->coll >= PFS_COLL_SYS_BLOCK &&
+	       n->entry->coll <= PFS_COLL_CGROUPS && pfs_entry_is_star(n->entry);
 }
 
 int pfs_sys_node_path(const struct pfs_node *n, const struct pfs_ctx *c, char *buf, size_t size)

@@ -22,14 +22,6 @@ extern const struct pfs_coll_ops pfs_blk_holders_ops, pfs_blk_slaves_ops, pfs_cg
  */
 int pfs_sys_node_path(const struct pfs_node *n, const struct pfs_ctx *c, char *buf, size_t size);
 
-/**
- * pfs_load_text for a path under /sys ("/sys/block/vda/stat"): the text
- * goes to the loader tree the path belongs to.  -ENOENT (with a message)
- * for a file the loader does not parse.
- */
-int pfs_sys_load_text(struct mach_loader *ld, const char *path, const char *text, size_t len, char *err,
-		      size_t errlen);
-
 /** Whether pfs_node_path must ask pfs_sys_node_path for @n. */
 bool pfs_sys_node_named(const struct pfs_node *n);
 

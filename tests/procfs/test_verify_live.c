@@ -276,9 +276,9 @@ static void test_captured_and_altered(void)
 	free(out);
 
 	/* The same value, other text: a leading zero, then a wider pad. */
-	snprintf(path, sizeof(path), "%s/%d/status", capdir, (int)threads);
+	snprintf(path, sizeof(path), "%s/proc/%d/status", capdir, (int)threads);
 	ok(!edit_file(path, "\nThreads:\t4\n", "\nThreads:\t04\n"), "alter Threads: to 04 in the captured status");
-	snprintf(path, sizeof(path), "%s/%d/statm", capdir, (int)threads);
+	snprintf(path, sizeof(path), "%s/proc/%d/statm", capdir, (int)threads);
 	ok(!edit_file(path, " 0 ", "  0 "), "widen a space in the captured statm");
 	snprintf(cmd, sizeof(cmd), "%s verify --proc %s 2>&1", uprocfs, capdir);
 	out = run(cmd, &status);
