@@ -111,12 +111,68 @@ static int by_hash(const void *a, const void *b, void *names)
 	return strcmp((const char *)names + x->name, (const char *)names + y->name);
 }
 
+/*
+ * By hash with a radix sort of (hash, index) keys: 4096 cpuN directories
+ * must list in well under a millisecond, and a comparison sort of the
+ * entries themselves (moving each through a temporary) takes about that.
+ * Stable, so names of equal hash stay in the order added until sorted by
+ * name below.  False when out of memory.
+ */
+static bool radix_by_hash(struct pfs_listing *l)
+{
+	uint64_t *key = malloc(2 * l->n * sizeof(*key)), *tmp;
+	struct pfs_listing_ent *sorted = malloc(l->n * sizeof(*sorted));
+
+	if (!key || !sorted) {
+		free(key);
+		free(sorted);
+		return false;
+	}
+	tmp = key + l->n;
+	for (size_t i = 0; i < l->n; i++)
+		key[i] = (uint64_t)l->ents[i].hash << 32 | i;
+	for (unsigned int shift = 32; shift < 64; shift += 8) {
+		size_t count[257] = { 0 };
+		uint64_t *swap;
+
+		for (size_t i = 0; i < l->n; i++)
+			count[((key[i] >> shift) & 0xff) + 1]++;
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (size_t i = 0; i < l->n; i++)
+			tmp[count[(key[i] >> shift) & 0xff]++] = key[i];
+		swap = key;
+		key = tmp;
+		tmp = swap;
+	}
+	/* four passes: the sorted keys are back in the first half */
+	for (size_t i = 0; i < l->n; i++)
+		sorted[i] = l->ents[key[i] & 0xffffffffu];
+	free(key < tmp ? key : tmp);
+	free(l->ents);
+	l->ents = sorted;
+	l->cap = l->n;
+	/* kernfs_sd_compare: equal hashes by name (rare: a short insertion sort) */
+	for (size_t i = 1; i < l->n; i++) {
+		struct pfs_listing_ent e = l->ents[i];
+		size_t j = i;
+
+		while (j && l->ents[j - 1].hash == e.hash && by_hash(&l->ents[j - 1], &e, l->names) > 0) {
+			l->ents[j] = l->ents[j - 1];
+			j--;
+		}
+		l->ents[j] = e;
+	}
+	return true;
+}
+
 /* Sort a listing as kernfs keeps it: by hash, then by name. */
 static void sort_hashed(struct pfs_listing *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		l->ents[i].hash = pfs_kernfs_hash(l->names + l->ents[i].name);
-	qsort_r(l->ents, l->n, sizeof(*l->ents), by_hash, l->names);
+	if (l->n > 1 && !radix_by_hash(l))
+		qsort_r(l->ents, l->n, sizeof(*l->ents), by_hash, l->names);
 }
 
 int pfs_dir_list(const struct pfs_node *dir, const struct pfs_ctx *c, struct pfs_listing *out)
