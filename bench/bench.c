@@ -22,6 +22,7 @@ const struct bench_def bench_table[] = {
 	  bench_psi_demo },
 	{ "seeds", "the five kernel patches' before/after, on uprocfs and the live kernel", bench_seeds },
 	{ "psi", "PSI task change cost by cgroup depth: one clock read vs one per level", bench_psi },
+	{ "sys", "/sys/devices/system/cpu of a 4096-CPU machine: its listing and online list", bench_sys },
 	{ NULL, NULL, NULL },
 };
 

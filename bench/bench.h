@@ -110,6 +110,8 @@ struct mach_process;
 void bench_render_smaps_1000(const struct bench_opts *o, const struct mach_process *typical);
 int bench_fuse(const struct bench_opts *o);
 int bench_psi_demo(const struct bench_opts *o);
+/** /sys/devices/system/cpu of a 4096-CPU machine: its listing and `online` (goal: each under 1 ms). */
+int bench_sys(const struct bench_opts *o);
 /** `uprocfs bench --time-ps N`: run ps aux N times, print the median and its lines. */
 int bench_time_ps(const char *count);
 /** `uprocfs bench --time-kill PID N`: kill(PID, 0) N times (0: this process); print the mean ns. */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * cmd_capture.c - `uprocfs capture`: copy the supported files of the live
- * /proc into a directory, laid out as /proc is, for `--machine tree:DIR` and
- * `uprocfs verify --proc DIR`.
+ * /proc and /sys into a directory, laid out as they are beneath DIR/proc and
+ * DIR/sys, for `--machine tree:DIR` and `uprocfs verify --proc DIR`.
  *
  * The files are read by the loader, once each, and a process whose files
  * disagree (it changed between two reads) is read again as a whole, so the
@@ -32,9 +32,10 @@ static void capture_usage(FILE *f)
 	fprintf(f,
 		"usage: uprocfs capture [--pid PID]... [--force] DIR\n"
 		"\n"
-		"Copy the files uprocfs serves from the live /proc into a new directory DIR,\n"
-		"with the same layout: DIR/stat, DIR/pressure/cpu, DIR/42/status,\n"
-		"DIR/42/task/43/stat.  All processes unless --pid names some.  Files the kernel\n"
+		"Copy the files uprocfs serves from the live /proc and /sys into a new directory\n"
+		"DIR, with their layout beneath DIR/proc and DIR/sys: DIR/proc/stat,\n"
+		"DIR/proc/42/task/43/stat, DIR/sys/devices/system/cpu/online.  All processes\n"
+		"unless --pid names some.  Files the kernel\n"
 		"will not let us read are left out and listed on stderr.  DIR must not exist\n"
 		"or be empty; --force replaces what it holds.  The tree is written aside and\n"
 		"renamed into place, so a failed capture leaves nothing behind.\n");
@@ -95,6 +96,7 @@ int cmd_capture(int argc, char **argv)
 		return 2;
 	}
 	opts.pids = opts.npids ? pids : NULL;
+	opts.sys_dir = "/sys"; /* the /sys files uprocfs serves, beside /proc */
 	if (tw_begin(&w, argv[optind], force, err, sizeof(err))) {
 		fprintf(stderr, "uprocfs capture: %s\n", err);
 		free(pids);

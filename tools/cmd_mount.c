@@ -16,15 +16,16 @@
 static void mount_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: uprocfs mount [--machine SPEC] [-o OPTIONS] [--foreground] [--allow-other] [--debug]\n"
-		"                     MOUNTPOINT\n"
+		"usage: uprocfs mount [--machine SPEC] [--sys] [-o OPTIONS] [--foreground] [--allow-other]\n"
+		"                     [--debug] MOUNTPOINT\n"
 		"\n"
-		"Serve a machine's /proc at MOUNTPOINT.  SIGINT, SIGTERM or `fusermount3 -u\n"
+		"Serve a machine's /proc (with --sys: its /sys) at MOUNTPOINT.  SIGINT, SIGTERM or `fusermount3 -u\n"
 		"MOUNTPOINT` unmount it.  A process reading the tree sees its own pid directory\n"
 		"and /proc/self; every other pid is the machine's (a caller whose pid is also a\n"
 		"synthetic pid shadows it for itself: use `uprocfs run` to avoid that).\n"
 		"\n"
 		"  --machine SPEC   synth[:cpus=N,tasks=M,...] (default), tree:DIR, or live\n"
+		"  --sys            serve the machine's /sys tree instead of its /proc\n"
 		"  --foreground     stay in the foreground (default: detach once mounted)\n"
 		"  -o OPTIONS       procfs mount options: hidepid=off|noaccess|invisible|ptraceable\n"
 		"                   (or 0|1|2|4), gid=GID (exempt from hidepid), subset=pid\n"
@@ -37,6 +38,7 @@ int cmd_mount(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "machine", required_argument, NULL, 'm' },
 		{ "foreground", no_argument, NULL, 'f' },
+		{ "sys", no_argument, NULL, 's' },
 		{ "options", required_argument, NULL, 'o' },
 		{ "allow-other", no_argument, NULL, 'a' },
 		{ "debug", no_argument, NULL, 'd' },
@@ -57,6 +59,7 @@ int cmd_mount(int argc, char **argv)
 		switch (c) {
 		case 'm': spec = optarg; break;
 		case 'f': foreground = true; break;
+		case 's': o.tree = PFS_SCOPE_SYS; break;
 		case 'a': o.allow_other = true; break;
 		case 'o':
 			if (pfs_fuse_parse_options(&o, optarg, err, sizeof(err))) {

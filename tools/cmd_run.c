@@ -19,11 +19,14 @@
  *          `- G: pid 1 of the new namespace: mounts its procfs (sends it to
  *               the daemon), sets ns_last_pid, gives the machine's
  *               terminals device nodes (run_ttys.c), mounts the tree on
- *               /proc, runs CMD and reaps until CMD exits
+ *               /proc and, for a model, its /sys over the host's (run_sys.c,
+ *               a second descriptor the daemon serves from the same source),
+ *               runs CMD and reaps until CMD exits
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -39,6 +42,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "run_sys.h"
 #include "run_ttys.h"
 #include "served.h"
 #include "supervise.h"
@@ -53,8 +57,10 @@ static void run_usage(FILE *f)
 		"\n"
 		"Run CMD with the served machine as its /proc, in private mount and pid\n"
 		"namespaces (needs root).  ps, top, free, vmstat, uptime, pgrep, htop... read\n"
-		"the machine; CMD sees itself at /proc/self.  Everything is unmounted and\n"
-		"ended when CMD exits or is killed; its exit status is passed through.\n"
+		"the machine; CMD sees itself at /proc/self.  A model's /sys is served too:\n"
+		"its CPUs, nodes, sensors and THP over the host's, the rest of /sys the host's.\n"
+		"Everything is unmounted and ended when CMD exits or is killed; its exit status\n"
+		"is passed through.\n"
 		"\n"
 		"  --machine SPEC   synth[:cpus=N,tasks=M,...] (default), tree:DIR, or live\n"
 		"  --pin-cpu        keep the daemon and the command on one CPU: each FUSE request\n"
@@ -139,6 +145,7 @@ struct run_opts {
 	bool pin, real_affinity, supervise;
 	char **cmd;
 	const struct mach_machine *mach; /* the served model (NULL when live), as the fork left it */
+	int sys_fd; /* /dev/fuse for the model's /sys, or -1 (live: the host's /sys is the machine's) */
 };
 
 /*
@@ -191,66 +198,12 @@ static int namespace_procfs(void)
 	return fd < 0 ? -errno : fd;
 }
 
-/*
- * The machine's CPUs where sysfs lists them: mpstat and sar count the
- * cpuN directories of /sys/devices/system/cpu and size their reading of
- * /proc/interrupts by them, glibc's get_nprocs reads "online".  A tmpfs
- * in the command's mount namespace, read-only once filled: cpuN for each
- * possible CPU, and the online, possible and present lists.  Best effort:
- * without it the command sees the host's CPUs there.
- */
-static void mount_sysfs_cpus(const struct mach_machine *m)
-{
-	static const char dir[] = "/sys/devices/system/cpu";
-	char path[96], online[4096] = "", all[4096] = "";
-	size_t on = 0, at = 0;
-	int fd;
-
-	if (!m || !m->ncpus || mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0755"))
-		return;
-	for (unsigned int i = 0; i < m->ncpus; i++) {
-		snprintf(path, sizeof(path), "%s/cpu%u", dir, m->cpus[i].id);
-		if (mkdir(path, 0755))
-			break;
-	}
-	/* the lists as the kernel's %*pbl prints them: runs of consecutive ids */
-	for (unsigned int i = 0; i < m->ncpus; i++) {
-		for (int pass = 0; pass < 2; pass++) {
-			char *buf = pass ? all : online;
-			size_t *len = pass ? &at : &on;
-			unsigned int first = m->cpus[i].id, last = first;
-
-			if (!pass && !m->cpus[i].online)
-				continue;
-			if (i && m->cpus[i - 1].id + 1 == first && (pass || m->cpus[i - 1].online))
-				continue; /* inside a run started before */
-			for (unsigned int k = i + 1; k < m->ncpus && m->cpus[k].id == last + 1 &&
-						     (pass || m->cpus[k].online); k++)
-				last = m->cpus[k].id;
-			*len += (size_t)snprintf(buf + *len, sizeof(all) - *len, *len ? ",%u" : "%u", first);
-			if (last != first)
-				*len += (size_t)snprintf(buf + *len, sizeof(all) - *len, "-%u", last);
-		}
-	}
-	for (int f = 0; f < 3; f++) {
-		static const char *const names[] = { "online", "possible", "present" };
-		const char *text = f ? all : online;
-
-		snprintf(path, sizeof(path), "%s/%s", dir, names[f]);
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
-		if (fd >= 0) {
-			if (write(fd, text, strlen(text)) < 0 || write(fd, "\n", 1) < 0)
-				fprintf(stderr, "uprocfs run: %s: %s\n", path, strerror(errno));
-			close(fd);
-		}
-	}
-	mount(NULL, dir, NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
-}
-
 /* G: pid 1 of the command's namespaces. */
 static int run_init(int sock, int fuse_fd, const struct run_opts *ro)
 {
+	struct run_sys_stage sys = { .dir = "" };
 	int fd, status = 0, code = 0;
+	char err[PATH_MAX + 128];
 	pid_t cmd_pid, w;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -266,15 +219,27 @@ static int run_init(int sock, int fuse_fd, const struct run_opts *ro)
 		fprintf(stderr, "uprocfs run: the machine's terminals are not in /dev/pts: %s\n", strerror(-code));
 	code = pfs_fuse_mount_fd(fuse_fd, "/proc", false);
 	close(fuse_fd);
-	if (!code)
-		mount_sysfs_cpus(ro->mach);
+	/* the served /sys waits beside the host's until the daemon answers for it */
+	if (!code && ro->sys_fd >= 0) {
+		code = run_sys_stage(&sys, ro->sys_fd, err, sizeof(err));
+		if (code)
+			fprintf(stderr, "uprocfs run: /sys: %s\n", err);
+	}
+	if (ro->sys_fd >= 0)
+		close(ro->sys_fd);
 	send_fd(sock, -code, fd);
 	close(fd);
 	if (code)
 		return 1;
-	/* wait until the daemon serves the tree */
-	if (read(sock, &code, sizeof(code)) != sizeof(code) || code)
+	/* wait until the daemon serves the trees */
+	if (read(sock, &code, sizeof(code)) != sizeof(code) || code) {
+		run_sys_unstage(&sys);
 		return 1;
+	}
+	if (sys.dir[0] && run_sys_assemble(&sys, err, sizeof(err))) {
+		fprintf(stderr, "uprocfs run: putting /sys together: %s\n", err);
+		return 1;
+	}
 	cmd_pid = fork();
 	if (cmd_pid < 0)
 		return 1;
@@ -304,6 +269,8 @@ static void run_namespaces(int sock, int fuse_fd, const struct run_opts *ro)
 		_exit(run_init(sock, fuse_fd, ro));
 	close(sock);
 	close(fuse_fd);
+	if (ro->sys_fd >= 0)
+		close(ro->sys_fd);
 	if (g < 0)
 		_exit(1);
 	while (waitpid(g, &status, 0) < 0)
@@ -327,7 +294,31 @@ struct daemon {
 	struct supervisor *sup;
 	pthread_t loop;
 	int sock;
+	/* the model's /sys: a second mount, same source (sys_o.mounted_fd -1: none) */
+	struct pfs_fuse_opts sys_o;
+	struct pfs_fuse *sys_fs;
+	pthread_t sys_loop;
 };
+
+/* The /sys mount G staged, served from the same source; 0 or -errno. */
+static int serve_sys(struct daemon *d, char *err, size_t errlen)
+{
+	int rc;
+
+	if (d->sys_o.mounted_fd < 0)
+		return 0;
+	d->sys_o.caller_proc_fd = d->o.caller_proc_fd;
+	rc = pfs_fuse_create(&d->sys_fs, d->src, &d->sys_o, err, errlen);
+	if (!rc && pthread_create(&d->sys_loop, NULL, loop_thread, d->sys_fs))
+		rc = -EAGAIN;
+	if (rc) {
+		pfs_fuse_destroy(d->sys_fs);
+		d->sys_fs = NULL;
+		return rc;
+	}
+	d->sys_o.mounted_fd = -1; /* the session owns it now */
+	return 0;
+}
 
 /* Serve the tree G mounted, then supervise the command; 0, or 1 with a message printed. */
 static int serve(struct daemon *d, const struct run_opts *ro)
@@ -353,6 +344,13 @@ static int serve(struct daemon *d, const struct run_opts *ro)
 		return 1;
 	}
 	d->o.mounted_fd = -1; /* the session owns it now */
+	rc = serve_sys(d, err, sizeof(err));
+	if (rc) {
+		/* /proc is served: the command's side gives up and cmd_run ends it as usual */
+		fprintf(stderr, "uprocfs run: /sys: %s\n", err[0] ? err : strerror(-rc));
+		report(d->sock, EIO);
+		return 1;
+	}
 	report(d->sock, 0);
 	/* the command's listener, once it installed its filter (none: the host kernel answers) */
 	if (ro->supervise && !recv_fd(d->sock, &ready, &listener) && !ready && listener >= 0) {
@@ -396,7 +394,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *ro)
 	};
 	int c;
 
-	*ro = (struct run_opts){ .spec = "synth", .supervise = true };
+	*ro = (struct run_opts){ .spec = "synth", .supervise = true, .sys_fd = -1 };
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+m:ph", longopts, NULL)) != -1) {
 		switch (c) {
@@ -430,7 +428,9 @@ static void pin_to_this_cpu(void)
 
 int cmd_run(int argc, char **argv)
 {
-	struct daemon d = { .o = { .mountpoint = "/proc", .caller_proc_fd = -1, .mounted_fd = -1 }, .sock = -1 };
+	struct daemon d = { .o = { .mountpoint = "/proc", .caller_proc_fd = -1, .mounted_fd = -1 },
+			    .sys_o = { .mountpoint = "/sys", .tree = PFS_SCOPE_SYS, .caller_proc_fd = -1, .mounted_fd = -1 },
+			    .sock = -1 };
 	int sv[2] = { -1, -1 }, code = 1, status, rc;
 	struct run_opts ro;
 	char err[512];
@@ -455,6 +455,15 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "uprocfs run: /dev/fuse: %s (is the fuse module available?)\n", strerror(errno));
 		goto out;
 	}
+	/* a model's /sys too; the live machine's is the host's own */
+	if (ro.mach) {
+		d.sys_o.mounted_fd = open("/dev/fuse", O_RDWR);
+		if (d.sys_o.mounted_fd < 0) {
+			fprintf(stderr, "uprocfs run: /dev/fuse: %s\n", strerror(errno));
+			goto out;
+		}
+	}
+	ro.sys_fd = d.sys_o.mounted_fd;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
 		fprintf(stderr, "uprocfs run: setting up: %s\n", strerror(errno));
 		goto out;
@@ -491,6 +500,11 @@ int cmd_run(int argc, char **argv)
 		pthread_join(d.loop, NULL);
 		pfs_fuse_destroy(d.fs);
 	}
+	if (d.sys_fs) {
+		pfs_fuse_unmount(d.sys_fs);
+		pthread_join(d.sys_loop, NULL);
+		pfs_fuse_destroy(d.sys_fs);
+	}
 out:
 	if (sv[0] >= 0)
 		close(sv[0]);
@@ -498,6 +512,8 @@ out:
 		close(sv[1]);
 	if (d.o.mounted_fd >= 0)
 		close(d.o.mounted_fd);
+	if (d.sys_o.mounted_fd >= 0)
+		close(d.sys_o.mounted_fd);
 	if (d.o.caller_proc_fd >= 0)
 		close(d.o.caller_proc_fd);
 	pfs_source_free(d.src);

@@ -19,7 +19,7 @@
 static void verify_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: uprocfs verify [--proc DIR] [--quiet] [--by-file] [PID...]\n"
+		"usage: uprocfs verify [--proc DIR] [--sys[=DIR]] [--quiet] [--by-file] [PID...]\n"
 		"\n"
 		"Load the /proc tree at DIR (default /proc) into the machine model, render every\n"
 		"file that loaded and compare it byte for byte with what was read.  Prints one\n"
@@ -29,6 +29,9 @@ static void verify_usage(FILE *f)
 		"are skipped.  Exit status 0 only when nothing differs and something was compared.\n"
 		"\n"
 		"  --proc DIR   the tree to load: /proc, or a directory from `uprocfs capture`\n"
+		"               (whose sys/, beside its proc/, is compared too)\n"
+		"  --sys[=DIR]  also load the /sys tree at DIR (default /sys) and compare the\n"
+		"               files of it that uprocfs serves\n"
 		"  --quiet      print only the summary line and differences\n"
 		"  --by-file    then a table: each file name's identical, differing and skipped counts\n"
 		"  PID...       only these processes (global files are always compared)\n");
@@ -78,25 +81,79 @@ static void report_difference(const char *path, const char *want, size_t wlen,
 
 /* Counts by file: "pid/status" counts /proc/<pid>/status and task/<tid>/status together. */
 struct by_file {
-	char name[32];
+	char name[64];
 	size_t n[3];           /* by enum pfs_verdict */
 };
 
+/* What verify prints, counts by file, and how the files of /sys fared among the others. */
 struct verdicts {
 	int quiet;
 	bool by_file;
-	struct by_file files[64];
+	struct by_file files[4096];
 	size_t nfiles;
+	struct pfs_verify_counts sys;
 };
+
+/*
+ * A /sys file by kind: a group's file as "cgroup/FILE", a block device's
+ * as "block/FILE" (a partition's "block/PART/FILE", the device under a
+ * disk "block/device/FILE"), other numbers as N (cpuN/online).
+ */
+static void sys_file_kind(const char *path, char *name, size_t size)
+{
+	const char *rel = path + 5, *b = strstr(rel, "/block/");
+	size_t at = 0;
+
+	if (!strncmp(rel, "fs/cgroup/", 10)) {
+		snprintf(name, size, "cgroup/%s", strrchr(rel, '/') + 1);
+		return;
+	}
+	if (!strncmp(rel, "block/", 6) || !strncmp(rel, "class/block/", 12) || !strncmp(rel, "dev/block/", 10)) {
+		snprintf(name, size, "%.*s/LINK", (int)(strrchr(rel, '/') - rel), rel);
+		return;
+	}
+	if (!strncmp(rel, "devices/", 8) && b) {
+		const char *disk = b + 7, *rest = strchr(disk, '/'), *sub;
+
+		if (rest) {
+			size_t dlen = (size_t)(rest - disk);
+
+			rest++;
+			sub = strchr(rest, '/');
+			if (sub && !strncmp(rest, disk, dlen) && rest[dlen] != '/')
+				snprintf(name, size, "block/PART/%s", sub + 1);
+			else
+				snprintf(name, size, "block/%s", rest);
+			return;
+		}
+	}
+	if (!strncmp(rel, "devices/", 8) && !strncmp(rel, "devices/system", 14) == 0 && !strstr(rel, "hwmon") &&
+	    !strstr(rel, "thermal")) {
+		snprintf(name, size, "block/device/%s", strrchr(rel, '/') + 1);
+		return;
+	}
+	for (const char *p = rel; *p && at + 1 < size; p++) {
+		if (*p >= '0' && *p <= '9') {
+			while (p[1] >= '0' && p[1] <= '9')
+				p++;
+			name[at++] = 'N';
+		} else {
+			name[at++] = *p;
+		}
+	}
+	name[at] = '\0';
+}
 
 static void count_file(struct verdicts *vs, const char *path, enum pfs_verdict verdict)
 {
 	const char *rest = path;
-	char name[32];
+	char name[64];
 	size_t i = 0;
 
 	/* a task's file as "pid/FILE" whether under /proc/<pid> or its task/<tid>; global ones whole */
-	if (*path >= '1' && *path <= '9') {
+	if (!strncmp(path, "/sys/", 5)) {
+		sys_file_kind(path, name, sizeof(name));
+	} else if (*path >= '1' && *path <= '9') {
 		rest = strchr(path, '/') ? strchr(path, '/') + 1 : path;
 		if (!strncmp(rest, "task/", 5) && strchr(rest + 5, '/'))
 			rest = strchr(rest + 5, '/') + 1;
@@ -119,7 +176,7 @@ static void print_by_file(const struct verdicts *vs)
 {
 	printf("%-16s %9s %9s %9s\n", "file", "identical", "differ", "skipped");
 	for (size_t i = 0; i < vs->nfiles; i++)
-		printf("%-16s %9zu %9zu %9zu\n", vs->files[i].name, vs->files[i].n[PFS_IDENTICAL],
+		printf("%-32s %9zu %9zu %9zu\n", vs->files[i].name, vs->files[i].n[PFS_IDENTICAL],
 		       vs->files[i].n[PFS_DIFFERS], vs->files[i].n[PFS_SKIPPED]);
 }
 
@@ -132,6 +189,12 @@ static void show_verdict(void *arg, const struct pfs_verify_file *v)
 
 	if (vs->by_file)
 		count_file(vs, lf->path, v->verdict);
+
+	if (!strncmp(lf->path, "/sys/", 5)) {
+		vs->sys.identical += v->verdict == PFS_IDENTICAL;
+		vs->sys.differ += v->verdict == PFS_DIFFERS;
+		vs->sys.skipped += v->verdict == PFS_SKIPPED;
+	}
 
 	switch (v->verdict) {
 	case PFS_SKIPPED:
@@ -164,6 +227,7 @@ int cmd_verify(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "proc", required_argument, NULL, 'p' },
+		{ "sys", optional_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "by-file", no_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
@@ -184,6 +248,7 @@ int cmd_verify(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+p:qbh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': dir = optarg; break;
+		case 's': opts.sys_dir = optarg ? optarg : "/sys"; break;
 		case 'q': vs.quiet = 1; break;
 		case 'b': vs.by_file = true; break;
 		case 'h': verify_usage(stdout); return 0;
@@ -223,6 +288,9 @@ int cmd_verify(int argc, char **argv)
 	differ = counts.differ;
 	skipped = counts.skipped;
 	printf("verify: %zu files identical, %zu differ, %zu skipped\n", identical, differ, skipped);
+	if (vs.sys.identical + vs.sys.differ + vs.sys.skipped)
+		printf("verify: of them in /sys: %zu identical, %zu differ, %zu skipped\n", vs.sys.identical,
+		       vs.sys.differ, vs.sys.skipped);
 	if (vs.by_file)
 		print_by_file(&vs);
 	mach_load_report_free(&report);

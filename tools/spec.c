@@ -34,8 +34,11 @@ int mach_from_spec(const char *spec, struct mach_machine **out, char *err, size_
 		}
 		return pfs_load_tree(spec + 5, NULL, out, NULL, err, errlen);
 	}
-	if (!strcmp(spec, "live"))
-		return pfs_load_tree("/proc", NULL, out, NULL, err, errlen);
+	if (!strcmp(spec, "live")) {
+		struct mach_load_opts o = { .sys_dir = "/sys" }; /* /sys beside /proc */
+
+		return pfs_load_tree("/proc", &o, out, NULL, err, errlen);
+	}
 	snprintf(err, errlen,
 		 "--machine \"%s\": expected synth[:key=value,...], tree:DIR or live", spec);
 	return -EINVAL;

@@ -235,15 +235,27 @@ int tw_link(struct tree_writer *w, const char *rel, const char *target, size_t l
 	return rc;
 }
 
+/* Where a file of the report or of a tree goes: proc/X, or sys/X for /sys/X. */
+static int tree_path(const char *rel, char *buf, size_t size)
+{
+	bool sys = !strncmp(rel, "/sys/", 5);
+
+	return snprintf(buf, size, "%s/%s", sys ? "sys" : "proc", sys ? rel + 5 : rel) < (int)size ? 0 : -ENAMETOOLONG;
+}
+
 int tw_entry(struct tree_writer *w, const char *rel, const char *text, size_t len, unsigned int mode, char *err,
 	     size_t errlen)
 {
 	struct pfs_node n;
-	char perr[64];
+	char perr[64], path[4200];
 
+	if (tree_path(rel, path, sizeof(path))) {
+		snprintf(err, errlen, "%s: name too long", rel);
+		return -ENAMETOOLONG;
+	}
 	if (!pfs_parse_path(rel, NULL, &n, perr, sizeof(perr)) && n.entry && n.entry->kind == PFS_LINK)
-		return tw_link(w, rel, text, len, err, errlen);
-	return tw_file_mode(w, rel, text, len, mode, err, errlen);
+		return tw_link(w, path, text, len, err, errlen);
+	return tw_file_mode(w, path, text, len, mode, err, errlen);
 }
 
 int tw_commit(struct tree_writer *w, char *err, size_t errlen)
@@ -315,9 +327,12 @@ static int write_link(struct each_arg *a, const char *path, const struct pfs_nod
 static int write_node(void *arg, const struct pfs_node *n, const struct pfs_ctx *c)
 {
 	struct each_arg *a = arg;
-	char path[256], *text;
+	char rel[4096], path[4200], *text;
 	size_t len;
-	int rc = pfs_node_path(n, c, path, sizeof(path));
+	int rc = pfs_node_path(n, c, rel, sizeof(rel));
+
+	/* the tree holds /proc in proc/ and /sys in sys/ */
+	snprintf(path, sizeof(path), "%s/%s", n->scope >= PFS_SCOPE_SYS ? "sys" : "proc", rel);
 
 	if (!rc && n->entry->kind == PFS_LINK)
 		return write_link(a, path, n, c);

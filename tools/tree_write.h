@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tree_write.h - writing a /proc-shaped tree to disk: `uprocfs capture` and
- * `uprocfs render --tree`.
+ * tree_write.h - writing a machine's trees to disk: `uprocfs capture` and
+ * `uprocfs render --tree`.  /proc goes in DIR/proc, /sys in DIR/sys (a tree
+ * written before /sys was served holds /proc at DIR itself; the loader
+ * reads both).
  *
  * A tree is written only where there was none: into a fresh temporary
  * directory beside the destination, every file created new (O_EXCL,
@@ -32,7 +34,7 @@ struct tree_writer {
  */
 int tw_begin(struct tree_writer *w, const char *dest, bool force, char *err, size_t errlen);
 
-/** Write one file at @rel ("42/task/43/stat") of the tree; 0 or -errno with a message. */
+/** Write one file at @rel ("proc/42/task/43/stat") of the tree; 0 or -errno with a message. */
 int tw_file(struct tree_writer *w, const char *rel, const char *text, size_t len, char *err, size_t errlen);
 
 /** tw_file with permission bits @mode (0: 0644): a /proc/sys key keeps the kernel's mode in a tree. */
@@ -43,8 +45,10 @@ int tw_file_mode(struct tree_writer *w, const char *rel, const char *text, size_
 int tw_link(struct tree_writer *w, const char *rel, const char *target, size_t len, char *err, size_t errlen);
 
 /**
- * Write @rel as the file table says it is: a symlink for a link entry (fd/3,
- * cwd), else a file with permission bits @mode (0: 0644).
+ * Write @rel, a path as the loader reports it ("42/fd/3" under /proc,
+ * "/sys/class/hwmon/hwmon0"), in its tree (proc/, sys/) as the file table
+ * says it is: a symlink for a link entry, else a file with permission bits
+ * @mode (0: 0644).
  */
 int tw_entry(struct tree_writer *w, const char *rel, const char *text, size_t len, unsigned int mode, char *err,
 	     size_t errlen);

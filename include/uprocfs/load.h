@@ -73,6 +73,19 @@ enum mach_ld_kind {
 	MACH_LD_DISKSTATS,
 	MACH_LD_PARTITIONS,
 	MACH_LD_FILESYSTEMS,
+	/*
+	 * /sys subtrees: every file the table serves beneath a directory marked
+	 * with the kind is one record of it (mach_loader_sys), named by its
+	 * attribute and instance (mach_platform.h enum mach_sys_attr)
+	 */
+	MACH_LD_SYS_CPU,          /* /sys/devices/system/cpu */
+	MACH_LD_SYS_NODE,         /* /sys/devices/system/node */
+	MACH_LD_SYS_HWMON,        /* /sys/class/hwmon and the devices it links to */
+	MACH_LD_SYS_THERMAL,      /* /sys/class/thermal, /sys/devices/virtual/thermal */
+	MACH_LD_SYS_THP,          /* /sys/kernel/mm/transparent_hugepage */
+	/* the objects' trees: a file is named by its path below /sys (mach_ld_sys_file.rel) */
+	MACH_LD_SYS_BLOCK,        /* block/, class/block/, dev/block/ and the devices' directories */
+	MACH_LD_SYS_CGROUP,       /* fs/cgroup/ (cgroup v2) */
 	/* per task: /proc/<pid>/X (tid 0) or /proc/<pid>/task/<tid>/X */
 	MACH_LD_PID_STATUS,
 	MACH_LD_PID_STAT,
@@ -182,6 +195,12 @@ bool mach_ld_required(enum mach_ld_kind kind);
  */
 enum mach_ld_kind mach_ld_group(enum mach_ld_kind kind);
 
+/** Whether @kind is a /sys subtree's (mach_loader_sys): its files live in the /sys tree, not /proc's. */
+static inline bool mach_ld_kind_sysfs(enum mach_ld_kind kind)
+{
+	return kind >= MACH_LD_SYS_CPU && kind <= MACH_LD_SYS_CGROUP;
+}
+
 /** Whether @kind names a directory tree (every file beneath is one record) rather than one file. */
 static inline bool mach_ld_kind_tree(enum mach_ld_kind kind)
 {
@@ -222,6 +241,15 @@ static inline bool mach_ld_kind_ns(enum mach_ld_kind kind)
 	return kind >= MACH_LD_PID_NS_NET && kind <= MACH_LD_PID_NS_TIME_FOR_CHILDREN;
 }
 
+/** What the file table says a file of a /sys tree is (mach_loader_sys). */
+struct mach_ld_sys_file {
+	enum mach_ld_kind kind;   /* its subtree's kind (mach_ld_kind_sysfs) */
+	unsigned int attr;        /* which file: enum mach_sys_attr (mach_platform.h) */
+	uint32_t inst;            /* the instance of the directory holding it (a CPU, a cache leaf, a node...) */
+	bool link;                /* a symlink: its target is the text */
+	const char *rel;          /* its path below /sys ("block/vda/stat"): what the objects' trees parse */
+};
+
 struct mach_load_opts {
 	/*
 	 * The files to read, in report order (the file table's pfs_load_names()
@@ -233,6 +261,19 @@ struct mach_load_opts {
 	const pid_t *pids;  /* only these processes (all when npids is 0) */
 	size_t npids;
 	bool no_tasks;      /* skip task/<tid>/ directories */
+	/*
+	 * /sys beside /proc.  A tree written by capture holds proc/ and sys/;
+	 * its sys/ is read unless @sys_dir says otherwise.  The live /proc has
+	 * none: @sys_dir names the /sys to read with it ("/sys"), NULL none.
+	 * @sys_classify is how the file table names a path under it ("devices/
+	 * system/cpu/cpu0/online"): 0 and @f for a file it serves and loads, 0
+	 * for a directory it serves (@dir), -ENOENT for anything else.  @m is
+	 * the machine as /proc loaded it: the objects' directories (a disk's,
+	 * a group's) are named after what it holds.  /sys is read after /proc,
+	 * in a session of its own.  NULL: no /sys is read.
+	 */
+	const char *sys_dir;
+	int (*sys_classify)(const struct mach_machine *m, const char *rel, bool dir, struct mach_ld_sys_file *f);
 };
 
 /**
@@ -301,6 +342,19 @@ int mach_loader_sysctl_tree(struct mach_loader *ld, int dirfd, const char *dir, 
 			    int (*each)(void *arg, const char *path, unsigned int mode, const char *skip, const char *text,
 					size_t len),
 			    void *arg, char *err, size_t errlen);
+
+/**
+ * Load one file of a /sys subtree (@f says which, as the file table names
+ * it) into @ld's machine; @text NULL and @f->attr MACH_SYSA_NONE say that
+ * the subtree's root directory exists (an empty /sys/class/thermal).  0
+ * with *@skip NULL when loaded as read; 0 with *@skip a reason when the
+ * model holds it but not what this read said (cpuinfo_cur_freq beside
+ * scaling_cur_freq); -EINVAL or -ENOMEM with "path:line: ..." in @err.
+ * What files say of each other (a mask and the ids, a cache's size and
+ * its geometry) is checked by mach_loader_finish.
+ */
+int mach_loader_sys(struct mach_loader *ld, const struct mach_ld_sys_file *f, const char *path, const char *text,
+		    size_t len, const char **skip, char *err, size_t errlen);
 
 /**
  * mach_loader_file for instance @inst of a collection kind (fd/3: kind

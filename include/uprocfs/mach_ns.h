@@ -21,6 +21,8 @@
 extern "C" {
 #endif
 
+struct mach_cg_state;
+
 /** An index into one of the machine's tables that names nothing. */
 #define MACH_NONE UINT32_MAX
 
@@ -109,6 +111,7 @@ struct mach_cgroup {
 	uint64_t id;              /* cgroup id (its kernfs node's inode); 0: not known */
 	uint32_t subtree_control; /* v2: controllers enabled for its children (1u << MACH_SS_*) */
 	bool dead;                /* removed while a zombie still names it: " (deleted)" */
+	struct mach_cg_state *st; /* v2: what its cgroupfs files keep (mach_sysfs.h); NULL: not known */
 };
 
 /**

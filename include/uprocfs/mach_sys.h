@@ -25,6 +25,8 @@
 extern "C" {
 #endif
 
+struct mach_blk_sysfs;
+
 #define MACH_NR_PAGE_ORDERS 11       /* x86_64: orders 0..10 (MAX_PAGE_ORDER 10) */
 #define MACH_BLOCK_EXT_MAJOR 259     /* blkext: extended dev_t of partitions past a disk's minors */
 #define MACH_LOCK_EOF INT64_MAX      /* a POSIX lock's end at OFFSET_MAX prints "EOF" */
@@ -75,6 +77,7 @@ struct mach_blkdev {
 	int slave;                /* the device this one sits on (a dm target's, a loop's file's), -1 none */
 	char *backing_file;       /* loop: the file it maps; NULL otherwise */
 	struct mach_blk_stats st;
+	struct mach_blk_sysfs *sysfs; /* what /sys shows beyond /proc (mach_sysfs.h); NULL: not known */
 };
 
 /* ------------------------------------------------------------------ */

@@ -24,6 +24,8 @@
 #include "uprocfs/mach_sysctl.h"
 #include "uprocfs/mach_ns.h"
 #include "uprocfs/mach_sys.h"
+#include "uprocfs/mach_sysfs.h"
+#include "uprocfs/mach_platform.h"
 #include "uprocfs/mach_vm.h"
 #include "uprocfs/mach_net.h"
 #include "uprocfs/mach_vocab.h"
@@ -153,6 +155,7 @@ struct mach_cpu {
 	/* irq_stat of this CPU: the arch rows of /proc/interrupts (ERR and MIS are the machine's) */
 	uint32_t arch_irq[MACH_NR_ARCH_IRQS];
 	uint32_t softirq[MACH_NR_SOFTIRQS]; /* kstat_softirqs_cpu: /proc/softirqs columns */
+	struct mach_cpu_topo topo;  /* where it sits, its caches and clock (/sys, cpuinfo: mach_platform.h) */
 };
 
 /** What raises an irq, for the simulator to move its counts; loaded machines do not know. */
@@ -564,6 +567,12 @@ struct mach_thread {
 	/* namespaces and control groups (mach_ns.h): indices into the machine's tables */
 	uint32_t nsset;           /* mach->nssets: its namespaces and mount table */
 	uint32_t css_set;         /* mach->css_sets: its control groups */
+	/*
+	 * Where cgroup.procs and cgroup.threads of its v2 group list it: by
+	 * this, then by tid (the kernel's order is its css_set's, then when it
+	 * joined it; 0 for all gives tid order, a fork-order machine's).
+	 */
+	uint32_t cg_pos;
 	/* fs/proc/base.c files of the task itself */
 	struct mach_taskio io;    /* this thread's own I/O (task/<tid>/io) */
 	struct mach_fs *fs;       /* its own fs_struct when it unshared one; NULL: the process's */
@@ -767,6 +776,10 @@ struct mach_machine {
 	struct mach_mnt_table *mnt_tables;
 	/* block devices, swaps, zones, slabs, identity, registries, locks (mach_sys.h) */
 	struct mach_sys sys;
+	/* what /sys shows beyond /proc: elevators, cgroup options (mach_sysfs.h) */
+	struct mach_sysfs sysfs;
+	/* what /sys adds: CPU topology, caches, cpufreq, nodes, sensors, THP (mach_platform.h) */
+	struct mach_platform platform;
 	/* kernel functions and stacks tasks wait in; entry 0 of each is "none" */
 	size_t nksyms;
 	struct mach_ksym *ksyms;

@@ -45,6 +45,8 @@ enum pfs_scope {
 	PFS_SCOPE_TID,    /* /proc/<pid>/task/<tid>/NAME: one thread */
 	PFS_SCOPE_SYSCTL, /* /proc/sys and every directory under it: instance = the directory */
 	PFS_SCOPE_SYS,    /* /sys/NAME: the other tree a machine is served as */
+	/* scopes declared after PFS_SCOPE_SYS root directories under /sys: sysfs rules (pfs_node_fstype) */
+	PFS_SCOPE_SYSOBJ, /* a /sys directory standing for an object: a cgroup, a block device (pfs_sysobj.h) */
 	PFS_NR_SCOPES
 };
 
@@ -86,7 +88,45 @@ enum pfs_coll {
 	PFS_COLL_FDS,   /* a process's open files (fd/, fdinfo/): leaves named by fd number */
 	PFS_COLL_SYSCTL_DIRS, /* the directories of a /proc/sys directory: each roots PFS_SCOPE_SYSCTL */
 	PFS_COLL_SYSCTL_KEYS, /* the files of a /proc/sys directory */
+	/* /sys: block devices and cgroups (src/table/sys_coll.c) */
+	PFS_COLL_SYS_BLOCK,   /* /sys/block: a link per disk */
+	PFS_COLL_CLASS_BLOCK, /* /sys/class/block: a link per disk and partition */
+	PFS_COLL_DEV_BLOCK,   /* /sys/dev/block: a link per device, named MAJ:MIN */
+	PFS_COLL_DEVICES,     /* /sys/devices: the top directories on the way to disks */
+	PFS_COLL_DEVDIRS,     /* a device directory's subdirectories on the way to disks */
+	PFS_COLL_BLKDEVS,     /* the disks in a device directory, the partitions in a disk's */
+	PFS_COLL_BLK_HOLDERS, /* a block device's holders/: links to the device-mapper devices on it */
+	PFS_COLL_BLK_SLAVES,  /* a device-mapper device's slaves/: a link to the device under it */
+	PFS_COLL_CGROUPS,     /* a cgroupfs directory's child groups */
+	/* /sys (src/table/coll_sys.c): instances named by syntax ("cpu3"), found in the machine */
+	PFS_COLL_SYS_CPUS,        /* devices/system/cpu/cpuN: instance N */
+	PFS_COLL_SYS_CACHES,      /* cpuN/cache/indexK: N << 3 | K */
+	PFS_COLL_SYS_CPU_NODE,    /* cpuN/nodeM, the link to its node: N */
+	PFS_COLL_SYS_POLICIES,    /* devices/system/cpu/cpufreq/policyN: N */
+	PFS_COLL_SYS_NODES,       /* devices/system/node/nodeN: N */
+	PFS_COLL_SYS_NODE_CPUS,   /* nodeN/cpuM, the links to its CPUs: M */
+	PFS_COLL_SYS_HWMON_PCI,   /* devices/pci0000:00/<function> a hwmon device is bound to: its index */
+	PFS_COLL_SYS_HWMONS_PCI,  /* <function>/hwmon/hwmonN: N */
+	PFS_COLL_SYS_HWMONS_ZONE, /* thermal_zoneK/hwmonN, a zone's own: N */
+	PFS_COLL_SYS_HWMON_TEMPS, /* hwmonN/tempC_ATTR: N << 12 | channel << 4 | attr */
+	PFS_COLL_SYS_HWMON_LINKS, /* class/hwmon/hwmonN: N */
+	PFS_COLL_SYS_ZONES,       /* devices/virtual/thermal/thermal_zoneK: K */
+	PFS_COLL_SYS_ZONE_LINKS,  /* class/thermal/thermal_zoneK: K */
 	PFS_NR_COLLS
+};
+
+/**
+ * Which filesystem's rules a node follows (attributes, listing order,
+ * refusals).  PFS_FST_DEFAULT in an entry: by its tree, procfs under /proc
+ * and sysfs under /sys; an entry under /sys/fs/cgroup says cgroupfs.
+ */
+enum pfs_fstype {
+	PFS_FST_DEFAULT,
+	PFS_FST_PROC,     /* st_size 0, table order, nlink 2 */
+	PFS_FST_SYSFS,    /* attributes st_size 4096, links 0; kernfs hash order; dirs nlink 2 + subdirectories;
+			     a file without read bits refuses every open for reading (EACCES) */
+	PFS_FST_CGROUP,   /* kernfs as sysfs, but st_size 0, and a write-only file opens for root and refuses
+			     the read (EINVAL) */
 };
 
 /**
@@ -97,11 +137,22 @@ enum pfs_coll {
  */
 struct pfs_coll_ops {
 	bool numeric;   /* names are the instances in decimal (fd numbers): parsed without the model */
+	/*
+	 * Named by syntax ("cpu3", "index2"): lookup gives the instance without
+	 * the machine (c->mach may be NULL); has() says whether it exists.
+	 */
+	bool syntactic;
 	/* named collections: the instance named @name under @parent, 0 or -ENOENT */
 	int (*lookup)(const struct pfs_ctx *c, uint32_t parent, const char *name, uint32_t *inst);
-	/* named collections: @inst's name in its directory, and its path under the scope's root */
-	const char *(*name)(const struct pfs_ctx *c, uint32_t inst);
+	/* named collections: @inst's name in its directory into @buf; 0, -ENOENT or -ENAMETOOLONG */
+	int (*name)(const struct pfs_ctx *c, uint32_t inst, char *buf, size_t size);
+	/* a scope's named instances: @inst's path under the scope's root (/proc/sys), or NULL */
 	int (*path)(const struct pfs_ctx *c, uint32_t inst, char *buf, size_t size);
+	/*
+	 * A collection inside another one's instance (cpu3/cache/index2): the
+	 * instance of the directory that holds @inst, or NULL: the same value.
+	 */
+	uint32_t (*parent)(const struct pfs_ctx *c, uint32_t inst);
 	/* listing under @parent: the next instance from cursor *@pos (0 first); false at the end */
 	bool (*next)(const struct pfs_ctx *c, uint32_t parent, uint64_t *pos, uint32_t *inst);
 	/* whether @inst exists (numeric ones: on the bound task) */
@@ -166,6 +217,12 @@ struct pfs_entry {
 	/* other files the renderer takes its data from (PFS_NEEDS bits): what a mirror must load */
 	mach_ld_set needs;
 	const char *mirrors;              /* the kernel function it mirrors */
+	enum pfs_fstype fstype;           /* whose rules it follows; DEFAULT: its tree's (pfs_node_fstype) */
+	/*
+	 * A /sys directory the model does not fill: served empty, and `uprocfs
+	 * run` binds the host's read-only over it, for the tools that need it.
+	 */
+	bool host;
 };
 
 /** The longest symlink target served (PATH_MAX, as readlink of /proc links allows). */
@@ -290,6 +347,50 @@ int pfs_parse_path(const char *path, const struct mach_machine *mach, struct pfs
 int pfs_node_path(const struct pfs_node *n, const struct pfs_ctx *c, char *buf, size_t size);
 
 /* ------------------------------------------------------------------ */
+/* The rules of /sys (kernfs): attributes and listing order            */
+
+/** Which filesystem's rules node @n follows (never PFS_FST_DEFAULT). */
+enum pfs_fstype pfs_node_fstype(const struct pfs_node *n);
+
+/** st_size as @n's filesystem reports it: a sysfs attribute's 4096 (PAGE_SIZE), else 0. */
+off_t pfs_node_size(const struct pfs_node *n);
+
+/** kernfs_name_hash of @name without a namespace: the order a kernfs directory lists in. */
+uint32_t pfs_kernfs_hash(const char *name);
+
+/** One child in a listing: its name (at names + name), its node, its kernfs hash. */
+struct pfs_listing_ent {
+	uint32_t hash;
+	uint32_t name;
+	struct pfs_node node;
+};
+
+/** The children of a directory, as pfs_dir_list gives them. */
+struct pfs_listing {
+	size_t n, cap;
+	struct pfs_listing_ent *ents;
+	char *names;
+	size_t names_len, names_cap;
+};
+
+/**
+ * Every child of @dir that exists on the machine or task bound in @c:
+ * the table's entries and the instances of its collections, in listing
+ * order (kernfs hash order where pfs_dir_hashed, else the table's, then
+ * each collection's).  0 or -ENOMEM; free with pfs_listing_free.
+ */
+int pfs_dir_list(const struct pfs_node *dir, const struct pfs_ctx *c, struct pfs_listing *out);
+
+/** Free what a listing holds. */
+void pfs_listing_free(struct pfs_listing *l);
+
+/** Whether @dir lists its children in kernfs hash order (sysfs, cgroupfs). */
+bool pfs_dir_hashed(const struct pfs_node *dir);
+
+/** The subdirectories of @dir on the machine in @c: a kernfs directory's nlink is 2 plus these. */
+unsigned int pfs_dir_subdirs(const struct pfs_node *dir, const struct pfs_ctx *c);
+
+/* ------------------------------------------------------------------ */
 /* Reading against a model                                             */
 
 /**
@@ -339,11 +440,13 @@ int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struc
  * PFS_EACH_ALL) that exists on it, in the order a capture writes them:
  * global files, the keys of /proc/sys (depth first, in name order; not
  * those a read of which fails or never gives the same twice), then each
- * process's files and each of its threads'.  Stops at the first non-zero
- * return and returns it.
+ * process's files and each of its threads', then the files of /sys (depth
+ * first, in listing order).  Stops at the first non-zero return and
+ * returns it.
  */
 int pfs_for_each_file(const struct mach_machine *mach, unsigned int flags,
 		      int (*fn)(void *arg, const struct pfs_node *n, const struct pfs_ctx *c), void *arg);
+
 
 /* ------------------------------------------------------------------ */
 /* Loading: the table names the files the loader parses                 */

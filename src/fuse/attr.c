@@ -112,6 +112,25 @@ int fs_dir_access(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *di
 	return rc;
 }
 
+/* A kernfs directory's link count: 2 and its subdirectories, counted on the machine through a view. */
+static int kernfs_nlink(struct pfs_fuse *fs, const struct pfs_node *n, struct stat *st)
+{
+	struct pfs_source *s = fs->src;
+	struct pfs_view v;
+	char err[128];
+	int rc;
+
+	rc = s->ops->open(s, NULL, n, &v, err, sizeof(err));
+	if (!rc)
+		rc = s->ops->enter(s, n, &v);
+	if (!rc) {
+		st->st_nlink = 2 + pfs_dir_subdirs(n, &v.ctx);
+		s->ops->leave(s, &v);
+	}
+	s->ops->close(s, &v);
+	return rc == -ESRCH ? -ENOENT : rc;
+}
+
 int fs_node_stat(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *n, struct stat *st)
 {
 	struct pfs_reader r;
@@ -121,7 +140,12 @@ int fs_node_stat(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *n, 
 	st->st_ino = node_ino(n);
 	st->st_mode = pfs_node_mode(n, NULL);
 	st->st_nlink = pfs_node_is_dir(n) ? 2 : 1;
+	st->st_size = pfs_node_size(n); /* sysfs: a page per attribute, so lseek(SEEK_END) gives 4096 */
 	st->st_atim = st->st_mtim = st->st_ctim = fs->mount_time;
+	if (pfs_node_is_dir(n) && pfs_dir_hashed(n)) {
+		rc = n->entry ? fs->src->ops->exists(fs->src, NULL, n) : 0;
+		return rc ? rc : kernfs_nlink(fs, n, st);
+	}
 	if (!n->entry)
 		return 0;
 	rc = fs_visible(fs, req, n);

@@ -50,6 +50,13 @@ void fs_free_handles(struct pfs_fuse *fs)
 		fs->handles = h->next;
 		free_handle(fs, h);
 	}
+	while (fs->dir_handles) {
+		struct dir_handle *d = fs->dir_handles;
+
+		fs->dir_handles = d->next;
+		pfs_listing_free(&d->l);
+		free(d);
+	}
 }
 
 /* Open @h's view and seq_file: the source finds the task and checks access. */
@@ -70,6 +77,11 @@ static int open_handle(struct pfs_fuse *fs, fuse_req_t req, struct handle *h, ch
 		return -ENOENT; /* it exited since open found it */
 	rc = pfs_open(&h->m, &h->node, &h->view.ctx);
 	h->whole_at_zero = pfs_node_whole_at_zero(&h->node, &h->view.ctx);
+	if (!rc && pfs_node_fstype(&h->node) == PFS_FST_CGROUP && !(h->node.entry->mode & 0444)) {
+		/* cgroupfs lets root open a write-only file; its read has no show to call */
+		h->view.ctx.read_denied = true;
+		h->view.ctx.read_err = EINVAL;
+	}
 	s->ops->leave(s, &h->view);
 	return rc;
 }
@@ -97,9 +109,11 @@ void fs_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, EISDIR);
 		return;
 	}
-	if ((fi->flags & O_ACCMODE) != O_RDONLY) {
+	if ((fi->flags & O_ACCMODE) != O_RDONLY ||
+	    (pfs_node_fstype(&h->node) == PFS_FST_SYSFS && !(h->node.entry->mode & 0444))) {
+		/* nothing here accepts writes (yet); kernfs refuses a read of a file with no read bit, even root's */
 		free(h);
-		fuse_reply_err(req, EACCES); /* nothing here accepts writes (yet) */
+		fuse_reply_err(req, EACCES);
 		return;
 	}
 	rc = open_handle(fs, req, h, err, sizeof(err));

@@ -42,7 +42,14 @@ struct pfs_fuse {
 	struct caller callers[CALLER_SLOTS];
 	pthread_mutex_t handles_lock;
 	struct handle *handles;
+	struct dir_handle *dir_handles; /* under handles_lock */
 	struct pfs_fuse_stats stats;
+};
+
+/* An open kernfs directory: its children as they were at opendir, in hash order. */
+struct dir_handle {
+	struct dir_handle *prev, *next; /* every open one, as the file handles */
+	struct pfs_listing l;
 };
 
 /* One open file. */
@@ -100,6 +107,7 @@ void fs_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
 void fs_op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi);
 void fs_op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
 void fs_op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
+void fs_op_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
 void fs_op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi);
 void fs_op_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi);
 

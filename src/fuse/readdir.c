@@ -8,6 +8,10 @@
  * A listing's offset is the position of the next entry: fixed entries count
  * up from 1, instances are ID_OFFSET_BASE + id, so a listing resumed after
  * the task set changed goes on after the last id it returned.
+ *
+ * A kernfs directory (/sys) is listed as kernfs does: its children as they
+ * were at opendir, by the hash of their names; "." has offset 1, ".." and
+ * every entry the hash of the entry after it, the last INT_MAX.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -155,6 +159,39 @@ static bool list_instances(struct dirbuf *d, const struct pfs_node *dir, const s
 	return n < ID_BATCH;
 }
 
+#define KERNFS_END 0x7fffffffll
+
+/* The offset after listing entry @i: the next one's hash, or the end. */
+static off_t kernfs_next_off(const struct pfs_listing *l, size_t i)
+{
+	return i + 1 < l->n ? (off_t)l->ents[i + 1].hash : KERNFS_END;
+}
+
+/* A kernfs directory's entries from offset @off (0 ".", 1 "..", else the hash of the entry to go on with). */
+static void list_kernfs(struct dirbuf *d, const struct pfs_node *dir, const struct pfs_listing *l, off_t off)
+{
+	size_t lo = 0, hi = l->n;
+
+	if (off == 0 && !dir_add(d, ".", dir, 1))
+		return;
+	if (off <= 1 && !dir_add(d, "..", dir, l->n ? (off_t)l->ents[0].hash : KERNFS_END))
+		return;
+	if (off >= KERNFS_END)
+		return;
+	/* the first entry whose hash is the offset or above */
+	while (off > 1 && lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((off_t)l->ents[mid].hash < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = off > 1 ? lo : 0; i < l->n; i++)
+		if (!dir_add(d, l->names + l->ents[i].name, &l->ents[i].node, kernfs_next_off(l, i)))
+			return;
+}
+
 /* Whether any of the table's entries of @dir exists for the reader. */
 static bool any_fixed(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *dir)
 {
@@ -170,7 +207,8 @@ static bool any_fixed(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node
 	return false;
 }
 
-static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, bool plus)
+static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, bool plus,
+		       struct fuse_file_info *fi)
 {
 	struct pfs_fuse *fs = fuse_req_userdata(req);
 	struct dirbuf d = { .fs = fs, .req = req, .size = size, .plus = plus };
@@ -194,6 +232,12 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, b
 	d.buf = malloc(size ? size : 1);
 	if (!d.buf) {
 		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	if (fi->fh) {
+		list_kernfs(&d, &dir, &((struct dir_handle *)(uintptr_t)fi->fh)->l, off);
+		fuse_reply_buf(req, d.buf, d.used);
+		free(d.buf);
 		return;
 	}
 	more = (uint64_t)off >= ID_OFFSET_BASE || list_fixed(&d, &dir, (uint64_t)off);
@@ -220,14 +264,69 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, b
 
 void fs_op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi)
 {
-	(void)fi;
-	do_readdir(req, ino, size, off, false);
+	do_readdir(req, ino, size, off, false, fi);
 }
 
 void fs_op_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi)
 {
-	(void)fi;
-	do_readdir(req, ino, size, off, true);
+	do_readdir(req, ino, size, off, true, fi);
+}
+
+/* A kernfs directory's children at opendir, through a view of it: the handle to list from, or NULL. */
+static struct dir_handle *kernfs_open(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *dir, int *rc)
+{
+	struct pfs_source *s = fs->src;
+	struct dir_handle *h = calloc(1, sizeof(*h));
+	struct pfs_reader r;
+	struct pfs_view v;
+	char err[128];
+
+	if (!h) {
+		*rc = -ENOMEM;
+		return NULL;
+	}
+	fs_reader(fs, req, &r);
+	*rc = s->ops->open(s, &r, dir, &v, err, sizeof(err));
+	if (!*rc)
+		*rc = s->ops->enter(s, dir, &v);
+	if (!*rc) {
+		*rc = pfs_dir_list(dir, &v.ctx, &h->l);
+		s->ops->leave(s, &v);
+	}
+	s->ops->close(s, &v);
+	if (*rc) {
+		free(h);
+		*rc = *rc == -ESRCH ? -ENOENT : *rc;
+		return NULL;
+	}
+	pthread_mutex_lock(&fs->handles_lock);
+	h->next = fs->dir_handles;
+	if (h->next)
+		h->next->prev = h;
+	fs->dir_handles = h;
+	pthread_mutex_unlock(&fs->handles_lock);
+	return h;
+}
+
+void fs_op_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct pfs_fuse *fs = fuse_req_userdata(req);
+	struct dir_handle *h = (struct dir_handle *)(uintptr_t)fi->fh;
+
+	(void)ino;
+	if (h) {
+		pthread_mutex_lock(&fs->handles_lock);
+		if (h->prev)
+			h->prev->next = h->next;
+		else
+			fs->dir_handles = h->next;
+		if (h->next)
+			h->next->prev = h->prev;
+		pthread_mutex_unlock(&fs->handles_lock);
+		pfs_listing_free(&h->l);
+		free(h);
+	}
+	fuse_reply_err(req, 0);
 }
 
 void fs_op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
@@ -245,6 +344,9 @@ void fs_op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		rc = fs_may_enter(fs, req, n.pid);
 	if (!rc)
 		rc = fs_dir_access(fs, req, &n);
+	fi->fh = 0;
+	if (!rc && pfs_dir_hashed(&n))
+		fi->fh = (uint64_t)(uintptr_t)kernfs_open(fs, req, &n, &rc);
 	if (rc) {
 		fuse_reply_err(req, -rc);
 		return;

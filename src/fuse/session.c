@@ -37,6 +37,7 @@ static struct fuse_lowlevel_ops pfs_ops = {
 	.read = fs_op_read,
 	.release = fs_op_release,
 	.opendir = fs_op_opendir,
+	.releasedir = fs_op_releasedir,
 	.readdir = fs_op_readdir,
 	.readdirplus = fs_op_readdirplus,
 };

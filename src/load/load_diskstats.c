@@ -136,11 +136,15 @@ static int dev_counters(struct lex *lx, struct mach_blk_stats *st, unsigned int 
 	return spread_remainders(lx, st, (uint32_t)total);
 }
 
-/* Keep what the model knew of a device that diskstats does not say (its size, kind, names). */
-static void carry_over(const struct mach_sys *old, struct mach_blkdev *b)
+/*
+ * Keep what the model knew of a device that diskstats does not say (its
+ * size, kind, names, what sysfs said of it): moved from @old, whose list
+ * is freed next.
+ */
+static void carry_over(struct mach_sys *old, struct mach_blkdev *b)
 {
 	for (size_t i = 0; i < old->nblk; i++) {
-		const struct mach_blkdev *o = &old->blk[i];
+		struct mach_blkdev *o = &old->blk[i];
 
 		if (strcmp(o->name, b->name) || o->major != b->major || o->minor != b->minor)
 			continue;
@@ -149,6 +153,12 @@ static void carry_over(const struct mach_sys *old, struct mach_blkdev *b)
 		b->hidden = o->hidden;
 		b->kind = o->kind;
 		memcpy(b->dm_name, o->dm_name, sizeof(b->dm_name));
+		/* sysfs said these; the list keeps its order, so indices stay */
+		b->slave = o->slave;
+		b->backing_file = o->backing_file;
+		b->sysfs = o->sysfs;
+		o->backing_file = NULL;
+		o->sysfs = NULL;
 		return;
 	}
 }

@@ -376,7 +376,13 @@ struct mach_loader {
 	unsigned int prev_nr_cpu_ids, prev_max_numnodes;
 	bool have_loadavg;        /* this session read /proc/loadavg: kernel/ns_last_pid must agree with it */
 	mach_ld_set globals;         /* 1 << kind of each machine-wide file parsed in this session */
+	struct ld_sys *sys;          /* /sys files checked at finish (load_platform.c), or NULL */
 };
+
+/** Free the session's /sys state. */
+void ld_sys_free(struct ld_sys *s);
+/** Check what the /sys files of the session said of each other and of /proc's; 0 or -EINVAL. */
+int ld_sys_finish(struct mach_loader *ld, char *err, size_t errlen);
 
 /* What one process adds to the machine-wide state when it is accepted. */
 struct ld_commit {
@@ -449,6 +455,22 @@ int ld_parse_cgroups(struct lex *lx, struct mach_machine *m);
 int ld_parse_devices(struct lex *lx, struct mach_machine *m);
 int ld_parse_misc(struct lex *lx, struct mach_machine *m);
 int ld_parse_locks(struct lex *lx, struct mach_machine *m);
+
+/* ------------------------------------------------------------------ */
+/* /sys trees: a file's path below /sys says what it is                 */
+
+/** A file of /sys/block, /sys/class/block, /sys/dev/block or a block device's directory (@path below /sys). */
+int ld_parse_sys_block(struct lex *lx, struct mach_loader *ld, const char *path);
+/** A file of /sys/fs/cgroup: cgroup v2 (@path below /sys). */
+int ld_parse_sys_cgroup(struct lex *lx, struct mach_loader *ld, const char *path);
+/** A pressure file's "some" and "full" lines into @out (psi_show). */
+int ld_parse_psi(struct lex *lx, struct mach_pressure *out);
+/**
+ * Refine the CPUs' times, within what /proc/stat printed of them, so the
+ * root cgroup's cpu.stat prints @user, @sys, @nice and @usage (µs):
+ * -EAGAIN when no times /proc/stat allows print so (they moved between the reads).
+ */
+int ld_cpu_fit_cgroup(struct mach_machine *m, uint64_t usage, uint64_t user, uint64_t sys, uint64_t nice);
 
 /** The bytes up to a space, tab or newline into @buf (NUL-terminated): 0, or -EINVAL naming @what. */
 int ld_word(struct lex *lx, char *buf, size_t size, const char *what);

@@ -44,7 +44,7 @@ static int psi_line(struct lex *lx, struct mach_psi_line *l)
 	return lex_eol(lx);
 }
 
-int ld_parse_pressure(struct lex *lx, struct mach_machine *m, enum mach_psi_res res)
+int ld_parse_psi(struct lex *lx, struct mach_pressure *out)
 {
 	struct mach_pressure p = { .present = true };
 	int rc;
@@ -66,6 +66,11 @@ int ld_parse_pressure(struct lex *lx, struct mach_machine *m, enum mach_psi_res 
 		return lex_expected(lx, "\"some \" or \"full \"");
 	if ((rc = lex_expect_eof(lx)))
 		return rc;
-	m->pressure[res] = p;
+	*out = p;
 	return 0;
+}
+
+int ld_parse_pressure(struct lex *lx, struct mach_machine *m, enum mach_psi_res res)
+{
+	return ld_parse_psi(lx, &m->pressure[res]);
 }

@@ -47,6 +47,7 @@ static void session_end(struct mach_loader *ld)
 	free(ld->cpus.hi_by);
 	free(ld->mems.lo_by);
 	free(ld->mems.hi_by);
+	ld_sys_free(ld->sys);
 	memset(ld, 0, sizeof(*ld));
 	ld->m = m;
 }
@@ -397,6 +398,8 @@ int mach_loader_finish(struct mach_loader *ld, char *err, size_t errlen)
 		rc = ld_add_process(ld, ld->pids[i], err, errlen);
 	if (!rc)
 		rc = finish_machine(ld, err, errlen);
+	if (!rc && ld->sys)
+		rc = ld_sys_finish(ld, err, errlen);
 	session_end(ld);
 	session_start(ld);
 	return rc;

@@ -218,8 +218,8 @@ static int load_globals(struct walk *w)
 	for (size_t i = 0; i < w->nfiles && !rc; i++) {
 		const struct mach_ld_name *g = &w->files[i];
 
-		if (mach_ld_kind_per_task(g->kind) || done[i])
-			continue;
+		if (mach_ld_kind_per_task(g->kind) || mach_ld_kind_sysfs(g->kind) || done[i])
+			continue; /* /sys subtrees are read after (walk_sys.c) */
 		if (mach_ld_kind_tree(g->kind))
 			rc = ld_walk_sysctl(w, g);
 		else
@@ -752,6 +752,71 @@ static int list_pids(struct walk *w, const struct mach_load_opts *opts, pid_t **
 	return rc && rc != -ENOMEM ? ld_walk_error(w, ".", rc) : rc;
 }
 
+/* "@a/@b", malloc'd; NULL on ENOMEM. */
+static char *join(const char *a, const char *b)
+{
+	size_t n = strlen(a) + strlen(b) + 2;
+	char *p = malloc(n);
+
+	if (p)
+		snprintf(p, n, "%s/%s", a, b);
+	return p;
+}
+
+/*
+ * Open the trees to read: the /proc tree (w->dirfd; a tree written with
+ * /sys beside /proc holds it in proc/) and the /sys beside it (*@sysfd,
+ * -1 for none): its sys/, or opts->sys_dir.
+ */
+static int open_trees(struct walk *w, const char *dir, const struct mach_load_opts *opts, int *sysfd, char **sysdir)
+{
+	struct statfs sfs;
+	struct stat st;
+	int rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (rootfd < 0) {
+		snprintf(w->err, w->errlen, "%s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	/* the live kernel's files change between reads; a captured tree's do not */
+	w->live = !fstatfs(rootfd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC;
+	w->self_tid = w->live ? gettid() : 0;
+	w->uf_flags = w->live ? 0 : UF_BENEATH;
+	w->dirfd = rootfd;
+	w->sys_classify = opts->sys_classify;
+	if (!w->live && !fstatat(rootfd, "proc", &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode)) {
+		w->dirfd = openat(rootfd, "proc", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		w->dir = join(dir, "proc");
+		if (w->dirfd < 0 || !w->dir) {
+			int rc = w->dirfd < 0 ? -errno : -ENOMEM;
+
+			close(rootfd);
+			snprintf(w->err, w->errlen, "%s/proc: %s", dir, strerror(-rc));
+			return rc;
+		}
+		if (!opts->sys_dir && !fstatat(rootfd, "sys", &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode)) {
+			*sysfd = openat(rootfd, "sys", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			*sysdir = join(dir, "sys");
+		}
+		close(rootfd);
+	}
+	if (opts->sys_dir) {
+		*sysfd = open(opts->sys_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		*sysdir = strdup(opts->sys_dir);
+		if (*sysfd < 0) {
+			snprintf(w->err, w->errlen, "%s: %s", opts->sys_dir, strerror(errno));
+			return -errno;
+		}
+	}
+	if (*sysfd >= 0 && (!opts->sys_classify || !*sysdir)) {
+		close(*sysfd);
+		*sysfd = -1;
+		if (opts->sys_classify)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct mach_machine **out,
 		   struct mach_load_report *report, char *err, size_t errlen)
 {
@@ -760,7 +825,8 @@ int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct ma
 	struct statfs sfs;
 	pid_t *pids = NULL;
 	size_t npids = 0;
-	int rc;
+	char *sysdir = NULL;
+	int rc, sysfd = -1;
 
 	*out = NULL;
 	if (report)
@@ -783,16 +849,9 @@ int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct ma
 		rc = -ENOMEM;
 		goto out;
 	}
-	w.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (w.dirfd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s", dir, strerror(-rc));
+	rc = open_trees(&w, dir, opts, &sysfd, &sysdir);
+	if (rc)
 		goto out;
-	}
-	/* the live kernel's files change between reads; a captured tree's do not */
-	w.live = !fstatfs(w.dirfd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC;
-	w.self_tid = w.live ? gettid() : 0;
-	w.uf_flags = w.live ? 0 : UF_BENEATH;
 	rc = ld_arena_grow(&w.arena, ARENA_FIRST);
 	if (rc)
 		goto out;
@@ -807,11 +866,22 @@ int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct ma
 	if (rc)
 		goto out;
 	rc = mach_loader_finish(w.ld, err, errlen);
+	/* /sys in a session of its own: a group's cgroup.procs names the tasks /proc gave */
+	if (!rc && sysfd >= 0) {
+		rc = ld_walk_sys(&w, sysfd, sysdir, !fstatfs(sysfd, &sfs) && sfs.f_type == SYSFS_MAGIC);
+		if (!rc)
+			rc = mach_loader_finish(w.ld, err, errlen);
+	}
 out:
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "%s: out of memory", dir);
 	if (w.dirfd >= 0)
 		close(w.dirfd);
+	if (sysfd >= 0)
+		close(sysfd);
+	if (w.dir != dir)
+		free((char *)w.dir);
+	free(sysdir);
 	free(pids);
 	free(w.arena.buf);
 	mach_loader_free(w.ld);

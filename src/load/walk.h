@@ -29,11 +29,19 @@ struct walk {
 	const struct mach_ld_name *files; /* what to read, from the caller (the file table) */
 	size_t nfiles;
 	unsigned int uf_flags;    /* UF_BENEATH for a tree somebody wrote */
+	int (*sys_classify)(const struct mach_machine *m, const char *rel, bool dir, struct mach_ld_sys_file *f); /* the table's, for /sys */
 	struct arena arena;
 	struct ld_report rep;
 	char *err;
 	size_t errlen;
 };
+
+/**
+ * Read the /sys subtrees named in w->files (kinds mach_ld_kind_sysfs) from
+ * the tree open at @sysfd (@sysdir names it in messages; @live: the
+ * kernel's, which may change) into the loader, and the report.
+ */
+int ld_walk_sys(struct walk *w, int sysfd, const char *sysdir, bool live);
 
 /** Read the tree of sysctl keys named by @g (/proc/sys) into the loader, and the report. */
 int ld_walk_sysctl(struct walk *w, const struct mach_ld_name *g);

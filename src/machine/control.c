@@ -179,6 +179,7 @@ static void reap(struct mach_ctl *x, size_t idx)
 	if (x->sim)
 		mach_sim_process_removed(x->sim, idx);
 	account_to_parent(m, &m->procs[idx]);
+	mach_cg_charge_gone(m, &m->procs[idx]);
 	children_remove(m, m->procs[idx].ppid, m->procs[idx].tgid);
 	mach_process_clear(&m->procs[idx]);
 	memmove(&m->procs[idx], &m->procs[idx + 1], (m->nprocs - idx - 1) * sizeof(*m->procs));

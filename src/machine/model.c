@@ -209,6 +209,8 @@ struct mach_machine *mach_new(void)
 		return NULL;
 	mach_profile_default(&m->profile);
 	mach_sys_init(&m->sys);
+	mach_sysfs_init(&m->sysfs);
+	mach_platform_init(&m->platform);
 	m->max_numnodes = MACH_MAX_NUMNODES_DEFAULT;
 	m->pid_max = 4194304;
 	snprintf(m->cpu_model, sizeof(m->cpu_model), "%s", "AMD EPYC 9B14");
@@ -336,8 +338,10 @@ static void free_ns_tables(struct mach_machine *m)
 	for (size_t i = 0; m->mnt_tables && i < m->nmnt_tables; i++)
 		mach_mnt_table_clear(&m->mnt_tables[i]);
 	free(m->mnt_tables);
-	for (size_t i = 0; m->cgroups && i < m->ncgroups; i++)
+	for (size_t i = 0; m->cgroups && i < m->ncgroups; i++) {
 		free(m->cgroups[i].name);
+		mach_cg_state_free(m->cgroups[i].st);
+	}
 	free(m->cgroups);
 	for (size_t i = 0; m->cg_roots && i < m->ncg_roots; i++)
 		free(m->cg_roots[i].name);
@@ -367,6 +371,7 @@ void mach_free(struct mach_machine *m)
 	mach_sysctl_free(m->sysctl);
 	free_ns_tables(m);
 	mach_sys_clear(&m->sys);
+	mach_platform_clear(&m->platform);
 	for (size_t i = 0; m->ksyms && i < m->nksyms; i++) {
 		free(m->ksyms[i].name);
 		free(m->ksyms[i].module);

@@ -473,6 +473,26 @@ static void step(struct mach_sim *s, uint64_t dt)
 			break;
 }
 
+/*
+ * Each cgroup's pressure is its PSI group's, as psi_show prints it (the
+ * root's is the system's, m->pressure); a group no workload task ever fed
+ * keeps what it had.
+ */
+static void publish_cgroups(struct mach_sim *s)
+{
+	struct mach_machine *m = s->m;
+
+	for (size_t g = 0; g < s->ngroups && g < m->ncgroups; g++) {
+		struct mach_cg_state *st = m->cgroups[g].st;
+
+		if (!s->groups[g] || !st || st->psi_off)
+			continue;
+		if (!st->pressure && !(st->pressure = calloc(MACH_NR_PSI_RES, sizeof(*st->pressure))))
+			continue; /* out of memory: the file shows zeros */
+		psi_fill_pressure_all(s->groups[g], st->pressure);
+	}
+}
+
 /* Publish what the rest of the model derives from the tasks' states. */
 static void publish(struct mach_sim *s)
 {
@@ -490,6 +510,7 @@ static void publish(struct mach_sim *s)
 	m->nr_running = running;
 	m->schedstat_timestamp = 4294892296ull + s->now / (1000000000u / SIM_HZ_DEFAULT);
 	psi_fill_pressure_all(psi_system_group(s->psi), m->pressure);
+	publish_cgroups(s);
 	/* totals are monotonic: they continue from what the model had */
 	for (int r = 0; r < MACH_NR_PSI_RES; r++) {
 		m->pressure[r].some.total_us += s->base[r].some.total_us;

@@ -39,8 +39,10 @@ void mach_sys_init(struct mach_sys *s)
 
 void mach_sys_blk_clear(struct mach_sys *s)
 {
-	for (size_t i = 0; s->blk && i < s->nblk; i++)
+	for (size_t i = 0; s->blk && i < s->nblk; i++) {
 		free(s->blk[i].backing_file);
+		mach_blk_sysfs_free(s->blk[i].sysfs);
+	}
 	free(s->blk);
 	s->blk = NULL;
 	s->nblk = 0;

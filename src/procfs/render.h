@@ -135,6 +135,35 @@ int pfs_show_pid_personality(struct seq_file *m, void *v);
 int pfs_show_pid_timerslack_ns(struct seq_file *m, void *v);
 int pfs_link_net(const struct pfs_ctx *c, char *buf, size_t size);
 
+/*
+ * /sys: the platform (mach_platform.h).  The entry's arg is the file
+ * (enum mach_sys_attr); c->inst the CPU, cache leaf, node, hwmon file or
+ * zone of the directory holding it.
+ */
+int pfs_show_sys_cpus(struct seq_file *m, void *v);
+int pfs_show_sys_kernel_max(struct seq_file *m, void *v);
+int pfs_show_sys_cpu_online(struct seq_file *m, void *v);
+int pfs_show_sys_topology(struct seq_file *m, void *v);
+int pfs_show_sys_cache(struct seq_file *m, void *v);
+int pfs_show_sys_cpufreq(struct seq_file *m, void *v);
+int pfs_show_sys_nodes(struct seq_file *m, void *v);
+int pfs_show_sys_node_cpus(struct seq_file *m, void *v);
+int pfs_show_sys_node_distance(struct seq_file *m, void *v);
+int pfs_show_sys_node_meminfo(struct seq_file *m, void *v);
+int pfs_show_sys_node_numastat(struct seq_file *m, void *v);
+int pfs_show_sys_hwmon_name(struct seq_file *m, void *v);
+int pfs_show_sys_hwmon_temp(struct seq_file *m, void *v);
+int pfs_show_sys_zone(struct seq_file *m, void *v);
+int pfs_show_sys_thp(struct seq_file *m, void *v);
+/** An attribute that reads empty (a uevent with nothing to announce). */
+int pfs_show_sys_empty(struct seq_file *m, void *v);
+int pfs_link_sys_cpu_node(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_sys_cpu_cpufreq(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_sys_node_cpu(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_sys_hwmon(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_sys_hwmon_device(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_sys_zone(const struct pfs_ctx *c, char *buf, size_t size);
+
 /* The iterators' parts, for other show functions over the same records (bench/before). */
 void *pfs_pid_maps_start(struct seq_file *m, loff_t *pos);
 void *pfs_pid_maps_next(struct seq_file *m, void *v, loff_t *pos);
@@ -149,5 +178,98 @@ uint64_t pfs_softirq_count(const struct mach_machine *mach, int vec);
 /** /proc/stat's totals: CPU times summed over all CPUs (ns), the intr and softirq totals. */
 void pfs_stat_totals(const struct mach_machine *mach, uint64_t cpu_ns[MACH_NR_CPUTIME], uint64_t *intr,
 		     uint64_t *softirq);
+
+/* ------------------------------------------------------------------ */
+/* /sys: block devices (sys_block.c, sys_block_queue.c, sys_links.c)    */
+
+/** The small files of a block device's directory, as pfs_show_blk_attr's arg. */
+enum pfs_blk_attr {
+	PFS_BA_RO, PFS_BA_REMOVABLE, PFS_BA_HIDDEN, PFS_BA_RANGE, PFS_BA_EXT_RANGE, PFS_BA_CAPABILITY,
+	PFS_BA_ALIGNMENT_OFFSET, PFS_BA_DISCARD_ALIGNMENT, PFS_BA_DISKSEQ, PFS_BA_PARTSCAN, PFS_BA_EVENTS,
+	PFS_BA_EVENTS_ASYNC, PFS_BA_EVENTS_POLL_MSECS, PFS_BA_PARTITION, PFS_BA_START, PFS_BA_CACHE_TYPE,
+	PFS_BA_SERIAL, PFS_BA_DM_NAME, PFS_BA_DM_UUID, PFS_BA_DM_SUSPENDED, PFS_BA_LOOP_BACKING_FILE,
+	PFS_BA_LOOP_OFFSET, PFS_BA_LOOP_SIZELIMIT, PFS_BA_LOOP_AUTOCLEAR, PFS_BA_LOOP_PARTSCAN, PFS_BA_LOOP_DIO,
+	PFS_NR_BA
+};
+
+/** The files of the device a disk sits on (its device/ directory), as pfs_show_blk_hw's arg. */
+enum pfs_blk_hw_attr {
+	PFS_HW_DEVICE, PFS_HW_VENDOR, PFS_HW_FEATURES, PFS_HW_MODALIAS, PFS_HW_STATUS, /* virtio */
+	PFS_HW_MODEL, PFS_HW_REV, PFS_HW_SERIAL, PFS_HW_FIRMWARE_REV, PFS_HW_STATE, PFS_HW_TRANSPORT,
+	PFS_HW_TYPE, PFS_NR_HW
+};
+
+/** Whether the device a disk of kind @kind sits on shows @a. */
+bool pfs_blk_hw_shown(enum mach_blk_kind kind, enum pfs_blk_hw_attr a);
+
+int pfs_show_blk_stat(struct seq_file *m, void *v);
+int pfs_show_blk_inflight(struct seq_file *m, void *v);
+int pfs_show_blk_dev(struct seq_file *m, void *v);
+int pfs_show_blk_size(struct seq_file *m, void *v);
+int pfs_show_blk_uevent(struct seq_file *m, void *v);
+int pfs_show_blk_attr(struct seq_file *m, void *v);
+int pfs_show_blkq(struct seq_file *m, void *v);
+int pfs_show_blkq_scheduler(struct seq_file *m, void *v);
+int pfs_show_blkq_write_cache(struct seq_file *m, void *v);
+int pfs_show_blkq_zoned(struct seq_file *m, void *v);
+int pfs_show_blk_hw(struct seq_file *m, void *v);
+/** The disk a device-directory instance is the parent device of (c->inst), or NULL. */
+const struct mach_blkdev *pfs_blk_hw_disk(const struct pfs_ctx *c);
+int pfs_link_sys_block(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_class_block(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_dev_block(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_blk_device(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_blk_subsystem(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_blk_bdi(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_blk_holder(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_blk_slave(const struct pfs_ctx *c, char *buf, size_t size);
+/**
+ * The relative target sysfs gives a link in directory @from (below /sys)
+ * to @to (below /sys), as kernfs_get_target_path: up to the nearest
+ * ancestor of @from that holds @to, then down.  0 or -ENAMETOOLONG.
+ */
+int pfs_sys_rel_link(const char *from, const char *to, char *buf, size_t size);
+
+/* ------------------------------------------------------------------ */
+/* /sys/fs/cgroup: cgroup v2 (cgroup_core.c, cgroup_cpu.c, cgroup_mem.c) */
+
+/** The v2 group a cgroupfs file's directory (c->inst) stands for, or MACH_NONE. */
+uint32_t pfs_cg_of(const struct pfs_ctx *c);
+/** The memory limits of pfs_show_cg_mem_limit's arg. */
+enum pfs_cg_limit { PFS_CG_MEM_MIN, PFS_CG_MEM_LOW, PFS_CG_MEM_HIGH, PFS_CG_MEM_MAX, PFS_CG_SWAP_MAX };
+
+/**
+ * A group's CPU time in ns as cpu.stat prints it: the root's from the
+ * CPUs, another's from its tasks in and below it and what gone ones left.
+ */
+void pfs_cg_cputime(const struct mach_machine *mach, uint32_t g, uint64_t *user, uint64_t *sys, uint64_t *nice);
+int pfs_show_cg_procs(struct seq_file *m, void *v);
+int pfs_show_cg_threads(struct seq_file *m, void *v);
+size_t pfs_cg_tasks_first_size(const struct pfs_ctx *c);
+int pfs_show_cg_controllers(struct seq_file *m, void *v);
+int pfs_show_cg_subtree_control(struct seq_file *m, void *v);
+int pfs_show_cg_type(struct seq_file *m, void *v);
+int pfs_show_cg_events(struct seq_file *m, void *v);
+int pfs_show_cg_stat(struct seq_file *m, void *v);
+int pfs_show_cg_stat_local(struct seq_file *m, void *v);
+int pfs_show_cg_max_depth(struct seq_file *m, void *v);
+int pfs_show_cg_max_descendants(struct seq_file *m, void *v);
+int pfs_show_cg_freeze(struct seq_file *m, void *v);
+int pfs_show_cg_kill(struct seq_file *m, void *v);
+int pfs_show_cg_psi_enable(struct seq_file *m, void *v);
+int pfs_show_cg_pressure(struct seq_file *m, void *v);
+int pfs_show_cg_cpu_stat(struct seq_file *m, void *v);
+int pfs_show_cg_cpu_stat_local(struct seq_file *m, void *v);
+int pfs_show_cg_cpu_max(struct seq_file *m, void *v);
+int pfs_show_cg_cpu_weight(struct seq_file *m, void *v);
+int pfs_show_cg_cpu_weight_nice(struct seq_file *m, void *v);
+int pfs_show_cg_mem_current(struct seq_file *m, void *v);
+int pfs_show_cg_swap_current(struct seq_file *m, void *v);
+int pfs_show_cg_mem_limit(struct seq_file *m, void *v);
+int pfs_show_cg_mem_stat(struct seq_file *m, void *v);
+int pfs_show_cg_mem_events(struct seq_file *m, void *v);
+int pfs_show_cg_io_stat(struct seq_file *m, void *v);
+int pfs_show_cg_pids_current(struct seq_file *m, void *v);
+int pfs_show_cg_pids_max(struct seq_file *m, void *v);
 
 #endif /* UPROCFS_PROCFS_RENDER_H */

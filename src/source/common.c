@@ -169,10 +169,12 @@ int pfs_source_render(struct pfs_source *s, const struct pfs_reader *r, const st
 	if (rc && !err[0]) {
 		if (!path[0] && pfs_node_path(n, NULL, path, sizeof(path)))
 			path[0] = '\0';
+		const char *tree = n->scope >= PFS_SCOPE_SYS ? "/sys" : "/proc";
+
 		if (rc == -ENOENT || rc == -ESRCH)
-			snprintf(err, errlen, "/proc/%s: not on this machine", path);
+			snprintf(err, errlen, "%s/%s: not on this machine", tree, path);
 		else
-			snprintf(err, errlen, "/proc/%s: %s", path, strerror(-rc));
+			snprintf(err, errlen, "%s/%s: %s", tree, path, strerror(-rc));
 	}
 	return rc;
 }

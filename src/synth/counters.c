@@ -111,10 +111,13 @@ void sy_build_meminfo(struct synth *s)
 			       (double)s->sum.data * rng_uniform(r, 0.05, 0.2)) + shmem;
 	MI(VMALLOCTOTAL) = 34359738367ull;
 	MI(VMALLOCUSED) = kstack + 12000 + 400 * (uint64_t)n;
+	/* huge pages back anonymous memory only while THP is not "never" (the draw is made either way) */
 	MI(ANONHUGEPAGES) = (uint64_t)((double)MI(ANONPAGES) * rng_uniform(r, 0, 0.15)) / 2048 * 2048;
 	/* at least the huge pages the processes' smaps show */
 	if (MI(ANONHUGEPAGES) < s->sum.thp)
 		MI(ANONHUGEPAGES) = s->sum.thp;
+	if (s->m->platform.thp.enabled == MACH_THP_NEVER)
+		MI(ANONHUGEPAGES) = 0;
 	MI(HUGEPAGESIZE) = 2048;
 	/* the direct map covers all of RAM: a few 4k pages, the rest 2M */
 	MI(DIRECTMAP4K) = 2048 * rng_range(r, 8, 120);

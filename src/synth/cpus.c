@@ -64,22 +64,19 @@ void sy_build_topology(struct synth *s)
 /* ------------------------------------------------------------------ */
 /* CPU numbering                                                        */
 
-/* The core of a CPU: SMT siblings share one. */
-static unsigned int cpu_core(const struct synth *s, unsigned int cpu)
+unsigned int sy_cpu_core(const struct synth *s, unsigned int cpu)
 {
 	return s->smt ? cpu % (s->o->cpus / 2) : cpu;
 }
 
-/* Package (and NUMA node, when there are several) of a CPU: siblings share one. */
-static unsigned int cpu_pkg(const struct synth *s, unsigned int cpu)
+unsigned int sy_cpu_pkg(const struct synth *s, unsigned int cpu)
 {
-	return cpu_core(s, cpu) / (s->smt ? s->pkg_cpus / 2 : s->pkg_cpus);
+	return sy_cpu_core(s, cpu) / (s->smt ? s->pkg_cpus / 2 : s->pkg_cpus);
 }
 
-/* Nodes are packages, except on one-node machines. */
-static unsigned int cpu_node(const struct synth *s, unsigned int cpu)
+unsigned int sy_cpu_node(const struct synth *s, unsigned int cpu)
 {
-	return s->nnodes > 1 ? cpu_pkg(s, cpu) : 0;
+	return s->nnodes > 1 ? sy_cpu_pkg(s, cpu) : 0;
 }
 
 /* A word at a time: masks of thousands of CPUs are set for every thread. */
@@ -107,7 +104,7 @@ void sy_bitmap_set_node_cpus(const struct synth *s, struct mach_bitmap *b, unsig
 		return;
 	}
 	for (unsigned int cpu = 0; cpu < s->o->cpus; cpu++)
-		if (cpu_node(s, cpu) == node)
+		if (sy_cpu_node(s, cpu) == node)
 			mach_bitmap_set(b, cpu);
 }
 
@@ -175,7 +172,7 @@ static int domain_init(struct synth *s, struct mach_sched_domain *d, enum mach_s
 /* The span of CPU @cpu's domain: its SMT siblings, package, NUMA group or all. */
 static void domain_span(struct synth *s, struct mach_sched_domain *d, unsigned int cpu, unsigned int group)
 {
-	unsigned int n = s->o->cpus, cores = s->smt ? n / 2 : n, core = cpu_core(s, cpu);
+	unsigned int n = s->o->cpus, cores = s->smt ? n / 2 : n, core = sy_cpu_core(s, cpu);
 	unsigned int pkg_cores = s->smt ? s->pkg_cpus / 2 : s->pkg_cpus, first, count;
 
 	switch (d->level) {

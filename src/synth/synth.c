@@ -42,7 +42,10 @@
  *      under vmstat's pgpgin/pgpgout, zones and free lists under meminfo,
  *      slab caches under its Slab lines, the kernel's identity, registries
  *      and file locks;
- *   7. /proc/sys, sized from the RAM and CPUs as the kernel sizes it (sysctl.c).
+ *   7. what /sys shows beyond /proc: the block devices' directories, queues
+ *      and hardware (sys_sysfs.c), each cgroup's charges, limits and I/O
+ *      summed up the tree (cg_state.c);
+ *   8. /proc/sys, sized from the RAM and CPUs as the kernel sizes it (sysctl.c).
  *
  * Dense machines (hundreds of thousands of tasks) are mostly Kubernetes-style
  * pods whose containers run static binaries, as such hosts are; small ones
@@ -149,6 +152,7 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	sy_init_names(&s);
 	sy_build_clock(&s);
 	sy_build_topology(&s);
+	sy_plan_thp(&s);
 	sy_plan_storage(&s);
 	if ((rc = sy_build_cpus(&s)) || (rc = sy_plan(&s)) || (rc = sy_net_plan(&s)) || (rc = sy_plan_sharing(&s)) ||
 	    (rc = sy_install_waits(&s)) || (rc = sy_build_tasks(&s)) || (rc = sy_build_children(&s)))
@@ -167,7 +171,10 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	finish_procs(&s);
 	sy_build_vmstat(&s);
 	sy_build_disk_io(&s);
-	if ((rc = sy_build_zones(&s)) || (rc = sy_build_slabs(&s)) || (rc = sy_build_kernel(&s)))
+	if ((rc = sy_build_zones(&s)) || (rc = sy_build_slabs(&s)) || (rc = sy_build_kernel(&s)) ||
+	    (rc = sy_build_sysfs(&s)))
+		goto fail;
+	if ((rc = sy_build_blk_sysfs(&s)) || (rc = sy_build_cgroup_state(&s)))
 		goto fail;
 	sy_build_load(&s);
 	if ((rc = sy_build_net(&s)) || (rc = sy_build_sysctl(&s)) || (rc = sy_kernel_finish(&s)))

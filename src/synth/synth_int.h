@@ -50,6 +50,7 @@
 #define KEY_ZONES 0x600000020ull
 #define KEY_SLABS 0x600000030ull
 #define KEY_KERNEL 0x600000040ull
+#define KEY_SYSFS 0x600000050ull     /* +0 THP, +1 topology, clocks and sensors (sys_cpus.c) */
 #define KEY_DETAIL 0x700000000ull    /* + pid: its smaps details and wait registers */
 
 /* Round kB to whole pages. */
@@ -313,6 +314,12 @@ int sy_build_cpus(struct synth *s);
 /** Per-CPU schedstat counts and scheduler domains: 0 or -ENOMEM. */
 int sy_build_schedstat(struct synth *s);
 /** Set bits [@first, @first + @count) of @b, clipped to its width. */
+/** The core of CPU @cpu, numbered across the machine: SMT siblings share one. */
+unsigned int sy_cpu_core(const struct synth *s, unsigned int cpu);
+/** The package of CPU @cpu: siblings share one. */
+unsigned int sy_cpu_pkg(const struct synth *s, unsigned int cpu);
+/** The NUMA node of CPU @cpu: its package, on machines with several nodes. */
+unsigned int sy_cpu_node(const struct synth *s, unsigned int cpu);
 void sy_bitmap_set_range(struct mach_bitmap *b, unsigned int first, unsigned int count);
 /** Set the bits of the CPUs of NUMA node @node (all CPUs with one node). */
 void sy_bitmap_set_node_cpus(const struct synth *s, struct mach_bitmap *b, unsigned int node);
@@ -404,5 +411,19 @@ int sy_build_zones(struct synth *s);
 int sy_build_slabs(struct synth *s);
 /** Identity, command line, registries, cgroup controllers and file locks: 0 or -ENOMEM. */
 int sy_build_kernel(struct synth *s);
+
+/* sys_sysfs.c, cg_state.c: what /sys shows beyond /proc */
+
+/** Each block device's sysfs part: its directory, queue limits, the device under it.  0 or -ENOMEM. */
+int sy_build_blk_sysfs(struct synth *s);
+/** Each v2 group's state: charges of its tasks, limits, I/O, gone tasks' time; summed up the tree. */
+int sy_build_cgroup_state(struct synth *s);
+
+/* sys_cpus.c */
+
+/** Transparent hugepages' settings, before meminfo (AnonHugePages is 0 when THP is never). */
+void sy_plan_thp(struct synth *s);
+/** What /sys shows beyond /proc: topology, caches, clocks, nodes, sensors (after the zones). */
+int sy_build_sysfs(struct synth *s);
 
 #endif /* UPROCFS_SYNTH_INT_H */

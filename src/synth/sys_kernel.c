@@ -133,19 +133,14 @@ static int registries(struct synth *s)
 	return 0;
 }
 
-/*
- * How many cgroups the unified hierarchy has: the root, system.slice,
- * user.slice, init.scope and a unit for each of pid 1's children.  A stand-in
- * for the cgroup tree's own count until the machine has one (merge: the
- * cgroup tree's number of groups replaces it).
- */
+/* How many cgroups the unified hierarchy has: its live groups (the tree of ns_cgroups.c). */
 static int sy_cgroup_count(const struct synth *s)
 {
-	int n = 4;
+	int n = 0;
 
-	for (size_t i = 0; i < s->m->nprocs; i++)
-		n += s->m->procs[i].ppid == 1;
-	return n;
+	for (size_t i = 0; i < s->m->ncgroups; i++)
+		n += !s->m->cgroups[i].dead;
+	return n ? n : 1;
 }
 
 static int cgroup_controllers(struct synth *s)

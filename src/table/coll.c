@@ -8,11 +8,13 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "../procfs/render.h"
 #include "table_int.h"
+#include "table_sys.h"
 
 /* The file table entry of fd @fd, by binary search; NULL if it is not open. */
 static const struct mach_fd *find_fd(const struct mach_files *f, uint32_t fd)
@@ -88,11 +90,11 @@ static int sysctl_lookup_key(const struct pfs_ctx *c, uint32_t parent, const cha
 	return sysctl_lookup(c, parent, name, inst, false);
 }
 
-static const char *sysctl_name(const struct pfs_ctx *c, uint32_t inst)
+static int sysctl_name(const struct pfs_ctx *c, uint32_t inst, char *buf, size_t size)
 {
 	const struct mach_sysctl_node *n = sysctl_node(c, inst);
 
-	return n && n->name ? n->name : "";
+	return snprintf(buf, size, "%s", n && n->name ? n->name : "") < (int)size ? 0 : -ENAMETOOLONG;
 }
 
 static int sysctl_path(const struct pfs_ctx *c, uint32_t inst, char *buf, size_t size)
@@ -190,11 +192,22 @@ static const struct pfs_coll_ops *const colls[PFS_NR_COLLS] = {
 	[PFS_COLL_FDS] = &fds_ops,
 	[PFS_COLL_SYSCTL_DIRS] = &sysctl_dirs_ops,
 	[PFS_COLL_SYSCTL_KEYS] = &sysctl_keys_ops,
+	[PFS_COLL_SYS_BLOCK] = &pfs_sys_block_ops,
+	[PFS_COLL_CLASS_BLOCK] = &pfs_class_block_ops,
+	[PFS_COLL_DEV_BLOCK] = &pfs_dev_block_ops,
+	[PFS_COLL_DEVICES] = &pfs_sysdevices_ops,
+	[PFS_COLL_DEVDIRS] = &pfs_devdirs_ops,
+	[PFS_COLL_BLKDEVS] = &pfs_blkdevs_ops,
+	[PFS_COLL_BLK_HOLDERS] = &pfs_blk_holders_ops,
+	[PFS_COLL_BLK_SLAVES] = &pfs_blk_slaves_ops,
+	[PFS_COLL_CGROUPS] = &pfs_cgroups_ops,
 };
 
 const struct pfs_coll_ops *pfs_coll_ops(enum pfs_coll coll)
 {
-	return (unsigned int)coll < PFS_NR_COLLS ? colls[coll] : NULL;
+	if ((unsigned int)coll >= PFS_NR_COLLS)
+		return NULL;
+	return colls[coll] ? colls[coll] : pfs_sys_coll_ops(coll);
 }
 
 bool pfs_coll_known(const struct pfs_entry *e, const struct pfs_ctx *c, uint32_t inst)

@@ -10,7 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "table_sys.h"
 #include "uprocfs/procfs.h"
+
+/* The scopes of /proc: any other roots under /sys. */
+#define PFS_IN_PROC (PFS_IN(PFS_SCOPE_GLOBAL) | PFS_IN_TASK | PFS_IN(PFS_SCOPE_SYSCTL))
 
 static struct mach_ld_name *names;
 static size_t nnames;
@@ -44,6 +48,12 @@ static void collect_names(void)
 		const char *star = strchr(e->path, '*');
 		char *dir = NULL;
 
+		if (e->scopes & ~PFS_IN_PROC) {
+			/* /sys: a directory marked with a kind roots a subtree the walk reads (walk_sys.c) */
+			if (e->kind == PFS_DIR && mach_ld_kind_sysfs(e->load))
+				names[nnames++] = (struct mach_ld_name){ .name = e->path, .kind = e->load };
+			continue;
+		}
 		if (e->kind == PFS_DIR || e->load == MACH_LD_NONE)
 			continue;
 		if (e->kind == PFS_FILE && mach_ld_kind_tree(e->load)) {
@@ -87,6 +97,31 @@ const struct mach_ld_name *pfs_load_names(size_t *n)
 	return names;
 }
 
+/*
+ * What a path under /sys is to the loader: a directory the table serves,
+ * or a file it loads.  Named by syntax first (cpu3/cache/index2); what
+ * that does not name, or names as an object's (a disk's, a group's), by
+ * the machine /proc loaded, whose objects the directories are named after.
+ */
+static int sys_classify(const struct mach_machine *m, const char *rel, bool dir, struct mach_ld_sys_file *f)
+{
+	char path[4200], err[64];
+	struct pfs_node n;
+
+	if (snprintf(path, sizeof(path), "/sys/%s", rel) >= (int)sizeof(path))
+		return -ENOENT;
+	if ((pfs_parse_path(path, NULL, &n, err, sizeof(err)) || !n.entry || n.scope == PFS_SCOPE_SYSOBJ) &&
+	    (!m || pfs_parse_path(path, m, &n, err, sizeof(err)) || !n.entry))
+		return -ENOENT;
+	if (dir)
+		return n.entry->kind == PFS_DIR ? 0 : -ENOENT;
+	if (n.entry->kind == PFS_DIR || !mach_ld_kind_sysfs(n.entry->load))
+		return -ENOENT;
+	*f = (struct mach_ld_sys_file){ .kind = n.entry->load, .attr = n.entry->arg, .inst = n.inst,
+					.link = n.entry->kind == PFS_LINK };
+	return 0;
+}
+
 int pfs_load_tree(const char *dir, const struct mach_load_opts *opts, struct mach_machine **out,
 		  struct mach_load_report *report, char *err, size_t errlen)
 {
@@ -94,6 +129,7 @@ int pfs_load_tree(const char *dir, const struct mach_load_opts *opts, struct mac
 
 	if (opts)
 		o = *opts;
+	o.sys_classify = sys_classify;
 	o.files = pfs_load_names(&o.nfiles);
 	if (!o.files) {
 		snprintf(err, errlen, "out of memory");
@@ -110,6 +146,14 @@ int pfs_load_text(struct mach_loader *ld, const char *path, const char *text, si
 
 	if (!rc && (!n.entry || n.entry->kind == PFS_DIR || n.entry->load == MACH_LD_NONE))
 		rc = -EINVAL;
+	if (!rc && mach_ld_kind_sysfs(n.entry->load)) {
+		struct mach_ld_sys_file f = { .kind = n.entry->load, .attr = n.entry->arg, .inst = n.inst,
+					      .link = n.entry->kind == PFS_LINK,
+					      .rel = strncmp(path, "/sys/", 5) ? path : path + 5 };
+		const char *skip;
+
+		return mach_loader_sys(ld, &f, path, text, len, &skip, err, errlen);
+	}
 	if (rc) {
 		snprintf(err, errlen, "%s: not a file the loader parses (stat, meminfo, 42/status, "
 			 "42/task/43/maps, 42/fd/3, ...)", path);

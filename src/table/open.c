@@ -33,9 +33,13 @@ int pfs_bind(const struct mach_machine *mach, const struct pfs_node *n, struct p
 			c->whole = false;
 		}
 	}
-	if (n->entry && pfs_entry_is_star(n->entry) && pfs_coll_is_leaf(n->entry->coll) &&
-	    !pfs_coll_ops(n->entry->coll)->has(c, n->inst))
+	if (n->entry && n->scope >= PFS_SCOPE_SYS) {
+		if (strchr(n->entry->path, '*') && !pfs_chain_exists(n, c))
+			return -ENOENT; /* cpu9/online of a machine of eight */
+	} else if (n->entry && pfs_entry_is_star(n->entry) && pfs_coll_is_leaf(n->entry->coll) &&
+		   !pfs_coll_ops(n->entry->coll)->has(c, n->inst)) {
 		return -ENOENT; /* fd/7 of a task with no fd 7 */
+	}
 	return pfs_node_exists(n, c) ? 0 : -ENOENT;
 }
 
@@ -254,10 +258,39 @@ static int each_sysctl(const struct mach_machine *mach, const struct pfs_entry *
 	return rc;
 }
 
+#define SYS_DEPTH_MAX 16
+
+/* The files of /sys below directory @dir, depth first in listing order; not the write-only ones (cgroup.kill). */
+static int each_sys(const struct mach_machine *mach, unsigned int flags, const struct pfs_node *dir,
+		    unsigned int depth, int (*fn)(void *arg, const struct pfs_node *n, const struct pfs_ctx *c),
+		    void *arg)
+{
+	struct pfs_ctx c = { .ptrace_ok = true };
+	struct pfs_listing l;
+	int rc;
+
+	if (depth > SYS_DEPTH_MAX || pfs_bind(mach, dir, &c))
+		return 0;
+	rc = pfs_dir_list(dir, &c, &l);
+	for (size_t i = 0; i < l.n && !rc; i++) {
+		const struct pfs_node *n = &l.ents[i].node;
+		struct pfs_ctx fc = { .ptrace_ok = true };
+
+		if (n->entry->kind == PFS_DIR)
+			rc = each_sys(mach, flags, n, depth + 1, fn, arg);
+		else if (((flags & PFS_EACH_ALL) || n->entry->load != MACH_LD_NONE) && !pfs_bind(mach, n, &fc) &&
+			 (pfs_node_mode(n, &fc) & 0444) && node_renders(n, &fc))
+			rc = fn(arg, n, &fc);
+	}
+	pfs_listing_free(&l);
+	return rc;
+}
+
 int pfs_for_each_file(const struct mach_machine *mach, unsigned int flags,
 		      int (*fn)(void *arg, const struct pfs_node *n, const struct pfs_ctx *c), void *arg)
 {
 	const struct pfs_entry *keys = coll_entry(PFS_COLL_SYSCTL_KEYS);
+	struct pfs_node sys = pfs_tree_root(PFS_SCOPE_SYS);
 	int rc = each_in_scope(mach, flags, PFS_SCOPE_GLOBAL, 0, 0, fn, arg);
 
 	if (!rc && keys && mach->sysctl && ((flags & PFS_EACH_ALL) || keys->load != MACH_LD_NONE))
@@ -270,5 +303,5 @@ int pfs_for_each_file(const struct mach_machine *mach, unsigned int flags,
 		for (unsigned int t = 0; !rc && t < proc->nthreads; t++)
 			rc = each_in_scope(mach, flags, PFS_SCOPE_TID, proc->tgid, proc->threads[t].tid, fn, arg);
 	}
-	return rc;
+	return rc ? rc : each_sys(mach, flags, &sys, 0, fn, arg);
 }

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "../procfs/render.h"
+#include "table_sys.h"
 #include "uprocfs/procfs.h"
 
 #define G PFS_IN(PFS_SCOPE_GLOBAL)
@@ -23,6 +24,7 @@
 #define T PFS_IN(PFS_SCOPE_TID)
 #define PT PFS_IN_TASK
 #define S PFS_IN(PFS_SCOPE_SYSCTL)
+#define SY PFS_IN(PFS_SCOPE_SYS)
 
 /* A single_open file. */
 #define FILE_(p, sc, md, sh, ld, fn, ...) \
@@ -79,6 +81,90 @@ static bool has_mounts(const struct pfs_ctx *c)
 static bool has_cgroups(const struct pfs_ctx *c)
 {
 	return mach_thread_css_set(c->mach, c->thread) != NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* /sys: the platform (mach_platform.h)                                 */
+
+static const struct mach_cpu *sys_cpu(const struct pfs_ctx *c, uint32_t id)
+{
+	int i = mach_cpu_index(c->mach, id);
+
+	return i < 0 ? NULL : &c->mach->cpus[i];
+}
+
+/* cpuN/online: every CPU but the boot CPU (x86 cannot take it offline) */
+static bool sys_cpu_hotpluggable(const struct pfs_ctx *c)
+{
+	const struct mach_cpu *cpu = sys_cpu(c, c->inst);
+
+	return cpu && (c->mach->platform.cpus_known ? cpu->topo.hotpluggable : cpu->id != 0);
+}
+
+/* topology/ and cache/ exist while the CPU is online */
+static bool sys_cpu_topology(const struct pfs_ctx *c)
+{
+	const struct mach_cpu *cpu = sys_cpu(c, c->inst);
+
+	return cpu && cpu->online && c->mach->platform.cpus_known;
+}
+
+static bool sys_cpu_ppin(const struct pfs_ctx *c)
+{
+	const struct mach_cpu *cpu = sys_cpu(c, c->inst);
+
+	return cpu && cpu->topo.has_ppin;
+}
+
+static bool sys_cache_id(const struct pfs_ctx *c)
+{
+	const struct mach_cpu *cpu = sys_cpu(c, c->inst >> 3);
+
+	return cpu && (c->inst & 7u) < cpu->topo.ncaches && cpu->topo.cache[c->inst & 7u].has_id;
+}
+
+static bool sys_cpufreq(const struct pfs_ctx *c)
+{
+	return c->mach->platform.cpufreq.present && sys_cpu(c, c->inst);
+}
+
+static bool sys_nodes(const struct pfs_ctx *c)
+{
+	return c->mach->platform.nnodes > 0;
+}
+
+static bool sys_hwmon(const struct pfs_ctx *c)
+{
+	return c->mach->platform.nhwmon > 0;
+}
+
+static bool sys_pci_hwmon(const struct pfs_ctx *c)
+{
+	for (unsigned int h = 0; h < c->mach->platform.nhwmon; h++)
+		if (c->mach->platform.hwmon[h].parent == MACH_HWMON_PCI)
+			return true;
+	return false;
+}
+
+/* pci0000:00 holds a sensor's function, or the way to a disk (an instance of devices/ *) */
+static bool sys_pci_root(const struct pfs_ctx *c)
+{
+	return sys_pci_hwmon(c) || pfs_obj_type(c->inst) == PFS_OBJ_DEVDIR;
+}
+
+static bool sys_thermal(const struct pfs_ctx *c)
+{
+	return c->mach->platform.thermal_class;
+}
+
+static bool sys_zone_trip(const struct pfs_ctx *c)
+{
+	return c->inst < c->mach->platform.nzones && c->mach->platform.zones[c->inst].crit;
+}
+
+static bool sys_thp(const struct pfs_ctx *c)
+{
+	return c->mach->platform.thp.known;
 }
 
 /* An ns/ link: the kernel lists all ten for every task; readlink says which it has. */
@@ -240,6 +326,170 @@ const struct pfs_entry pfs_entries[] = {
 	      .access = PFS_ACC_PTRACE_READ | PFS_ACC_AT_READ),
 	FILE_("timerslack_ns", P, 0666, pfs_show_pid_timerslack_ns, MACH_LD_PID_TIMERSLACK_NS, "timerslack_ns_show",
 	      .access = PFS_ACC_SELF_OR_NICE),
+	/*
+	 * /sys.  Kernfs lists a directory by the hash of each name
+	 * (pfs_kernfs_hash), so the order here is free.  The directories the
+	 * other parts of /sys hang under come first; a directory marked with a
+	 * .load kind roots a subtree the loader walks (mach_loader_sys).
+	 */
+	DIR_("devices/system", SY, 0755),
+	DIR_("devices/virtual", SY, 0755),
+	DIR_("class", SY, 0755),
+	DIR_("kernel", SY, 0755),
+	DIR_("kernel/mm", SY, 0755),
+
+	/* block devices and cgroup v2 (table_sys.inc): the class links first, which place the disks */
+#include "table_sys.inc"
+
+	/* the platform: CPUs, nodes, sensors, THP (mach_platform.h); file = .arg, instance = its directory's */
+#define SYSF(p, md, sh, ld, a, fn, ...) FILE_(p, SY, md, sh, ld, fn, .arg = a, __VA_ARGS__)
+#define CPU_LIST(p, a, fn) SYSF("devices/system/cpu/" p, 0444, pfs_show_sys_cpus, MACH_LD_SYS_CPU, a, fn)
+#define TOPO(p, a, fn, ...) SYSF("devices/system/cpu/*/topology/" p, 0444, pfs_show_sys_topology, \
+				  MACH_LD_SYS_CPU, a, fn, __VA_ARGS__)
+#define CACHE(p, a, ...) SYSF("devices/system/cpu/*/cache/*/" p, 0444, pfs_show_sys_cache, MACH_LD_SYS_CPU, a, \
+			      p "_show", __VA_ARGS__)
+#define FREQ(p, md, a, fn) SYSF("devices/system/cpu/cpufreq/*/" p, md, pfs_show_sys_cpufreq, MACH_LD_SYS_CPU, a, fn)
+#define NODES(p, a) SYSF("devices/system/node/" p, 0444, pfs_show_sys_nodes, MACH_LD_SYS_NODE, a, "print_nodes_state")
+#define ZONE(p, md, a, fn, ...) SYSF("devices/virtual/thermal/*/" p, md, pfs_show_sys_zone, MACH_LD_SYS_THERMAL, a, \
+				     fn, __VA_ARGS__)
+#define THP(p, md, a, fn) SYSF("kernel/mm/transparent_hugepage/" p, md, pfs_show_sys_thp, MACH_LD_SYS_THP, a, fn)
+	DIR_("devices/system/cpu", SY, 0755, .load = MACH_LD_SYS_CPU),
+	CPU_LIST("online", MACH_SYSA_CPUS_ONLINE, "show_cpus_attr"),
+	CPU_LIST("possible", MACH_SYSA_CPUS_POSSIBLE, "show_cpus_attr"),
+	CPU_LIST("present", MACH_SYSA_CPUS_PRESENT, "show_cpus_attr"),
+	CPU_LIST("offline", MACH_SYSA_CPUS_OFFLINE, "print_cpus_offline"),
+	CPU_LIST("isolated", MACH_SYSA_CPUS_ISOLATED, "print_cpus_isolated"),
+	CPU_LIST("enabled", MACH_SYSA_CPUS_ENABLED, "show_cpus_attr"),
+	SYSF("devices/system/cpu/kernel_max", 0444, pfs_show_sys_kernel_max, MACH_LD_SYS_CPU, MACH_SYSA_CPUS_KERNEL_MAX,
+	     "print_cpus_kernel_max"),
+	SYSF("devices/system/cpu/uevent", 0644, pfs_show_sys_empty, MACH_LD_NONE, 0, "uevent_show"),
+	DIR_("devices/system/cpu/cpufreq", SY, 0755),
+	DIR_("devices/system/cpu/cpufreq/*", SY, 0755, .coll = PFS_COLL_SYS_POLICIES),
+	FREQ("affected_cpus", 0444, MACH_SYSA_FREQ_AFFECTED, "show_affected_cpus"),
+	FREQ("related_cpus", 0444, MACH_SYSA_FREQ_RELATED, "show_related_cpus"),
+	FREQ("cpuinfo_min_freq", 0444, MACH_SYSA_FREQ_CPUINFO_MIN, "show_cpuinfo_min_freq"),
+	FREQ("cpuinfo_max_freq", 0444, MACH_SYSA_FREQ_CPUINFO_MAX, "show_cpuinfo_max_freq"),
+	FREQ("cpuinfo_cur_freq", 0400, MACH_SYSA_FREQ_CPUINFO_CUR, "show_cpuinfo_cur_freq"),
+	FREQ("cpuinfo_transition_latency", 0444, MACH_SYSA_FREQ_LATENCY, "show_cpuinfo_transition_latency"),
+	FREQ("scaling_cur_freq", 0444, MACH_SYSA_FREQ_SCALING_CUR, "show_scaling_cur_freq"),
+	FREQ("scaling_min_freq", 0644, MACH_SYSA_FREQ_SCALING_MIN, "show_scaling_min_freq"),
+	FREQ("scaling_max_freq", 0644, MACH_SYSA_FREQ_SCALING_MAX, "show_scaling_max_freq"),
+	FREQ("scaling_governor", 0644, MACH_SYSA_FREQ_GOVERNOR, "show_scaling_governor"),
+	FREQ("scaling_driver", 0444, MACH_SYSA_FREQ_DRIVER, "show_scaling_driver"),
+	FREQ("scaling_available_governors", 0444, MACH_SYSA_FREQ_GOVERNORS, "show_scaling_available_governors"),
+	FREQ("scaling_setspeed", 0644, MACH_SYSA_FREQ_SETSPEED, "show_scaling_setspeed"),
+	FREQ("scaling_available_frequencies", 0444, MACH_SYSA_FREQ_AVAILABLE, "show_available_freqs"),
+	DIR_("devices/system/cpu/*", SY, 0755, .coll = PFS_COLL_SYS_CPUS),
+	SYSF("devices/system/cpu/*/online", 0644, pfs_show_sys_cpu_online, MACH_LD_SYS_CPU, MACH_SYSA_CPU_ONLINE,
+	     "online_show", .exists = sys_cpu_hotpluggable),
+	SYSF("devices/system/cpu/*/uevent", 0644, pfs_show_sys_empty, MACH_LD_NONE, 0, "uevent_show"),
+	LINK("devices/system/cpu/*/*", SY, pfs_link_sys_cpu_node, "register_cpu_under_node",
+	     .coll = PFS_COLL_SYS_CPU_NODE, .load = MACH_LD_SYS_CPU, .arg = MACH_SYSA_CPU_NODE_LINK),
+	LINK("devices/system/cpu/*/cpufreq", SY, pfs_link_sys_cpu_cpufreq, "cpufreq_add_dev_symlink",
+	     .exists = sys_cpufreq, .load = MACH_LD_SYS_CPU, .arg = MACH_SYSA_CPU_CPUFREQ_LINK),
+	DIR_("devices/system/cpu/*/topology", SY, 0755, .exists = sys_cpu_topology),
+	TOPO("physical_package_id", MACH_SYSA_TOPO_PACKAGE, "physical_package_id_show"),
+	TOPO("die_id", MACH_SYSA_TOPO_DIE, "die_id_show"),
+	TOPO("cluster_id", MACH_SYSA_TOPO_CLUSTER, "cluster_id_show"),
+	TOPO("core_id", MACH_SYSA_TOPO_CORE, "core_id_show"),
+	SYSF("devices/system/cpu/*/topology/ppin", 0400, pfs_show_sys_topology, MACH_LD_SYS_CPU, MACH_SYSA_TOPO_PPIN,
+	     "ppin_show", .exists = sys_cpu_ppin),
+	TOPO("thread_siblings", MACH_SYSA_TOPO_THREAD_SIBLINGS, "thread_siblings_read"),
+	TOPO("thread_siblings_list", MACH_SYSA_TOPO_THREAD_SIBLINGS_LIST, "thread_siblings_list_read"),
+	TOPO("core_cpus", MACH_SYSA_TOPO_CORE_CPUS, "core_cpus_read"),
+	TOPO("core_cpus_list", MACH_SYSA_TOPO_CORE_CPUS_LIST, "core_cpus_list_read"),
+	TOPO("core_siblings", MACH_SYSA_TOPO_CORE_SIBLINGS, "core_siblings_read"),
+	TOPO("core_siblings_list", MACH_SYSA_TOPO_CORE_SIBLINGS_LIST, "core_siblings_list_read"),
+	TOPO("package_cpus", MACH_SYSA_TOPO_PACKAGE_CPUS, "package_cpus_read"),
+	TOPO("package_cpus_list", MACH_SYSA_TOPO_PACKAGE_CPUS_LIST, "package_cpus_list_read"),
+	TOPO("die_cpus", MACH_SYSA_TOPO_DIE_CPUS, "die_cpus_read"),
+	TOPO("die_cpus_list", MACH_SYSA_TOPO_DIE_CPUS_LIST, "die_cpus_list_read"),
+	TOPO("cluster_cpus", MACH_SYSA_TOPO_CLUSTER_CPUS, "cluster_cpus_read"),
+	TOPO("cluster_cpus_list", MACH_SYSA_TOPO_CLUSTER_CPUS_LIST, "cluster_cpus_list_read"),
+	DIR_("devices/system/cpu/*/cache", SY, 0755, .exists = sys_cpu_topology),
+	SYSF("devices/system/cpu/*/cache/uevent", 0644, pfs_show_sys_empty, MACH_LD_NONE, 0, "uevent_show",
+	     .exists = sys_cpu_topology),
+	DIR_("devices/system/cpu/*/cache/*", SY, 0755, .coll = PFS_COLL_SYS_CACHES),
+	CACHE("level", MACH_SYSA_CACHE_LEVEL),
+	CACHE("type", MACH_SYSA_CACHE_TYPE),
+	CACHE("size", MACH_SYSA_CACHE_SIZE),
+	CACHE("ways_of_associativity", MACH_SYSA_CACHE_WAYS),
+	CACHE("coherency_line_size", MACH_SYSA_CACHE_LINE),
+	CACHE("number_of_sets", MACH_SYSA_CACHE_SETS),
+	CACHE("physical_line_partition", MACH_SYSA_CACHE_PARTITION),
+	CACHE("id", MACH_SYSA_CACHE_ID, .exists = sys_cache_id),
+	CACHE("shared_cpu_map", MACH_SYSA_CACHE_SHARED_MAP),
+	CACHE("shared_cpu_list", MACH_SYSA_CACHE_SHARED_LIST),
+	SYSF("devices/system/cpu/*/cache/*/uevent", 0644, pfs_show_sys_empty, MACH_LD_NONE, 0, "uevent_show"),
+	DIR_("devices/system/node", SY, 0755, .load = MACH_LD_SYS_NODE, .exists = sys_nodes),
+	NODES("possible", MACH_SYSA_NODES_POSSIBLE),
+	NODES("online", MACH_SYSA_NODES_ONLINE),
+	NODES("has_cpu", MACH_SYSA_NODES_HAS_CPU),
+	NODES("has_memory", MACH_SYSA_NODES_HAS_MEMORY),
+	NODES("has_normal_memory", MACH_SYSA_NODES_HAS_NORMAL),
+	NODES("has_generic_initiator", MACH_SYSA_NODES_HAS_GI),
+	SYSF("devices/system/node/uevent", 0644, pfs_show_sys_empty, MACH_LD_NONE, 0, "uevent_show"),
+	DIR_("devices/system/node/*", SY, 0755, .coll = PFS_COLL_SYS_NODES),
+	SYSF("devices/system/node/*/cpumap", 0444, pfs_show_sys_node_cpus, MACH_LD_SYS_NODE, MACH_SYSA_NODE_CPUMAP,
+	     "node_read_cpumask"),
+	SYSF("devices/system/node/*/cpulist", 0444, pfs_show_sys_node_cpus, MACH_LD_SYS_NODE, MACH_SYSA_NODE_CPULIST,
+	     "node_read_cpulist"),
+	SYSF("devices/system/node/*/distance", 0444, pfs_show_sys_node_distance, MACH_LD_SYS_NODE,
+	     MACH_SYSA_NODE_DISTANCE, "node_read_distance"),
+	SYSF("devices/system/node/*/meminfo", 0444, pfs_show_sys_node_meminfo, MACH_LD_SYS_NODE,
+	     MACH_SYSA_NODE_MEMINFO, "node_read_meminfo"),
+	SYSF("devices/system/node/*/numastat", 0444, pfs_show_sys_node_numastat, MACH_LD_SYS_NODE,
+	     MACH_SYSA_NODE_NUMASTAT, "node_read_numastat"),
+	LINK("devices/system/node/*/*", SY, pfs_link_sys_node_cpu, "register_cpu_under_node",
+	     .coll = PFS_COLL_SYS_NODE_CPUS, .load = MACH_LD_SYS_NODE, .arg = MACH_SYSA_NODE_CPU_LINK),
+	/* the sensors' class links first: a loaded device learns where it hangs from its link */
+	DIR_("class/hwmon", SY, 0755, .load = MACH_LD_SYS_HWMON, .exists = sys_hwmon),
+	LINK("class/hwmon/*", SY, pfs_link_sys_hwmon, "device_add_class_symlinks", .coll = PFS_COLL_SYS_HWMON_LINKS,
+	     .load = MACH_LD_SYS_HWMON, .arg = MACH_SYSA_HWMON_LINK),
+	DIR_("class/thermal", SY, 0755, .load = MACH_LD_SYS_THERMAL, .exists = sys_thermal),
+	LINK("class/thermal/*", SY, pfs_link_sys_zone, "device_add_class_symlinks", .coll = PFS_COLL_SYS_ZONE_LINKS,
+	     .load = MACH_LD_SYS_THERMAL, .arg = MACH_SYSA_ZONE_LINK),
+	/* hwmon devices: k10temp on its data fabric function, a thermal zone's own */
+	DIR_("devices/pci0000:00", SY, 0755, .load = MACH_LD_SYS_HWMON, .exists = sys_pci_root),
+	DIR_("devices/pci0000:00/*", SY, 0755, .coll = PFS_COLL_SYS_HWMON_PCI),
+	DIR_("devices/pci0000:00/*", SY, 0755, .coll = PFS_COLL_DEVDIRS, .child_scope = PFS_SCOPE_SYSOBJ),
+	DIR_("devices/pci0000:00/*/hwmon", SY, 0755),
+	DIR_("devices/pci0000:00/*/hwmon/*", SY, 0755, .coll = PFS_COLL_SYS_HWMONS_PCI),
+	SYSF("devices/pci0000:00/*/hwmon/*/name", 0444, pfs_show_sys_hwmon_name, MACH_LD_SYS_HWMON,
+	     MACH_SYSA_HWMON_NAME, "name_show"),
+	SYSF("devices/pci0000:00/*/hwmon/*/*", 0444, pfs_show_sys_hwmon_temp, MACH_LD_SYS_HWMON,
+	     MACH_SYSA_HWMON_TEMP, "hwmon_attr_show", .coll = PFS_COLL_SYS_HWMON_TEMPS),
+	LINK("devices/pci0000:00/*/hwmon/*/device", SY, pfs_link_sys_hwmon_device, "device_add_class_symlinks",
+	     .load = MACH_LD_SYS_HWMON, .arg = MACH_SYSA_HWMON_DEVICE_LINK),
+	DIR_("devices/virtual/*", SY, 0755, .coll = PFS_COLL_DEVDIRS, .child_scope = PFS_SCOPE_SYSOBJ),
+	DIR_("devices/virtual/thermal", SY, 0755, .load = MACH_LD_SYS_THERMAL, .exists = sys_thermal),
+	DIR_("devices/virtual/thermal/*", SY, 0755, .coll = PFS_COLL_SYS_ZONES),
+	ZONE("type", 0444, MACH_SYSA_ZONE_TYPE, "type_show"),
+	ZONE("temp", 0444, MACH_SYSA_ZONE_TEMP, "temp_show"),
+	ZONE("mode", 0644, MACH_SYSA_ZONE_MODE, "mode_show"),
+	ZONE("policy", 0644, MACH_SYSA_ZONE_POLICY, "policy_show"),
+	ZONE("trip_point_0_type", 0444, MACH_SYSA_ZONE_TRIP_TYPE, "trip_point_type_show", .exists = sys_zone_trip),
+	ZONE("trip_point_0_temp", 0444, MACH_SYSA_ZONE_TRIP_TEMP, "trip_point_temp_show", .exists = sys_zone_trip),
+	DIR_("devices/virtual/thermal/*/*", SY, 0755, .coll = PFS_COLL_SYS_HWMONS_ZONE),
+	SYSF("devices/virtual/thermal/*/*/name", 0444, pfs_show_sys_hwmon_name, MACH_LD_SYS_HWMON,
+	     MACH_SYSA_HWMON_NAME, "name_show"),
+	SYSF("devices/virtual/thermal/*/*/*", 0444, pfs_show_sys_hwmon_temp, MACH_LD_SYS_HWMON, MACH_SYSA_HWMON_TEMP,
+	     "hwmon_attr_show", .coll = PFS_COLL_SYS_HWMON_TEMPS),
+	DIR_("kernel/mm/transparent_hugepage", SY, 0755, .load = MACH_LD_SYS_THP, .exists = sys_thp),
+	THP("enabled", 0644, MACH_SYSA_THP_ENABLED, "enabled_show"),
+	THP("defrag", 0644, MACH_SYSA_THP_DEFRAG, "defrag_show"),
+	THP("shmem_enabled", 0644, MACH_SYSA_THP_SHMEM, "shmem_enabled_show"),
+	THP("use_zero_page", 0644, MACH_SYSA_THP_ZERO_PAGE, "use_zero_page_show"),
+	THP("hpage_pmd_size", 0444, MACH_SYSA_THP_PMD_SIZE, "hpage_pmd_size_show"),
+#undef SYSF
+#undef CPU_LIST
+#undef TOPO
+#undef CACHE
+#undef FREQ
+#undef NODES
+#undef ZONE
+#undef THP
+	/* end of the platform's /sys */
 };
 
 const size_t pfs_nentries = sizeof(pfs_entries) / sizeof(pfs_entries[0]);

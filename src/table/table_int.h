@@ -20,4 +20,12 @@ static inline bool pfs_coll_is_leaf(enum pfs_coll coll)
 /** Whether @e is a "*" entry (its path's last component). */
 bool pfs_entry_is_star(const struct pfs_entry *e);
 
+/** Whether each instance on the way to /sys node @n exists on the machine in @c (cpu3 of cpu3/cache/index2 too). */
+bool pfs_chain_exists(const struct pfs_node *n, const struct pfs_ctx *c);
+
+/** The operations of a /sys collection (coll_sys.c), or NULL. */
+const struct pfs_coll_ops *pfs_sys_coll_ops(enum pfs_coll coll);
+/** The operations of a /sys collection of the sensors (coll_sys_sensors.c), or NULL. */
+const struct pfs_coll_ops *pfs_sys_sensor_coll_ops(enum pfs_coll coll);
+
 #endif

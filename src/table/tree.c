@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "table_int.h"
+#include "table_sys.h"
 
 /* Entries are few (hundreds); a directory's children are a short list of indexes. */
 #define MAX_ENTRIES 4096
@@ -30,6 +31,12 @@ struct dir_children {
 /* [scope][1 + directory entry index]; slot 0 is the scope's own root. */
 static struct dir_children *children[PFS_NR_SCOPES];
 static pthread_once_t children_once = PTHREAD_ONCE_INIT;
+/*
+ * For each entry, the "*" entry of the deepest collection in its path
+ * (itself for a "*" entry), and for each "*" entry the one of the
+ * collection before it: how a /sys node's instances name its path.
+ */
+static int *star_coll, *star_up;
 
 /* Length of the directory part of @path ("a/b/c" -> 3, "c" -> 0). */
 static size_t parent_len(const char *path)
@@ -53,8 +60,52 @@ static int dir_index(enum pfs_scope scope, const char *path, size_t len)
 	return -2; /* an undeclared directory: a table error, caught by the table test */
 }
 
+/* The "*" entry whose path is @path[0..len) in a scope of @scopes, or -1. */
+static int star_entry(unsigned int scopes, const char *path, size_t len)
+{
+	for (size_t i = 0; i < pfs_nentries; i++) {
+		const struct pfs_entry *e = &pfs_entries[i];
+
+		if ((e->scopes & scopes) && strlen(e->path) == len && !memcmp(e->path, path, len) &&
+		    pfs_entry_is_star(e))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* The end of the last "*" component of @path before offset @before, or 0. */
+static size_t last_star_end(const char *path, size_t before)
+{
+	for (size_t i = before; i-- > 0;)
+		if (path[i] == '*' && (i == 0 || path[i - 1] == '/') && (path[i + 1] == '/' || !path[i + 1]))
+			return i + 1;
+	return 0;
+}
+
+static void build_star_chains(void)
+{
+	star_coll = malloc(pfs_nentries * sizeof(*star_coll));
+	star_up = malloc(pfs_nentries * sizeof(*star_up));
+	if (!star_coll || !star_up)
+		abort(); /* at start-up, a few kilobytes */
+	for (size_t i = 0; i < pfs_nentries; i++) {
+		const struct pfs_entry *e = &pfs_entries[i];
+		size_t end = last_star_end(e->path, strlen(e->path));
+
+		star_coll[i] = end ? star_entry(e->scopes, e->path, end) : -1;
+		star_up[i] = -1;
+		if (pfs_entry_is_star(e)) {
+			star_coll[i] = (int)i; /* two collections may share a path (devices/pci0000:00/ *) */
+			size_t up = last_star_end(e->path, end - 1);
+
+			star_up[i] = up ? star_entry(e->scopes, e->path, up) : -1;
+		}
+	}
+}
+
 static void build_children(void)
 {
+	build_star_chains();
 	for (int s = 0; s < PFS_NR_SCOPES; s++) {
 		struct dir_children *dc = calloc(pfs_nentries + 1, sizeof(*dc));
 
@@ -200,9 +251,67 @@ static int child_instance(const struct pfs_node *dir, const struct pfs_entry *e,
 		out->inst = (uint32_t)id;
 		return 0;
 	}
-	if (!c || !c->mach || !ops->lookup || ops->lookup(c, dir->inst, name, &inst))
+	if (ops->syntactic && !c) {
+		struct pfs_ctx none = { .mach = NULL };
+
+		if (!ops->lookup || ops->lookup(&none, dir->inst, name, &inst))
+			return -ENOENT;
+		out->inst = inst;
+		return 0;
+	}
+	if (!c || (!c->mach && !ops->syntactic) || !ops->lookup || ops->lookup(c, dir->inst, name, &inst))
 		return -ENOENT;
 	out->inst = inst;
+	return 0;
+}
+
+/*
+ * A literal /sys directory that is also an instance of a collection beside
+ * it (devices/virtual, the way to a loop disk) stands for that instance:
+ * the collections under it list from there.
+ */
+static void literal_instance(const struct dir_children *dc, const struct pfs_node *dir, const char *name,
+			     const struct pfs_ctx *c, struct pfs_node *out)
+{
+	for (unsigned int i = 0; c && c->mach && i < dc->n; i++) {
+		const struct pfs_entry *e = &pfs_entries[dc->idx[i]];
+		const struct pfs_coll_ops *ops = pfs_coll_ops(e->coll);
+		uint32_t inst;
+
+		if (pfs_entry_is_star(e) && ops && ops->lookup && !ops->numeric && !ops->syntactic &&
+		    !ops->lookup(c, dir->inst, name, &inst) && (!ops->has || ops->has(c, inst))) {
+			out->inst = inst;
+			return;
+		}
+	}
+}
+
+/*
+ * The "*" child named @name.  With a machine, a name two collections could
+ * take is the instance of the first that has it (0000:00:02.0: a disk's
+ * device, not a sensor's); without one, the first that parses it.
+ */
+static int star_child(const struct dir_children *dc, enum pfs_scope scope, const struct pfs_node *dir,
+		      const char *name, const struct pfs_ctx *c, struct pfs_node *out)
+{
+	struct pfs_node first = { 0 };
+
+	for (unsigned int i = 0; i < dc->n; i++) {
+		const struct pfs_entry *e = &pfs_entries[dc->idx[i]];
+		const struct pfs_coll_ops *ops = pfs_coll_ops(e->coll);
+
+		*out = (struct pfs_node){ .entry = e, .scope = scope, .pid = dir->pid, .tid = dir->tid,
+					  .inst = dir->inst };
+		if (!pfs_entry_is_star(e) || child_instance(dir, e, name, c, out))
+			continue;
+		if (!c || !c->mach || !ops || ops->numeric || !ops->has || ops->has(c, out->inst))
+			return 0;
+		if (!first.entry)
+			first = *out;
+	}
+	if (!first.entry)
+		return -ENOENT;
+	*out = first;
 	return 0;
 }
 
@@ -223,18 +332,16 @@ int pfs_child(const struct pfs_node *dir, const char *name, const struct pfs_ctx
 			/* a literal directory that roots a scope (/proc/sys) stands for its root: instance 0 */
 			*out = (struct pfs_node){ .entry = e, .scope = scope, .pid = dir->pid, .tid = dir->tid,
 						  .inst = e->child_scope != PFS_SCOPE_GLOBAL ? 0 : dir->inst };
+			/* /sys objects of several kinds share a scope: a name is the file of the kind that has it */
+			if (scope == PFS_SCOPE_SYSOBJ && c && c->mach && !pfs_sysobj_placeholder(dir->inst) &&
+			    !pfs_node_exists(out, c))
+				continue;
+			if (scope == PFS_SCOPE_SYS && e->kind == PFS_DIR)
+				literal_instance(dc, dir, name, c, out);
 			return 0;
 		}
 	}
-	for (unsigned int i = 0; i < dc->n; i++) {
-		const struct pfs_entry *e = &pfs_entries[dc->idx[i]];
-
-		*out = (struct pfs_node){ .entry = e, .scope = scope, .pid = dir->pid, .tid = dir->tid,
-					  .inst = dir->inst };
-		if (pfs_entry_is_star(e) && !child_instance(dir, e, name, c, out))
-			return 0;
-	}
-	return -ENOENT;
+	return star_child(dc, scope, dir, name, c, out);
 }
 
 bool pfs_dir_needs_machine(const struct pfs_node *dir)
@@ -247,7 +354,7 @@ bool pfs_dir_needs_machine(const struct pfs_node *dir)
 	for (unsigned int i = 0; i < dc->n; i++) {
 		const struct pfs_coll_ops *ops = pfs_coll_ops(pfs_entries[dc->idx[i]].coll);
 
-		if (ops && !ops->numeric)
+		if (ops && !ops->numeric && !ops->syntactic)
 			return true;
 	}
 	return false;
@@ -259,18 +366,20 @@ bool pfs_dir_next_instance(const struct pfs_node *dir, const struct pfs_entry *c
 	const struct pfs_coll_ops *ops = pfs_coll_ops(coll->coll);
 	uint32_t inst;
 
-	if (!ops || !ops->next(c, dir->inst, pos, &inst))
-		return false;
-	*out = *dir;
-	out->entry = coll;
-	out->scope = dir->entry && dir->entry->child_scope != PFS_SCOPE_GLOBAL ? dir->entry->child_scope
-		     : dir->entry ? dir->scope : PFS_SCOPE_GLOBAL;
-	out->inst = inst;
-	if (ops->numeric)
-		snprintf(name, size, "%u", inst);
-	else
-		snprintf(name, size, "%s", ops->name(c, inst));
-	return true;
+	do {
+		if (!ops || !ops->next(c, dir->inst, pos, &inst))
+			return false;
+		*out = *dir;
+		out->entry = coll;
+		out->scope = dir->entry && dir->entry->child_scope != PFS_SCOPE_GLOBAL ? dir->entry->child_scope
+											: dir->scope;
+		out->inst = inst;
+		if (ops->numeric)
+			snprintf(name, size, "%u", inst);
+		else if (ops->name(c, inst, name, size))
+			continue; /* a name that does not fit: never listed */
+		return true;
+	} while (1);
 }
 
 bool pfs_dir_merged(const struct pfs_node *dir)
@@ -333,6 +442,8 @@ bool pfs_dir_next(const struct pfs_node *dir, const struct pfs_ctx *c, unsigned 
 			continue; /* collections are listed by whoever knows the instances */
 		*out = (struct pfs_node){ .entry = e, .scope = scope, .pid = dir->pid, .tid = dir->tid,
 					  .inst = dir->inst };
+		if (scope == PFS_SCOPE_SYS && e->kind == PFS_DIR)
+			literal_instance(dc, dir, last, c, out);
 		if (!pfs_node_exists(out, c))
 			continue;
 		*name = last;
@@ -428,6 +539,85 @@ static const struct pfs_entry *scope_root(enum pfs_scope scope)
 	return NULL;
 }
 
+#define CHAIN_MAX 8
+
+/* The collections a /sys node's path passes, deepest first: their "*" entries and instances. */
+struct chain {
+	int n;
+	int ent[CHAIN_MAX];
+	uint32_t inst[CHAIN_MAX];
+};
+
+static int node_chain(const struct pfs_node *n, const struct pfs_ctx *c, struct chain *ch)
+{
+	int j = star_coll[pfs_entry_index(n->entry)];
+	uint32_t inst = n->inst;
+
+	ch->n = 0;
+	for (; j >= 0; j = star_up[j]) {
+		const struct pfs_coll_ops *ops = pfs_coll_ops(pfs_entries[j].coll);
+
+		if (ch->n == CHAIN_MAX || !ops)
+			return -ENOENT;
+		ch->ent[ch->n] = j;
+		ch->inst[ch->n++] = inst;
+		if (ops->parent)
+			inst = ops->parent(c, inst);
+	}
+	return 0;
+}
+
+bool pfs_chain_exists(const struct pfs_node *n, const struct pfs_ctx *c)
+{
+	struct chain ch;
+
+	pthread_once(&children_once, build_children);
+	if (node_chain(n, c, &ch))
+		return false;
+	for (int k = 0; k < ch.n; k++) {
+		const struct pfs_coll_ops *ops = pfs_coll_ops(pfs_entries[ch.ent[k]].coll);
+
+		if (ops->has && !ops->has(c, ch.inst[k]))
+			return false;
+	}
+	return true;
+}
+
+/* A /sys node's path: its entry's, each "*" replaced by the name of its instance there. */
+static int sys_node_path(const struct pfs_node *n, const struct pfs_ctx *c, char *buf, size_t size)
+{
+	struct pfs_ctx none = { .mach = NULL };
+	const char *p = n->entry->path;
+	size_t at = 0;
+	struct chain ch;
+	int star = 0;
+
+	pthread_once(&children_once, build_children);
+	if (!c)
+		c = &none;
+	if (node_chain(n, c, &ch))
+		return -ENOENT;
+	while (*p) {
+		size_t len = strcspn(p, "/");
+
+		if (at && !put(buf, size, &at, "/", 1))
+			return -ENAMETOOLONG;
+		if (len == 1 && *p == '*') {
+			int k = ch.n - 1 - star++;
+			char name[256];
+
+			if (k < 0 || pfs_coll_ops(pfs_entries[ch.ent[k]].coll)->name(c, ch.inst[k], name, sizeof(name)))
+				return -ENOENT;
+			if (!put(buf, size, &at, name, strlen(name)))
+				return -ENAMETOOLONG;
+		} else if (!put(buf, size, &at, p, len)) {
+			return -ENAMETOOLONG;
+		}
+		p += len + (p[len] == '/');
+	}
+	return 0;
+}
+
 int pfs_node_path(const struct pfs_node *n, const struct pfs_ctx *c, char *buf, size_t size)
 {
 	const struct pfs_entry *e = n->entry;
@@ -440,6 +630,10 @@ int pfs_node_path(const struct pfs_node *n, const struct pfs_ctx *c, char *buf, 
 	buf[0] = '\0';
 	if (!e)
 		return 0;
+	if (pfs_sys_node_named(n))
+		return pfs_sys_node_path(n, c, buf, size);
+	if (n->scope >= PFS_SCOPE_SYS && strchr(e->path, '*'))
+		return sys_node_path(n, c, buf, size);
 	if (n->pid && (n->scope != PFS_SCOPE_GLOBAL || e->coll == PFS_COLL_PIDS))
 		ok = put_id(buf, size, &at, (unsigned long)n->pid);
 	if (ok && n->scope == PFS_SCOPE_TID)

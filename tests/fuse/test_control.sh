@@ -32,7 +32,8 @@ trap 'exit 1' INT TERM
 
 run() { timeout -k 5 120 "$UPROCFS" run --machine "$SPEC" -- "$@"; }
 
-"$UPROCFS" render --machine "$SPEC" --tree "$tmp/tree"
+# the machine as files: /proc beneath trees/proc (and /sys beneath trees/sys)
+"$UPROCFS" render --machine "$SPEC" --tree "$tmp/trees" && ln -s trees/proc "$tmp/tree"
 cpus=$(grep -c '^cpu[0-9]' "$tmp/tree/stat")
 memtotal=$(awk '/^MemTotal:/ {printf "%.0f", $2 * 1024}' "$tmp/tree/meminfo")
 release=$("$UPROCFS" render --machine "$SPEC" /proc/sys/kernel/osrelease)

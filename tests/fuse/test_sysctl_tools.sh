@@ -28,7 +28,8 @@ trap 'exit 1' INT TERM
 run() { timeout -k 5 120 "$UPROCFS" run --machine "$SPEC" -- "$@"; }
 
 # The oracle: the same machine rendered without FUSE (keys that read back the same).
-"$UPROCFS" render --machine "$SPEC" --tree "$tmp/tree"
+# the machine as files: /proc beneath trees/proc (and /sys beneath trees/sys)
+"$UPROCFS" render --machine "$SPEC" --tree "$tmp/trees" && ln -s trees/proc "$tmp/tree"
 keys=$(find "$tmp/tree/sys" -type f | wc -l)
 diag "oracle: $keys readable keys under sys/"
 

@@ -44,7 +44,8 @@ skip_ok() {	# skip_ok DESCRIPTION REASON
 have() { command -v "$1" > /dev/null 2>&1; }
 
 # The oracle: the same machine rendered without FUSE or the simulator.
-"$UPROCFS" render --machine "$SPEC" --tree "$tmp/tree"
+# the machine as files: /proc beneath trees/proc (and /sys beneath trees/sys)
+"$UPROCFS" render --machine "$SPEC" --tree "$tmp/trees" && ln -s trees/proc "$tmp/tree"
 swap_kb=$(awk '/^SwapTotal:/ {print $2}' "$tmp/tree/meminfo")
 devices=$(awk '{print $3}' "$tmp/tree/diskstats" | sort | tr '\n' ' ')
 root=$(sed -n 's/.*root=\/dev\/\([^ ]*\).*/\1/p' "$tmp/tree/cmdline")

@@ -37,7 +37,8 @@ trap 'exit 1' INT TERM
 run() { timeout -k 5 120 "$UPROCFS" run --machine "$SPEC" -- "$@"; }
 
 # The oracle: the same machine rendered without FUSE.
-"$UPROCFS" render --machine "$SPEC" --tree "$tmp/tree"
+# the machine as files: /proc beneath trees/proc (and /sys beneath trees/sys)
+"$UPROCFS" render --machine "$SPEC" --tree "$tmp/trees" && ln -s trees/proc "$tmp/tree"
 nprocs=$(ls "$tmp/tree" | grep -c '^[0-9]')
 nthreads=$(cut -d' ' -f4 "$tmp/tree/loadavg" | cut -d/ -f2)
 memtotal=$(awk '/^MemTotal:/ {print $2}' "$tmp/tree/meminfo")

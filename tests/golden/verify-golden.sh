@@ -12,7 +12,7 @@ for tree in "$golden"/*/; do
 	case $(basename "$tree") in corpus-*) continue ;; esac
 	n=$((n + 1))
 	out=$("$uprocfs" verify --quiet --proc "$tree" 2>&1)
-	summary=$(printf '%s\n' "$out" | grep '^verify:')
+	summary=$(printf '%s\n' "$out" | grep -m1 '^verify:')
 	case "$summary" in
 	*" 0 differ, 0 skipped")
 		echo "ok $n - $(basename "$tree"): $summary" ;;

@@ -65,8 +65,9 @@ static void test_shapes(void)
 			fine = e->readlink && !e->show && !e->ops && star == leaf;
 			break;
 		default:
-			fine = !e->show && !e->ops && !e->readlink && (e->mode & 0111) && e->load == MACH_LD_NONE &&
-			       star == (e->coll != PFS_COLL_NONE);
+			/* a /sys directory may root a subtree the loader walks */
+			fine = !e->show && !e->ops && !e->readlink && (e->mode & 0111) &&
+			       (e->load == MACH_LD_NONE || mach_ld_kind_sysfs(e->load)) && star == (e->coll != PFS_COLL_NONE);
 			break;
 		}
 		fine = fine && e->scopes && !(e->scopes >> PFS_NR_SCOPES) && e->path[0] && (e->mirrors != NULL) == (e->kind != PFS_DIR);
@@ -87,8 +88,8 @@ static void test_paths(void)
 			struct pfs_node n, back;
 			char path[256], err[256];
 
-			if (!(e->scopes & PFS_IN(s)))
-				continue;
+			if (!(e->scopes & PFS_IN(s)) || s >= PFS_SCOPE_SYS)
+				continue; /* /sys: test_sys_tree walks a machine's */
 			nodes++;
 			n = sample(e, (enum pfs_scope)s);
 			if (pfs_node_path(&n, &ctx, path, sizeof(path)) || pfs_parse_path(path, mach, &back, err, sizeof(err)) ||
@@ -124,7 +125,7 @@ static void test_listings(void)
 			unsigned int pos = 0, seen = 0;
 			const char *name;
 
-			if (!(e->scopes & PFS_IN(s)) || strchr(e->path, '*'))
+			if (!(e->scopes & PFS_IN(s)) || strchr(e->path, '*') || s >= PFS_SCOPE_SYS)
 				continue;
 			n = sample(e, (enum pfs_scope)s);
 			pfs_node_path(&n, NULL, path, sizeof(path));
@@ -217,12 +218,97 @@ static void test_load_groups(void)
 	ok(!bad && grouped >= 5, "every grouped file follows its group's first (%zu grouped)", grouped);
 }
 
+/* What a walk of a machine's /sys saw. */
+struct sys_walk {
+	const struct mach_machine *m;
+	unsigned long nodes, bad;
+	unsigned char *seen;      /* per table entry */
+};
+
+/* One directory of /sys: each child's path parses back to it, its inode decodes to it, listed in hash order. */
+static void walk_sys_dir(struct sys_walk *w, const struct pfs_node *dir, unsigned int depth)
+{
+	struct pfs_ctx c = { .mach = w->m };
+	struct pfs_listing l;
+
+	if (depth > 16 || pfs_bind(w->m, dir, &c) || pfs_dir_list(dir, &c, &l)) {
+		w->bad++;
+		return;
+	}
+	for (size_t i = 0; i < l.n; i++) {
+		const struct pfs_node *n = &l.ents[i].node;
+		struct pfs_ctx nc = { .mach = w->m };
+		struct pfs_node back;
+		char path[512] = "/sys/", err[256];
+
+		w->nodes++;
+		w->seen[pfs_entry_index(n->entry)] = 1;
+		if (pfs_bind(w->m, n, &nc) || pfs_node_path(n, &nc, path + 5, sizeof(path) - 5) ||
+		    pfs_parse_path(path, w->m, &back, err, sizeof(err)) || !same_node(n, &back) ||
+		    strcmp(strrchr(path, '/') + 1, l.names + l.ents[i].name) || node_from_ino(node_ino(n), &back) ||
+		    !same_node(n, &back) || (i && l.ents[i].hash < l.ents[i - 1].hash) ||
+		    (i && l.ents[i].hash == l.ents[i - 1].hash)) {
+			if (w->bad++ < 5)
+				diag("%s (%s): path, name, inode or listing order do not agree", path, n->entry->path);
+			continue;
+		}
+		if (n->entry->kind == PFS_DIR)
+			walk_sys_dir(w, n, depth + 1);
+	}
+	pfs_listing_free(&l);
+}
+
+/*
+ * /sys of a synthetic machine: every node a listing gives parses back from
+ * its path and decodes from its inode; every /sys entry of the table shows
+ * up (but ppin, which these CPUs lack); kernfs order is the kernel's.
+ */
+static void test_sys_tree(void)
+{
+	static const char *const cpu_dir[] = { "cpuidle", "uevent", "hotplug", "enabled", "possible", "offline",
+					       "present", "power", "online", "cpu1", "smt", "vulnerabilities",
+					       "cpufreq", "isolated", "kernel_max", "cpu0", "modalias" };
+	struct mach_synth_opts o;
+	struct mach_machine *m = NULL;
+	struct pfs_node root = pfs_tree_root(PFS_SCOPE_SYS);
+	unsigned char seen[4096] = { 0 };
+	struct sys_walk w = { .seen = seen };
+	unsigned long missing = 0, order = 0;
+	char err[256];
+
+	mach_synth_defaults(&o);
+	o.cpus = 16;
+	o.tasks = 40;
+	ok(!mach_synth_build(&o, &m, err, sizeof(err)), "a synthetic machine for /sys");
+	if (!m)
+		return;
+	w.m = m;
+	walk_sys_dir(&w, &root, 0);
+	for (size_t i = 0; i < pfs_nentries; i++)
+		/* devices/ *: the synthetic disks' top directories are all literal ones (pci0000:00, virtual) */
+		if ((pfs_entries[i].scopes & PFS_IN(PFS_SCOPE_SYS)) && !seen[i] && !strstr(pfs_entries[i].path, "ppin") &&
+		    strcmp(pfs_entries[i].path, "devices/*") && missing++ < 5)
+			diag("%s: never seen in the synthetic machine's /sys", pfs_entries[i].path);
+	ok(w.bad == 0 && w.nodes > 1000, "%lu nodes of /sys: paths, names, inodes and hash order agree (%lu bad)",
+	   w.nodes, w.bad);
+	ok(missing == 0, "every /sys entry of the table is on the machine (%lu missing)", missing);
+	/* the order of the reference VM's /sys/devices/system/cpu, from ls -f */
+	for (size_t i = 1; i < sizeof(cpu_dir) / sizeof(cpu_dir[0]); i++) {
+		uint32_t a = pfs_kernfs_hash(cpu_dir[i - 1]), b = pfs_kernfs_hash(cpu_dir[i]);
+
+		order += a > b || (a == b && strcmp(cpu_dir[i - 1], cpu_dir[i]) > 0);
+	}
+	ok(order == 0, "kernfs_name_hash orders /sys/devices/system/cpu as the kernel lists it");
+	mach_free(m);
+}
+
 int main(void)
 {
 	mach = mach_new();
 	test_shapes();
 	test_paths();
 	test_listings();
+	test_sys_tree();
 	test_parser_refuses();
 	test_sysctl_listing();
 	test_load_groups();

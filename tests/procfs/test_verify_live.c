@@ -279,7 +279,7 @@ static void test_captured_and_altered(void)
 	 * The same value, other text (a leading zero, a wider pad): the loader
 	 * reads no text by value, it refuses it naming the file and line.
 	 */
-	snprintf(path, sizeof(path), "%s/%d/status", capdir, (int)threads);
+	snprintf(path, sizeof(path), "%s/proc/%d/status", capdir, (int)threads);
 	ok(!edit_file(path, "\nThreads:\t4\n", "\nThreads:\t04\n"), "alter Threads: to 04 in the captured status");
 	snprintf(cmd, sizeof(cmd), "%s verify --proc %s 2>&1", uprocfs, capdir);
 	out = run(cmd, &status);
@@ -290,7 +290,7 @@ static void test_captured_and_altered(void)
 		diag("%s", out);
 	free(out);
 	ok(!edit_file(path, "\nThreads:\t04\n", "\nThreads:\t4\n"), "restore Threads:");
-	snprintf(path, sizeof(path), "%s/%d/statm", capdir, (int)threads);
+	snprintf(path, sizeof(path), "%s/proc/%d/statm", capdir, (int)threads);
 	ok(!edit_file(path, " 0 ", "  0 "), "widen a space in the captured statm");
 	snprintf(cmd, sizeof(cmd), "%s verify --proc %s 2>&1", uprocfs, capdir);
 	out = run(cmd, &status);

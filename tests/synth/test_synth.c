@@ -209,10 +209,12 @@ struct render_all_arg {
 static int render_one(void *arg, const struct pfs_node *n, const struct pfs_ctx *c)
 {
 	struct render_all_arg *a = arg;
-	char path[128] = "/proc/";
+	char path[4096] = "/proc/";
 
 	(void)c;
-	pfs_node_path(n, c, path + 6, sizeof(path) - 6);
+	if (n->scope >= PFS_SCOPE_SYS)
+		memcpy(path, "/sys/", 6);
+	pfs_node_path(n, c, path + strlen(path), sizeof(path) - strlen(path));
 	if (render_into(c->mach, path, a->b) && (*a->bad)++ < 5)
 		diag("%s: %s fails", props.label, path);
 	return 0;
