@@ -461,6 +461,17 @@ struct mach_fs {
 	bool cwd_deleted, root_deleted;
 };
 
+/*
+ * Files a loaded machine has no text for (issue 14: partial and torn
+ * captures): a capture without vmstat, a process whose stat was torn away
+ * from its status.  Bit k stands for the file kind the loader numbers k
+ * (enum mach_ld_kind in load.h; the model only keeps the bits).  Such a
+ * file does not exist on the machine (ENOENT), rather than printing values
+ * the machine never had.  Empty (0) for synthetic machines and for
+ * whatever a load read.
+ */
+__extension__ typedef unsigned __int128 mach_file_set;
+
 /** One thread (a task in kernel terms). */
 struct mach_thread {
 	pid_t tid;
@@ -510,6 +521,7 @@ struct mach_thread {
 	uint32_t sessionid;       /* audit session; 4294967295 when unset */
 	uint32_t personality;     /* ADDR_NO_RANDOMIZE 0x0040000, PER_LINUX32 8, ... */
 	uint64_t timer_slack_ns;  /* 50000 by default, 0 for RT tasks */
+	mach_file_set lacks;      /* task/<tid>/X files this thread has no text for */
 };
 
 /** One thread group (a process): what its threads share. */
@@ -559,6 +571,7 @@ struct mach_process {
 	bool oom_skip;
 	uint64_t autogroup_id;    /* /autogroup-ID; 0: the root autogroup (an empty file) */
 	int autogroup_nice;
+	mach_file_set lacks;      /* /proc/<pid>/X files the process has no text for */
 };
 
 /* ------------------------------------------------------------------ */
@@ -666,6 +679,7 @@ struct mach_machine {
 	struct mach_mnt_table *mnt_tables;
 	/* block devices, swaps, zones, slabs, identity, registries, locks (mach_sys.h) */
 	struct mach_sys sys;
+	mach_file_set lacks;      /* machine-wide files the machine has no text for */
 };
 
 /* ------------------------------------------------------------------ */

@@ -210,12 +210,18 @@ static int aggregates(const struct ld_msg *ms, struct mach_process *p, const str
 		}
 	}
 	for (int k = 0; k < 3; k++)
-		if (whole->f[fld[k]] < sum[k])
+		if (whole->f[fld[k]] < sum[k]) {
+			/* any of them may be the younger: a thread's count that grew after the whole was read */
+			ld_blame_add(ms, whole->path);
+			for (unsigned int i = 0; i < n; i++)
+				if (th[i].stat)
+					ld_blame_add(ms, th[i].stat->path);
 			return ld_say(ms, -EINVAL,
 				      "%s:%u: %s %" PRIu64
 				      " is below the sum over its threads' task/*/stat, %" PRIu64,
 				      whole->path, whole->line[fld[k]], ld_sf_what(fld[k], what),
 				      whole->f[fld[k]], sum[k]);
+		}
 	if (!lead->stat) {
 		/* no task/<tgid>/stat: the leader gets what the others leave */
 		p->threads[0].minflt = whole->f[LD_STAT_MINFLT] - sum[0];
@@ -431,7 +437,8 @@ static int check_mm(struct asm_ctx *a)
 /* Each thread: its status, stat and comm agree. */
 static int check_threads(struct asm_ctx *a)
 {
-	const uint64_t slack = ld_rss_slack(a->ld->m);
+	/* stat's rss is a field of its own (mm->stat_rss): a torn pair keeps both */
+	const uint64_t slack = a->lp->tolerant ? UINT64_MAX : ld_rss_slack(a->ld->m);
 	char what[64];
 	int rc;
 
@@ -475,7 +482,8 @@ static int check_thread_count(struct asm_ctx *a)
 	const struct ld_stat *ts = a->ts;
 	uint64_t want;
 
-	if (!a->lp->tasks_complete)
+	/* the model holds both counts (nr_threads, the threads array): a torn capture keeps each */
+	if (!a->lp->tasks_complete || a->lp->tolerant)
 		return 0;
 	want = rs ? rs->v[ST_THREADS][0] : ts ? (uint64_t)ld_sf_s(ts, LD_STAT_NUM_THREADS) : a->n;
 	if (want == a->n)
@@ -615,10 +623,44 @@ static void mm_from_stat(struct mach_mm *mm, const struct ld_stat *ts, bool hidd
 	mm->env_end = ts->f[LD_STAT_ENV_END];
 }
 
+/*
+ * Without a status, the sizes statm and stat print come from them: statm's
+ * page counts (its shared pages as file pages, its data as VmData), else
+ * stat's vsize.  A value the model cannot hold in kB is refused.
+ */
+static int mm_without_status(struct asm_ctx *a, struct mach_mm *mm)
+{
+	const struct ld_statm *rm = a->rm;
+	const struct ld_stat *ts = a->ts;
+	const uint64_t kb = MACH_PAGE_SIZE / 1024;
+
+	if (rm) {
+		for (int i = 0; i < LD_STATM_FIELDS; i++)
+			if (rm->v[i] > UINT64_MAX / kb)
+				return ld_say(&a->ms, -ENOTSUP, "%s:1: %s %" PRIu64 " pages do not fit in kB", rm->path,
+					      ld_statm_names[i], rm->v[i]);
+		mm->vm_size = rm->v[LD_STATM_SIZE] * kb;
+		mm->vm_rss = rm->v[LD_STATM_RESIDENT] * kb;
+		mm->rss_file = rm->v[LD_STATM_SHARED] * kb;
+		mm->vm_data = rm->v[LD_STATM_DATA] * kb;
+		if (ts && ts->f[LD_STAT_VSIZE] != mm->vm_size * 1024)
+			return ld_disagree_u(&a->ms, ts->path, ts->line[LD_STAT_VSIZE], rm->path, 1,
+					     "vsize (statm size in bytes)", ts->f[LD_STAT_VSIZE], mm->vm_size * 1024);
+	} else if (ts) {
+		if (ts->f[LD_STAT_VSIZE] % 1024)
+			return ld_say(&a->ms, -ENOTSUP, "%s:%u: vsize %" PRIu64 " is not a whole number of kB",
+				      ts->path, ts->line[LD_STAT_VSIZE], ts->f[LD_STAT_VSIZE]);
+		mm->vm_size = ts->f[LD_STAT_VSIZE] / 1024;
+	}
+	mm->untag_mask = UINT64_MAX;
+	return 0;
+}
+
 /* The mm, from every file that describes it; maps and cmdline move into it. */
 static int build_mm(struct asm_ctx *a)
 {
 	struct mach_mm *mm;
+	int rc;
 
 	if (!a->has_mm)
 		return 0;
@@ -628,6 +670,8 @@ static int build_mm(struct asm_ctx *a)
 	a->out->mm = mm;
 	if (a->rs)
 		mm_from_status(mm, a->rs);
+	else if ((rc = mm_without_status(a, mm)))
+		return rc;
 	if (a->rm)
 		mm->statm_text = a->rm->v[LD_STATM_TEXT];
 	if (a->ts)
@@ -672,7 +716,7 @@ static int (*const steps[])(struct asm_ctx *a) = {
 int ld_assemble(const struct mach_loader *ld, struct ld_pid *lp, struct mach_process *out,
 		struct ld_commit *cm, char *err, size_t errlen)
 {
-	struct asm_ctx a = { .ms = { err, errlen }, .ld = ld, .lp = lp, .cm = cm, .out = out };
+	struct asm_ctx a = { .ms = { err, errlen, ld->blame }, .ld = ld, .lp = lp, .cm = cm, .out = out };
 	int rc = 0;
 
 	memset(cm, 0, sizeof(*cm));
