@@ -136,8 +136,13 @@ static int enter(struct mt_node *root, const struct mach_tree_member *m, size_t 
 			p += n + 1;
 			continue;
 		}
-		/* a directory made for the entries beneath it may still get its own member, once */
-		if (k->order != SIZE_MAX || k->type != 'd' || (k->nkids && m->type != 'd')) {
+		/* a directory may be named again, and a file or link's parents before it */
+		if (k->type == 'd' && m->type == 'd') {
+			k->mode = m->mode;
+			k->mtime_ns = m->mtime_ns;
+			return 0;
+		}
+		if (k->order != SIZE_MAX || k->type != 'd' || k->nkids) {
 			snprintf(err, errlen, "member \"%s\": given twice", m->path);
 			return -EINVAL;
 		}

@@ -145,10 +145,14 @@ static int make_slots(struct walk *w, struct attempt *a)
 	return rc;
 }
 
-/* The live kernel said the task has none of this file (a zombie's mountinfo: EINVAL). */
+/*
+ * The live kernel said the task has none of this file (a zombie's
+ * mountinfo: EINVAL).  Not of a collection's entry: an fd/N that vanished
+ * was closed since the listing.
+ */
 static bool absent(const struct walk *w, const struct slot *x)
 {
-	return w->live && x->rc && x->rc == x->f->absent_rc;
+	return w->live && x->rc && x->rc == x->f->absent_rc && !mach_ld_kind_coll(x->f->kind);
 }
 
 /*
@@ -451,6 +455,23 @@ static int build_once(struct walk *w, struct attempt *a, bool final, long *pick,
 	return rc;
 }
 
+/* A collection's entry left out is no longer in its directory's listing either: the model has no such fd. */
+static void unlist(struct attempt *a, const struct slot *x)
+{
+	for (size_t i = 0; i < a->nl && mach_ld_kind_coll(x->f->kind); i++) {
+		struct listing *l = &a->l[i];
+
+		if (l->tid != x->tid || l->f != x->f)
+			continue;
+		for (size_t k = 0; k < l->n; k++)
+			if (l->insts[k] == x->inst) {
+				memmove(&l->insts[k], &l->insts[k + 1], (l->n - k - 1) * sizeof(*l->insts));
+				l->n--;
+				break;
+			}
+	}
+}
+
 /*
  * Build the process from @a's files.  Not @final: 0 or the files' error
  * (the caller reads again).  @final: what cannot be built is left out file
@@ -478,6 +499,7 @@ static int attempt_build(struct walk *w, struct attempt *a, bool final, const ch
 					: w->live ? "kept changing while read: " : "torn: ", w->err);
 		if (!a->s[pick].why)
 			return -ENOMEM;
+		unlist(a, &a->s[pick]);
 	}
 }
 
