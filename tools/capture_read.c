@@ -243,102 +243,83 @@ static int read_members(struct reader *r, struct archive *ar)
 	}
 }
 
-static int path_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct mach_tree_member *)a)->path, ((const struct mach_tree_member *)b)->path);
-}
+/* What one look at the members beneath a prefix saw. */
+struct level {
+	bool proc_file;      /* stat, meminfo, ... right beneath it */
+	bool pid_dir;        /* a pid directory right beneath it */
+	size_t ntops;        /* distinct first components beneath it, counted up to 2 */
+	const char *top;     /* the first of them */
+	size_t top_len;
+	bool top_is_dir;     /* members lie beneath it */
+};
 
-/* The member at @path in the sorted list, or NULL. */
-static const struct mach_tree_member *find(const struct capture_archive *a, const char *path)
-{
-	struct mach_tree_member key = { .path = path };
-
-	return bsearch(&key, a->m, a->n, sizeof(*a->m), path_cmp);
-}
-
-/* Whether members lie beneath @prefix ("" or "dir/") as a /proc tree does: its files, or pid directories. */
-static bool looks_like_proc(const struct capture_archive *a, const char *prefix)
+/* Whether @name[0..len) is a file only a /proc tree holds at its root. */
+static bool proc_name(const char *name, size_t len)
 {
 	static const char *const names[] = { "stat", "meminfo", "uptime", "loadavg", "version", MACH_CAPTURE_INFO };
-	size_t plen = strlen(prefix);
-	char path[4200];
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(path, sizeof(path), "%s%s", prefix, names[i]);
-		if (find(a, path))
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == len && !memcmp(names[i], name, len))
 			return true;
-	}
-	for (size_t i = 0; i < a->n; i++) {
-		const char *p = a->m[i].path;
-
-		if (!strncmp(p, prefix, plen) && p[plen] >= '1' && p[plen] <= '9') {
-			size_t k = plen;
-
-			while (p[k] >= '0' && p[k] <= '9')
-				k++;
-			if (p[k] == '/')
-				return true;
-		}
-	}
 	return false;
 }
 
-/* The one top entry beneath @prefix when there is exactly one and it holds more: its length, else 0. */
-static size_t single_top(const struct capture_archive *a, const char *prefix)
+/* One pass over the members beneath @prefix ("" or "dir/"): what lies right beneath it. */
+static void look(const struct capture_archive *a, const char *prefix, struct level *lv)
 {
-	size_t plen = strlen(prefix), len = 0;
-	const char *first = NULL;
+	size_t plen = strlen(prefix);
 
+	memset(lv, 0, sizeof(*lv));
 	for (size_t i = 0; i < a->n; i++) {
-		const char *p = a->m[i].path, *slash;
+		const char *p = a->m[i].path, *rest, *slash;
+		size_t len;
 
 		if (strncmp(p, prefix, plen) || !p[plen])
 			continue;
-		slash = strchr(p + plen, '/');
-		if (!slash)
-			continue; /* the directory's own member, or a file at this level */
-		if (!first) {
-			first = p + plen;
-			len = (size_t)(slash - first);
-		} else if ((size_t)(slash - (p + plen)) != len || memcmp(first, p + plen, len)) {
-			return 0;
+		rest = p + plen;
+		slash = strchr(rest, '/');
+		len = slash ? (size_t)(slash - rest) : strlen(rest);
+		if (!slash && a->m[i].type == 'f' && proc_name(rest, len))
+			lv->proc_file = true;
+		if (slash && rest[0] >= '1' && rest[0] <= '9' && strspn(rest, "0123456789") == len)
+			lv->pid_dir = true;
+		if (!lv->ntops) {
+			lv->ntops = 1;
+			lv->top = rest;
+			lv->top_len = len;
+		} else if (lv->ntops == 1 && (len != lv->top_len || memcmp(rest, lv->top, len))) {
+			lv->ntops = 2;
 		}
+		if (slash && len == lv->top_len && !memcmp(rest, lv->top, len))
+			lv->top_is_dir = true;
 	}
-	for (size_t i = 0; first && i < a->n; i++) {
-		const char *p = a->m[i].path;
-
-		/* a file beside the one directory: not a wrapper */
-		if (!strncmp(p, prefix, plen) && p[plen] && !strchr(p + plen, '/') &&
-		    (strlen(p + plen) != len || memcmp(p + plen, first, len)))
-			return 0;
-	}
-	return len;
 }
 
 /* Where the /proc tree is: "", "top/", "proc/", "top/proc/"; -ENOENT when nowhere. */
 static int find_root(const struct capture_archive *a, char *root, size_t size)
 {
+	struct level lv;
+
 	root[0] = '\0';
 	for (int depth = 0; depth < 4; depth++) {
-		size_t rlen = strlen(root), top;
+		size_t rlen = strlen(root);
 
-		if (looks_like_proc(a, root))
+		look(a, root, &lv);
+		if (lv.proc_file || lv.pid_dir)
 			return 0;
+		/* a sosreport: /proc copied to proc/ beside sys/, etc/, sos_commands/ */
 		snprintf(root + rlen, size - rlen, "proc/");
-		if (looks_like_proc(a, root))
+		look(a, root, &lv);
+		if (lv.proc_file || lv.pid_dir)
 			return 0;
 		root[rlen] = '\0';
-		top = single_top(a, root);
-		if (!top || rlen + top + 2 > size)
+		/* one directory holding everything (tar's usual wrapper): look inside it */
+		look(a, root, &lv);
+		if (lv.ntops != 1 || !lv.top_is_dir || rlen + lv.top_len + 2 > size)
 			break;
-		/* the first member beneath root names the top entry */
-		for (size_t i = 0; i < a->n; i++)
-			if (!strncmp(a->m[i].path, root, rlen) && strchr(a->m[i].path + rlen, '/')) {
-				memcpy(root + rlen, a->m[i].path + rlen, top);
-				root[rlen + top] = '/';
-				root[rlen + top + 1] = '\0';
-				break;
-			}
+		memcpy(root + rlen, lv.top, lv.top_len);
+		root[rlen + lv.top_len] = '/';
+		root[rlen + lv.top_len + 1] = '\0';
 	}
 	return -ENOENT;
 }
@@ -354,10 +335,12 @@ static bool link_ok(const char *path, const char *target)
 	char perr[64];
 	int depth = 0;
 
+	if (target[0] == '/')
+		return !pfs_parse_path(path, NULL, &n, perr, sizeof(perr)) && n.entry && n.entry->kind == PFS_LINK;
+	if (!strstr(target, ".."))
+		return true; /* "pipe:[42]", "net:[4026531840]", "self/mounts": beneath the link's directory */
 	if (!pfs_parse_path(path, NULL, &n, perr, sizeof(perr)) && n.entry && n.entry->kind == PFS_LINK)
 		return true;
-	if (target[0] == '/')
-		return false;
 	for (const char *p = path; *p; p++)
 		depth += *p == '/';
 	for (const char *p = target; *p;) {
@@ -419,7 +402,6 @@ int capture_archive_read(const char *path, const void *data, size_t len, struct 
 		rc = read_members(&r, ar);
 	archive_read_free(ar);
 	if (!rc) {
-		qsort(a->m, a->n, sizeof(*a->m), path_cmp);
 		if (find_root(a, root, sizeof(root)))
 			rc = fail(&r, -ENOENT, "holds no /proc tree (no stat, meminfo or pid directories at its top, in "
 				  "its one top directory, or in a proc/ beneath)%s%s", "", NULL);

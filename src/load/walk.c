@@ -366,20 +366,20 @@ static int list_pids(struct walk *w, const struct mach_load_opts *opts, pid_t **
 }
 
 /* Open the tree: its directory, or the index of its members in memory. */
-static int walk_open(struct walk *w, const struct mach_load_opts *opts, struct mt_node *root)
+static int walk_open(struct walk *w, const struct mach_load_opts *opts, struct mt_tree *tree)
 {
 	struct statfs sfs;
 	int rc;
 
 	if (opts->members) {
-		rc = ld_mem_build(opts->members, opts->nmembers, root, w->err, w->errlen);
+		rc = ld_mem_build(opts->members, opts->nmembers, tree, w->err, w->errlen);
 		if (rc == -EINVAL) {
 			char msg[1024];
 
 			snprintf(msg, sizeof(msg), "%s: %s", w->dir, w->err);
 			snprintf(w->err, w->errlen, "%s", msg);
 		}
-		w->mem = root;
+		w->mem = &tree->root;
 		w->uf_flags = UF_BENEATH;
 		return rc;
 	}
@@ -398,7 +398,7 @@ static int walk_open(struct walk *w, const struct mach_load_opts *opts, struct m
 int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct mach_machine **out,
 		   struct mach_load_report *report, char *err, size_t errlen)
 {
-	struct mt_node root = { 0 };
+	struct mt_tree tree = { 0 };
 	struct walk w;
 	struct mach_machine *m = NULL;
 	pid_t *pids = NULL;
@@ -428,7 +428,7 @@ int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct ma
 		rc = -ENOMEM;
 		goto out;
 	}
-	rc = walk_open(&w, opts, &root);
+	rc = walk_open(&w, opts, &tree);
 	if (!rc)
 		rc = ld_arena_grow(&w.arena, ARENA_FIRST);
 	if (!rc)
@@ -445,7 +445,7 @@ out:
 	if (w.dirfd >= 0)
 		close(w.dirfd);
 	if (w.mem)
-		ld_mem_free(&root);
+		ld_mem_free(&tree);
 	free(pids);
 	free(w.arena.buf);
 	m = w.ld ? w.ld->m : NULL;

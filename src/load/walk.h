@@ -23,24 +23,34 @@ struct arena {
 
 /* A tree held in memory (walk_mem.c): one node per file, directory or symlink. */
 struct mt_node {
-	const char *name;         /* the last component; "" for the root */
+	const char *name;         /* the last component, NUL-terminated; "" for the root */
+	uint32_t nlen;
 	char type;                /* 'f', 'd', 'l' (struct mach_tree_member) */
 	unsigned int mode;
 	int64_t mtime_ns;
 	size_t order;             /* the member's index: its place in the archive */
-	const char *data;         /* a file's bytes, a link's target */
+	const char *data;         /* a file's bytes, a link's target (the member's: not copied) */
 	size_t len;
-	struct mt_node *kids;     /* a directory's entries, by name */
-	size_t nkids, cap;
+	const struct mt_node *parent;
+	struct mt_node **kids;    /* a directory's entries, by name */
+	uint32_t nkids, cap;
+};
+
+struct mt_chunk;
+
+struct mt_tree {
+	struct mt_node root;
+	struct mt_chunk *chunks;  /* where the nodes and their names live */
 };
 
 /**
- * Index @n members as a tree under *@root (freed with ld_mem_free).  0, or
+ * Index @n members as a tree in @t (freed with ld_mem_free).  0, or
  * -EINVAL with a message naming the member (a bad path, a path given
- * twice, a member beneath a file), or -ENOMEM.
+ * twice, a member beneath a file), or -ENOMEM.  The members must outlive
+ * the tree.
  */
-int ld_mem_build(const struct mach_tree_member *m, size_t n, struct mt_node *root, char *err, size_t errlen);
-void ld_mem_free(struct mt_node *root);
+int ld_mem_build(const struct mach_tree_member *m, size_t n, struct mt_tree *t, char *err, size_t errlen);
+void ld_mem_free(struct mt_tree *t);
 
 /**
  * The node at @rel beneath @root ("" or "." for the root itself); -ENOENT,

@@ -55,29 +55,54 @@ struct attempt {
 	size_t nl, lcap;
 };
 
-/* Where task @tid's files are: <pid>/ or <pid>/task/<tid>/. */
-static void task_dir(char *buf, size_t n, pid_t pid, pid_t tid)
+/* @s at @p (which has room: names of the table, ids), then the NUL; the end. */
+static char *put_str(char *p, const char *s)
 {
+	size_t n = strlen(s);
+
+	memcpy(p, s, n + 1);
+	return p + n;
+}
+
+/* @v in decimal at @p, then the NUL; the end.  (Built for every file of a walk: no printf.) */
+static char *put_u(char *p, uint32_t v)
+{
+	char tmp[12];
+	size_t n = 0;
+
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (n)
+		*p++ = tmp[--n];
+	*p = '\0';
+	return p;
+}
+
+/* Where task @tid's files are, into @buf (at least 32 bytes): <pid> or <pid>/task/<tid>; the end. */
+static char *task_dir(char *buf, pid_t pid, pid_t tid)
+{
+	char *p = put_u(buf, (uint32_t)pid);
+
 	if (tid)
-		snprintf(buf, n, "%d/task/%d", (int)pid, (int)tid);
-	else
-		snprintf(buf, n, "%d", (int)pid);
+		p = put_u(put_str(p, "/task/"), (uint32_t)tid);
+	return p;
 }
 
 /* A slot reading @f (instance @inst of a collection) of @pid: task/<tid>/ when @tid is not 0. */
 static int add_slot(struct attempt *a, const struct mach_ld_name *f, pid_t tid, uint32_t inst)
 {
 	struct slot *x = VEC_PUSH(a->s, a->n, a->cap);
-	char dir[48];
+	char *p;
 
 	if (!x)
 		return -ENOMEM;
-	task_dir(dir, sizeof(dir), a->pid, tid);
 	*x = (struct slot){ .tid = tid, .f = f, .inst = inst };
+	if (strlen(f->name) > sizeof(x->rel) - 48)
+		return -ENAMETOOLONG; /* the table's names are short */
+	p = put_str(put_str(task_dir(x->rel, a->pid, tid), "/"), f->name);
 	if (mach_ld_kind_coll(f->kind))
-		snprintf(x->rel, sizeof(x->rel), "%s/%s/%u", dir, f->name, inst);
-	else
-		snprintf(x->rel, sizeof(x->rel), "%s/%s", dir, f->name);
+		put_u(put_str(p, "/"), inst);
 	return 0;
 }
 
@@ -85,13 +110,12 @@ static int add_slot(struct attempt *a, const struct mach_ld_name *f, pid_t tid, 
 static int open_coll(struct walk *w, struct attempt *a, const struct mach_ld_name *f, pid_t tid)
 {
 	struct listing *l = VEC_PUSH(a->l, a->nl, a->lcap);
-	char rel[80], dir[48];
+	char rel[80];
 
 	if (!l)
 		return -ENOMEM;
 	*l = (struct listing){ .tid = tid, .f = f, .fd = -1 };
-	task_dir(dir, sizeof(dir), a->pid, tid);
-	snprintf(rel, sizeof(rel), "%s/%s", dir, f->name);
+	snprintf(task_dir(rel, a->pid, tid), sizeof(rel) - 32, "/%s", f->name);
 	ld_walk_open_coll(w, l, rel);
 	return 0;
 }

@@ -155,9 +155,16 @@ int ld_walk_readlink(struct walk *w, const char *rel, size_t *off, size_t *len)
 
 void ld_walk_path(const struct walk *w, const char *rel, char *buf, size_t n)
 {
-	size_t dl = strlen(w->dir);
+	size_t dl = strlen(w->dir), rl = strlen(rel), sep = dl && w->dir[dl - 1] != '/';
 
-	snprintf(buf, n, "%s%s%s", w->dir, dl && w->dir[dl - 1] == '/' ? "" : "/", rel);
+	/* built for every file a walk parses: no printf */
+	if (dl + sep + rl >= n) {
+		snprintf(buf, n, "%s%s%s", w->dir, sep ? "/" : "", rel);
+		return;
+	}
+	memcpy(buf, w->dir, dl);
+	buf[dl] = '/';
+	memcpy(buf + dl + sep, rel, rl + 1);
 }
 
 int ld_walk_error(struct walk *w, const char *rel, int rc)
@@ -230,7 +237,7 @@ int ld_walk_list_coll(struct listing *l)
 
 	if (l->node) {
 		for (size_t i = 0; i < l->node->nkids; i++) {
-			long v = fd_name(l->node->kids[i].name);
+			long v = fd_name(l->node->kids[i]->name);
 			uint32_t *slot;
 
 			if (v < 0)
@@ -338,8 +345,8 @@ int ld_walk_list_ids(struct walk *w, const char *rel, pid_t **ids, size_t *n)
 		if (!rc && node->type != 'd')
 			rc = node->type == 'l' ? -ELOOP : -ENOTDIR;
 		for (size_t i = 0; !rc && i < node->nkids; i++)
-			if (node->kids[i].type == 'd')
-				rc = add_id(node->kids[i].name, ids, n, &cap);
+			if (node->kids[i]->type == 'd')
+				rc = add_id(node->kids[i]->name, ids, n, &cap);
 	} else {
 		int fd = strcmp(rel, ".") ? uf_open(w->dirfd, rel, w->uf_flags, O_DIRECTORY) : dup(w->dirfd);
 

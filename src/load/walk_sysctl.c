@@ -203,7 +203,7 @@ static struct sentry dir_entry(int dfd, const struct mt_node *node, char **names
 	struct stat st;
 
 	if (node) {
-		const struct mt_node *k = &node->kids[i];
+		const struct mt_node *k = node->kids[i];
 
 		e.name = k->name;
 		e.node = k;
