@@ -20,7 +20,7 @@
 static void verify_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: uprocfs verify [--proc PATH] [--quiet | --list | --json] [PID...]\n"
+		"usage: uprocfs verify [--proc PATH] [--quiet | --list | --json] [--by-file] [PID...]\n"
 		"\n"
 		"Load the /proc tree at PATH (default /proc) into the machine model, render every\n"
 		"file that loaded and compare it byte for byte with what was read.  Prints one\n"
@@ -40,6 +40,7 @@ static void verify_usage(FILE *f)
 		"               the summary\n"
 		"  --json       one JSON document: {\"tree\", \"files\": [{\"path\", \"verdict\",\n"
 		"               \"reason\"}...], \"counts\": {\"identical\", \"differ\", \"skipped\"}}\n"
+		"  --by-file    then a table: each file name's identical, differing and skipped counts\n"
 		"  PID...       only these processes (global files are always compared)\n");
 }
 
@@ -99,9 +100,18 @@ static void report_difference(const char *path, const char *want, size_t wlen,
 
 enum verify_format { FMT_PLAIN, FMT_QUIET, FMT_LIST, FMT_JSON };
 
+/* Counts by file: "pid/status" counts /proc/<pid>/status and task/<tid>/status together. */
+struct by_file {
+	char name[32];
+	size_t n[3];           /* by enum pfs_verdict */
+};
+
 struct verify_out {
 	enum verify_format fmt;
 	size_t nfiles;          /* printed so far (--json: commas between them) */
+	bool by_file;
+	struct by_file files[64];
+	size_t nnames;
 };
 
 /* @s as a JSON string: quotes, backslashes and control bytes escaped, bytes past ASCII as \u00XX. */
@@ -139,11 +149,12 @@ static void differ_reason(const struct pfs_verify_file *v, char *buf, size_t n)
 	snprintf(buf, n, "line %zu (byte %zu; kernel %zu bytes, uprocfs %zu bytes)", line, byte, lf->len, v->len);
 }
 
+/* The verdicts as --list and --json name them. */
+static const char *const word[] = { [PFS_IDENTICAL] = "identical", [PFS_DIFFERS] = "differ", [PFS_SKIPPED] = "skipped" };
+
 /* One line of --list: the verdict, the path, the reason on the same line (newlines shown as \n). */
 static void list_line(const struct pfs_verify_file *v)
 {
-	static const char *const word[] = { [PFS_IDENTICAL] = "identical", [PFS_DIFFERS] = "differ",
-					     [PFS_SKIPPED] = "skipped" };
 	const struct mach_load_file *lf = v->loaded;
 	char why[1200];
 
@@ -167,8 +178,6 @@ static void list_line(const struct pfs_verify_file *v)
 /* One element of --json's files array. */
 static void json_file(struct verify_out *o, const struct pfs_verify_file *v)
 {
-	static const char *const word[] = { [PFS_IDENTICAL] = "identical", [PFS_DIFFERS] = "differ",
-					     [PFS_SKIPPED] = "skipped" };
 	const struct mach_load_file *lf = v->loaded;
 	char why[1200];
 
@@ -186,11 +195,48 @@ static void json_file(struct verify_out *o, const struct pfs_verify_file *v)
 	putchar('}');
 }
 
+static void count_file(struct verify_out *vs, const char *path, enum pfs_verdict verdict)
+{
+	const char *rest = path;
+	char name[32];
+	size_t i = 0;
+
+	/* a task's file as "pid/FILE" whether under /proc/<pid> or its task/<tid>; global ones whole */
+	if (*path >= '1' && *path <= '9') {
+		rest = strchr(path, '/') ? strchr(path, '/') + 1 : path;
+		if (!strncmp(rest, "task/", 5) && strchr(rest + 5, '/'))
+			rest = strchr(rest + 5, '/') + 1;
+		snprintf(name, sizeof(name), "pid/%s", rest);
+	} else {
+		snprintf(name, sizeof(name), "%s", path);
+	}
+
+	while (i < vs->nnames && strcmp(vs->files[i].name, name))
+		i++;
+	if (i == vs->nnames) {
+		if (vs->nnames == sizeof(vs->files) / sizeof(vs->files[0]))
+			return;
+		snprintf(vs->files[vs->nnames++].name, sizeof(vs->files[0].name), "%s", name);
+	}
+	vs->files[i].n[verdict]++;
+}
+
+static void print_by_file(const struct verify_out *vs)
+{
+	printf("%-16s %9s %9s %9s\n", "file", "identical", "differ", "skipped");
+	for (size_t i = 0; i < vs->nnames; i++)
+		printf("%-16s %9zu %9zu %9zu\n", vs->files[i].name, vs->files[i].n[PFS_IDENTICAL],
+		       vs->files[i].n[PFS_DIFFERS], vs->files[i].n[PFS_SKIPPED]);
+}
+
 /* What verify prints of each file. */
 static void show_verdict(void *arg, const struct pfs_verify_file *v)
 {
 	struct verify_out *o = arg;
 	const struct mach_load_file *lf = v->loaded;
+
+	if (o->by_file)
+		count_file(o, lf->path, v->verdict);
 
 	if (o->fmt == FMT_LIST)
 		list_line(v);
@@ -237,6 +283,7 @@ int cmd_verify(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "by-file", no_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -245,18 +292,19 @@ int cmd_verify(int argc, char **argv)
 	struct mach_load_report report = { 0 };
 	struct mach_machine *mach = NULL;
 	struct pfs_verify_counts counts;
-	struct verify_out out = { .fmt = FMT_PLAIN };
-	pid_t *pids;
+	static struct verify_out out = { .fmt = FMT_PLAIN };
+	pid_t *pids = NULL;
 	int c, rc;
 	char err[1024];
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:qljh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+p:qljbh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': dir = optarg; break;
 		case 'q': out.fmt = FMT_QUIET; break;
 		case 'l': out.fmt = FMT_LIST; break;
 		case 'j': out.fmt = FMT_JSON; break;
+		case 'b': out.by_file = true; break;
 		case 'h': verify_usage(stdout); return 0;
 		default: verify_usage(stderr); return 2;
 		}
@@ -295,6 +343,8 @@ int cmd_verify(int argc, char **argv)
 	else
 		printf("verify: %zu files identical, %zu differ, %zu skipped\n", counts.identical, counts.differ,
 		       counts.skipped);
+	if (out.by_file && out.fmt != FMT_JSON)
+		print_by_file(&out);
 	mach_load_report_free(&report);
 	mach_free(mach);
 	return counts.differ == 0 && counts.identical > 0 ? 0 : 1;

@@ -24,6 +24,8 @@
 #include "uprocfs/mach_sysctl.h"
 #include "uprocfs/mach_ns.h"
 #include "uprocfs/mach_sys.h"
+#include "uprocfs/mach_vm.h"
+#include "uprocfs/mach_net.h"
 #include "uprocfs/mach_vocab.h"
 
 #ifdef __cplusplus
@@ -71,10 +73,17 @@ enum mach_cputime {
 	MACH_NR_CPUTIME
 };
 
-/** Per-CPU scheduler statistics of /proc/schedstat version 17. */
+/*
+ * Per-CPU scheduler statistics of /proc/schedstat versions 15 to 17.  The
+ * idle types in the enum order of version 16 and later (busy first);
+ * version 15 prints idle, busy, newly idle.
+ */
 enum mach_idle_type { MACH_IDLE_BUSY, MACH_IDLE_IDLE, MACH_IDLE_NEWLY, MACH_NR_IDLE_TYPES };
 
-/* Per idle type, in printed order (v17). */
+/*
+ * Per idle type, in printed order of version 17, then the one counter
+ * versions 15 and 16 print in place of the four imbalance kinds.
+ */
 enum mach_lb_stat {
 	MACH_LB_COUNT,
 	MACH_LB_BALANCED,
@@ -87,8 +96,14 @@ enum mach_lb_stat {
 	MACH_LB_HOT_GAINED,
 	MACH_LB_NOBUSYQ,
 	MACH_LB_NOBUSYG,
+	MACH_LB_IMBALANCE,        /* versions 15 and 16: lb_imbalance */
 	MACH_NR_LB_STATS
 };
+
+/** The lb counters a schedstat version prints per idle type, in order; *@n set. */
+const enum mach_lb_stat *mach_schedstat_lb_fields(unsigned int version, unsigned int *n);
+/** The idle types in the order schedstat @version prints them. */
+const enum mach_idle_type *mach_schedstat_idle_order(unsigned int version);
 
 /* After the three idle-type groups, in printed order. */
 enum mach_domain_tail {
@@ -111,7 +126,7 @@ enum mach_domain_tail {
 enum mach_sd_level { MACH_SD_SMT, MACH_SD_CLS, MACH_SD_MC, MACH_SD_PKG, MACH_SD_NUMA, MACH_NR_SD_LEVELS };
 
 struct mach_sched_domain {
-	enum mach_sd_level level;
+	enum mach_sd_level level; /* printed by version 17 only: a loaded version 15/16 leaves it 0 */
 	struct mach_bitmap span;   /* CPUs of the domain, nr_cpu_ids bits */
 	uint32_t lb[MACH_NR_IDLE_TYPES][MACH_NR_LB_STATS];
 	uint32_t tail[MACH_NR_DOMAIN_TAIL];
@@ -253,20 +268,18 @@ enum mach_vma_kind {
 	MACH_NR_VMA_KINDS
 };
 
-#define MACH_VM_READ   0x1u
-#define MACH_VM_WRITE  0x2u
-#define MACH_VM_EXEC   0x4u
-#define MACH_VM_SHARED 0x8u   /* VM_MAYSHARE: 's' instead of 'p' */
-
 struct mach_vma {
 	uint64_t start, end;
 	uint64_t offset;          /* bytes (pgoff << PAGE_SHIFT) */
 	uint32_t dev_major, dev_minor;
 	uint64_t inode;
-	unsigned int flags;       /* MACH_VM_* */
+	uint64_t flags;           /* vm_flags: MACH_VM_* bits */
 	enum mach_vma_kind kind;
 	bool deleted;             /* FILE: the file was unlinked */
+	bool thp_eligible;        /* smaps THPeligible: THPs may back it (thp_vma_allowable_orders) */
+	uint32_t pagesize_kb;     /* KernelPageSize = MMUPageSize on x86: 4, or the hugetlb page's */
 	char *name;               /* FILE: path; ANON_NAMED/ANON_SHMEM: the name; else NULL */
+	struct mach_mss mss;      /* what smaps counts in it */
 };
 
 /** What the mm of a process holds (shared by its threads). */
@@ -275,6 +288,7 @@ struct mach_mm {
 	uint64_t vm_peak, vm_size, vm_lck, vm_pin, vm_hwm, vm_rss;
 	uint64_t rss_anon, rss_file, rss_shmem;
 	uint64_t vm_data, vm_stk, vm_exe, vm_lib, vm_pte, vm_swap;
+	uint64_t vm_pmd;          /* VmPMD: (4.0-4.14 kept PMD pages apart from VmPTE) */
 	uint64_t hugetlb_pages;
 	bool core_dumping;
 	bool thp_enabled;
@@ -472,6 +486,38 @@ struct mach_fs {
  */
 __extension__ typedef unsigned __int128 mach_file_set;
 
+/*
+ * Where tasks wait in the kernel.  Kernel functions and whole stacks are
+ * kept once per machine (mach_machine.ksyms, .kstacks) and tasks refer to
+ * them by index: thousands of threads sleep in the same few places.
+ */
+
+/** A kernel function as %pB prints it: NAME+OFFSET/SIZE, and " [MODULE]" for a module's. */
+struct mach_ksym {
+	char *name;               /* "do_epoll_wait", "poll_schedule_timeout.constprop.0" */
+	uint32_t size;            /* the function's length in bytes */
+	char *module;             /* NULL: built into the kernel */
+};
+
+/** One return address of a kernel stack: inside ksyms[sym], @off bytes in. */
+struct mach_kframe {
+	uint32_t sym;
+	uint32_t off;
+};
+
+/** A stack as stack_trace_save_tsk() keeps it (scheduler functions skipped), innermost first. */
+struct mach_kstack {
+	unsigned int nframes;
+	struct mach_kframe *frames;
+};
+
+/** What task_current_syscall() finds a task blocked in (/proc/<pid>/syscall). */
+struct mach_syscall {
+	int32_t nr;               /* the syscall number; -1: in none (only sp and pc print) */
+	uint64_t args[6];         /* the argument registers, as saved at entry */
+	uint64_t sp, pc;          /* user stack pointer and instruction pointer */
+};
+
 /** One thread (a task in kernel terms). */
 struct mach_thread {
 	pid_t tid;
@@ -508,7 +554,22 @@ struct mach_thread {
 	int processor;
 	uint64_t delayacct_blkio_ticks;
 	uint64_t guest_time_ns;
-	bool wchan;               /* stat field 35: blocked in the kernel */
+	/*
+	 * Where it waits: get_wchan()'s function (0: none, "0" in wchan; a
+	 * running task has none), its kernel stack (0: empty) and the syscall
+	 * it is in.  stat field 35 follows from the state alone.
+	 */
+	uint32_t wchan_sym;       /* index into mach_machine.ksyms */
+	uint32_t kstack;          /* index into mach_machine.kstacks */
+	struct mach_syscall syscall;
+	/* sched_info (schedstat): time on a CPU, time waiting on a runqueue, timeslices */
+	uint64_t sum_exec_runtime_ns; /* se.sum_exec_runtime: utime_ns + stime_ns up to cputime_adjust */
+	uint64_t run_delay_ns;
+	uint64_t pcount;
+	/* the processes it forked (task/<tid>/children): their tgids in its children list's order */
+	unsigned int nchildren;
+	pid_t *children;
+	uint64_t wchan_addr;      /* field 35 before 4.4 (profile.stat_wchan_addr): where it blocks */
 	int ioprio;               /* ioprio_get: class << 13 | level; 0 when never set */
 	int exit_code;            /* stat field 52 of task/<tid>/stat */
 	/* namespaces and control groups (mach_ns.h): indices into the machine's tables */
@@ -522,6 +583,8 @@ struct mach_thread {
 	uint32_t personality;     /* ADDR_NO_RANDOMIZE 0x0040000, PER_LINUX32 8, ... */
 	uint64_t timer_slack_ns;  /* 50000 by default, 0 for RT tasks */
 	mach_file_set lacks;      /* task/<tid>/X files this thread has no text for */
+	/* its network namespace (nsproxy->net_ns): 1 + index into mach_machine.nets; 0: none (a zombie) */
+	unsigned int netns;
 };
 
 /** One thread group (a process): what its threads share. */
@@ -577,6 +640,23 @@ struct mach_process {
 /* ------------------------------------------------------------------ */
 /* The kernel profile: optional lines of the source kernel             */
 
+/* Keys outside the vocabulary a profile holds, per file. */
+#define MACH_MAX_EXTRA_KEYS 64
+
+/*
+ * A line of /proc/meminfo or /proc/vmstat whose name is not in the
+ * vocabulary (mach_vocab.h): a counter of an older kernel (nr_bounce,
+ * allocstall, workingset_refault), a distribution's backport, a key of a
+ * newer kernel.  Kept by name and printed where the file listed it; its
+ * value is the machine's (meminfo_extra[], vmstat_extra[]).
+ */
+struct mach_extra_key {
+	char name[48];            /* vmstat: the name; meminfo: the label through its ':' */
+	unsigned char col;        /* meminfo: the column the digits end at (label, padding, digits) */
+	bool kb;                  /* meminfo: " kB" follows the value */
+	bool is_signed;           /* an s64 (printed with '-' when negative), else a u64 */
+};
+
 struct mach_profile {
 	unsigned int kernel_major, kernel_minor;
 	char kernel_release[64];  /* /proc/sys/kernel/osrelease */
@@ -585,17 +665,35 @@ struct mach_profile {
 	bool status_hugetlb, status_core_dumping, status_thp_enabled, status_untag_mask;
 	bool status_seccomp, status_seccomp_filters, status_spec_ib, status_mems_allowed;
 	bool status_x86_features;
+	/* lines of older kernels: VmPin (3.2), Rss* and HugetlbPages (4.5), VmPMD (4.0-4.14 only) */
+	bool status_vmpin, status_rss, status_vmpmd;
+	bool status_capamb, status_nnp, status_ssb; /* CapAmb (4.3), NoNewPrivs (4.10), Speculation_ (4.17) */
+	bool status_groups_space;  /* an empty Groups: list prints "\t " (4.10+), not "\t" */
 	unsigned int sig_hex_digits; /* _NSIG / 4: 16 on x86 */
+	/* /proc/<pid>/stat: start_data..start_brk (3.3), arg_start..exit_code (3.5) */
+	bool stat_brk_fields, stat_arg_fields;
+	bool stat_wchan_addr;     /* field 35 is the wchan address (before 4.4), not a 0/1 flag */
+	/* /proc/stat: the cpu lines' columns (7 to 10: steal 2.6.11, guest 2.6.24, guest_nice 2.6.33) */
+	unsigned int stat_cpu_columns;
+	bool stat_softirq;        /* the softirq line (2.6.31) */
 	/* /proc/schedstat (absent without CONFIG_SCHEDSTATS, as on the reference VM) */
 	bool has_schedstat;
 	unsigned int schedstat_version;
 	/* /proc/interrupts: the arch rows this kernel prints (bit per enum mach_arch_irq) */
 	uint32_t arch_irq_rows;
-	/* /proc/meminfo and /proc/vmstat: which lines, in order */
+	/*
+	 * /proc/meminfo and /proc/vmstat: which lines, in order.  An entry
+	 * below MACH_NR_MEMINFO (MACH_NR_VMSTAT) is a vocabulary id; one at or
+	 * above it is the key meminfo_extra[entry - MACH_NR_MEMINFO] (vmstat_extra).
+	 */
 	unsigned int nmeminfo;
-	enum mach_meminfo_id meminfo_order[MACH_NR_MEMINFO];
+	uint16_t meminfo_order[MACH_NR_MEMINFO + MACH_MAX_EXTRA_KEYS];
+	unsigned int nmeminfo_extra;
+	struct mach_extra_key meminfo_extra[MACH_MAX_EXTRA_KEYS];
 	unsigned int nvmstat;
-	enum mach_vmstat_id vmstat_order[MACH_NR_VMSTAT];
+	uint16_t vmstat_order[MACH_NR_VMSTAT + MACH_MAX_EXTRA_KEYS];
+	unsigned int nvmstat_extra;
+	struct mach_extra_key vmstat_extra[MACH_MAX_EXTRA_KEYS];
 	/* zoneinfo's lists, HZ (mach_sys.h) */
 	struct mach_sys_profile sys;
 };
@@ -641,6 +739,9 @@ struct mach_machine {
 
 	uint64_t meminfo[MACH_NR_MEMINFO]; /* kB, or a count for HugePages_* */
 	uint64_t vmstat[MACH_NR_VMSTAT];
+	/* the values of the profile's extra keys (an s64 one as two's complement) */
+	uint64_t meminfo_extra[MACH_MAX_EXTRA_KEYS];
+	uint64_t vmstat_extra[MACH_MAX_EXTRA_KEYS];
 
 	unsigned long avenrun[3]; /* FSHIFT fixed point */
 	unsigned int nr_running;  /* loadavg 4th field, numerator */
@@ -680,6 +781,14 @@ struct mach_machine {
 	/* block devices, swaps, zones, slabs, identity, registries, locks (mach_sys.h) */
 	struct mach_sys sys;
 	mach_file_set lacks;      /* machine-wide files the machine has no text for */
+	/* kernel functions and stacks tasks wait in; entry 0 of each is "none" */
+	size_t nksyms;
+	struct mach_ksym *ksyms;
+	size_t nkstacks;
+	struct mach_kstack *kstacks;
+	/* network namespaces (mach_net.h); threads name theirs by mach_thread.netns */
+	unsigned int nnets;
+	struct mach_net *nets;
 };
 
 /* ------------------------------------------------------------------ */
@@ -697,6 +806,12 @@ const char *mach_sib_name(enum mach_spec_indirect_branch v);
 const char *mach_sd_level_name(enum mach_sd_level l);
 /** "[heap]" etc. for the fixed-name kinds; NULL for FILE, ANON and the named kinds. */
 const char *mach_vma_kind_name(enum mach_vma_kind k);
+/**
+ * The VmFlags mnemonic of vm_flags bit @bit ("rd", "wr", ...); "" for the
+ * bits VmFlags does not print (the protection key); NULL for bits the kernel
+ * prints as "??".
+ */
+const char *mach_vm_flag_name(unsigned int bit);
 
 /** "Max open files" etc.: a limit's row in /proc/<pid>/limits. */
 const char *mach_rlimit_name(enum mach_rlimit_id id);
@@ -751,6 +866,12 @@ const struct mach_thread *mach_find_thread(const struct mach_process *p, pid_t t
 /** The thread @tid anywhere on the machine (and its process in *@proc), or NULL. */
 const struct mach_thread *mach_find_any_thread(const struct mach_machine *m, pid_t tid,
 					       const struct mach_process **proc);
+
+/** The network namespace of @t on @m, or NULL (none, or an index past nets). */
+static inline const struct mach_net *mach_thread_net(const struct mach_machine *m, const struct mach_thread *t)
+{
+	return t && t->netns && t->netns <= m->nnets ? &m->nets[t->netns - 1] : NULL;
+}
 
 /** Free one process's threads, mm and strings (not the struct itself). */
 void mach_process_clear(struct mach_process *p);
@@ -809,6 +930,43 @@ static inline const struct mach_fs *mach_thread_fs(const struct mach_process *p,
 	return t->fs ? t->fs : p->fs;
 }
 
+/* ------------------------------------------------------------------ */
+/* Kernel functions, stacks, smaps counters                            */
+
+/**
+ * The index of kernel function @name (@len bytes), @size bytes long, of
+ * @module (NULL: built in) in m->ksyms, added if new: 0 or -ENOMEM.
+ */
+int mach_ksym_intern(struct mach_machine *m, const char *name, size_t len, uint32_t size,
+		     const char *module, uint32_t *id);
+
+/** The index of the stack of @n @frames in m->kstacks, added if new (0 for none): 0 or -ENOMEM. */
+int mach_kstack_intern(struct mach_machine *m, const struct mach_kframe *frames, unsigned int n,
+		       uint32_t *id);
+
+/** The name of m->ksyms[@id], or NULL for 0 and ids out of range. */
+const char *mach_ksym_name(const struct mach_machine *m, uint32_t id);
+
+/** Add the counters of @s to @sum. */
+void mach_mss_add(struct mach_mss *sum, const struct mach_mss *s);
+
+/** The pss smaps counts as Locked in @vma: all of it in a VM_LOCKED VMA, else none. */
+static inline uint64_t mach_vma_pss_locked(const struct mach_vma *vma)
+{
+	return (vma->flags & MACH_VM_LOCKED) ? vma->mss.pss : 0;
+}
+
+/** The VMAs of @mm proper: all but the gate VMA ([vsyscall]), which no mm holds. */
+size_t mach_mm_nvmas_own(const struct mach_mm *mm);
+
+/**
+ * What smaps_rollup shows of @mm: the sum of its own VMAs' counters, their
+ * Locked pss, and the span from the first one's start to the last one's end
+ * (0-0 without VMAs).
+ */
+void mach_mm_rollup(const struct mach_mm *mm, struct mach_mss *sum, uint64_t *pss_locked,
+		    uint64_t *start, uint64_t *end);
+
 /** Nanoseconds to clock ticks, as the kernel's nsec_to_clock_t (USER_HZ=100). */
 static inline uint64_t mach_ns_to_ticks(uint64_t ns)
 {
@@ -827,7 +985,15 @@ struct mach_synth_opts {
 	unsigned int depth;       /* cgroup depth of the workload (simulator), default 2 */
 	double load;              /* target CPU busy fraction (simulator), default 0.5 */
 	double io, mem;           /* fractions of time tasks stall on io / memory, default 0.05 / 0.02 */
+	/*
+	 * The kernel whose files the machine prints: major * 100 + minor, one
+	 * of mach_synth_kernels(); 0 (the default) is Linux 6.18.
+	 */
+	unsigned int kernel;
 };
+
+/** The kernels `synth:kernel=` accepts (major * 100 + minor, oldest first); *@n set. */
+const unsigned int *mach_synth_kernels(size_t *n);
 
 /** The defaults above. */
 void mach_synth_defaults(struct mach_synth_opts *o);

@@ -33,7 +33,7 @@ enum ld_st {
 	ST_UID, ST_GID, ST_FDSIZE, ST_GROUPS, ST_NSTGID, ST_NSPID, ST_NSPGID, ST_NSSID,
 	ST_KTHREAD,
 	ST_VMPEAK, ST_VMSIZE, ST_VMLCK, ST_VMPIN, ST_VMHWM, ST_VMRSS, ST_RSSANON, ST_RSSFILE,
-	ST_RSSSHMEM, ST_VMDATA, ST_VMSTK, ST_VMEXE, ST_VMLIB, ST_VMPTE, ST_VMSWAP,
+	ST_RSSSHMEM, ST_VMDATA, ST_VMSTK, ST_VMEXE, ST_VMLIB, ST_VMPTE, ST_VMPMD, ST_VMSWAP,
 	ST_HUGETLB, ST_COREDUMP, ST_THP, ST_UNTAG,
 	ST_THREADS, ST_SIGQ, ST_SIGPND, ST_SHDPND, ST_SIGBLK, ST_SIGIGN, ST_SIGCGT,
 	ST_CAPINH, ST_CAPPRM, ST_CAPEFF, ST_CAPBND, ST_CAPAMB, ST_NNP, ST_SECCOMP,
@@ -46,6 +46,12 @@ enum ld_st {
 enum ld_dec {
 	DEC_UMASK, DEC_NGID, DEC_NS, DEC_KTHREAD, DEC_HUGETLB, DEC_COREDUMP, DEC_THP,
 	DEC_UNTAG, DEC_SECCOMP, DEC_SECCOMP_FILTERS, DEC_SIB, DEC_MEMS, DEC_X86,
+	/* lines older kernels lack (and VmPMD, which only 4.0-4.14 print) */
+	DEC_VMPIN, DEC_RSS, DEC_VMPMD, DEC_CAPAMB, DEC_NNP, DEC_SSB,
+	/* not a line: whether an empty Groups: list prints a space (4.10+) */
+	DEC_GROUPS_SPACE,
+	/* decided by /proc/<pid>/stat: fields 45-47 (3.3+), 48-52 (3.5+), wchan an address (< 4.4) */
+	DEC_STAT_BRK, DEC_STAT_ARGS, DEC_STAT_WCHAN_ADDR,
 	LD_NR_DEC, DEC_NONE = -1
 };
 
@@ -69,6 +75,7 @@ struct ld_status {
 	char name[MACH_COMM_MAX];        /* Name:, unescaped */
 	unsigned int ngroups;
 	uint32_t *groups;
+	signed char groups_space;        /* an empty Groups: list: 1 "\t ", 0 "\t"; -1 a list */
 	unsigned int ns_levels;
 	pid_t ns[4][MACH_NS_LEVELS_MAX]; /* tgid, pid, pgid, sid */
 	struct mach_bitmap cpus, mems;   /* as wide as their text allows (hi) */
@@ -119,6 +126,7 @@ struct ld_stat {
 	char comm[MACH_COMM_MAX];
 	enum mach_task_state state;
 	uint64_t f[LD_STAT_FIELDS + 1];     /* by field number; signed ones as two's complement */
+	unsigned int nfields;               /* 44, 47 or 52: the kernel's (the rest read 0) */
 	unsigned int line[LD_STAT_FIELDS + 1];
 };
 
@@ -314,10 +322,19 @@ int ld_misc_listing(struct ld_misc *m, enum mach_ld_kind kind, const uint32_t *i
 void ld_misc_clear(struct ld_misc *m);
 
 /* ------------------------------------------------------------------ */
+/* /proc/<pid>/net (load_net.h)                                         */
+
+#define LD_NR_NET (MACH_LD_PID_NET_LAST - MACH_LD_PID_NET_FIRST + 1)
+struct ld_net_file;
+
+/* ------------------------------------------------------------------ */
 /* One process's records                                                */
+
+struct ld_mmsched;
 
 struct ld_task {
 	pid_t tid;
+	struct ld_mmsched *mms;    /* smaps, smaps_rollup, schedstat, wchan, stack, syscall, children */
 	struct ld_status *status;
 	struct ld_stat *stat;
 	struct ld_statm *statm;
@@ -326,6 +343,7 @@ struct ld_task {
 	struct ld_bytes *comm;
 	struct ld_nsrec *nsr;      /* cgroup, cpuset, mounts*, ns/: NULL until one is read */
 	struct ld_misc misc;      /* open files, links, io, limits, ... */
+	struct ld_net_file *net[LD_NR_NET]; /* by kind - MACH_LD_PID_NET_FIRST */
 };
 
 struct ld_pid {
@@ -372,6 +390,10 @@ struct mach_loader {
 struct ld_commit {
 	struct ld_decision dec[LD_NR_DEC];   /* by: borrowed from the records */
 	struct ld_bound cpus, mems;          /* by: owned (ld_commit_clear) */
+	/* network namespaces the threads showed: thread i's is nets[net_of[i] - 1] (0: none) */
+	unsigned int nnets;
+	struct mach_net *nets;
+	unsigned int *net_of;
 };
 
 /* ------------------------------------------------------------------ */
@@ -381,6 +403,8 @@ int ld_parse_status(struct lex *lx, pid_t tgid, pid_t tid, struct ld_status *st)
 int ld_parse_pid_stat(struct lex *lx, pid_t tid, struct ld_stat *st);
 int ld_parse_statm(struct lex *lx, struct ld_statm *st);
 int ld_parse_maps(struct lex *lx, struct ld_maps *mp);
+/** One maps line (also each smaps record's first): the header fields and the name, through the newline. */
+int ld_parse_map_line(struct lex *lx, struct mach_vma *v);
 int ld_parse_cmdline(struct lex *lx, struct ld_bytes *b);
 int ld_parse_comm(struct lex *lx, struct ld_bytes *b);
 
@@ -556,6 +580,14 @@ int ld_assemble_misc(const struct mach_loader *ld, struct ld_pid *lp, struct mac
 
 /** Merge @cm into @ld; 0 or -ENOMEM. */
 int ld_commit(struct mach_loader *ld, const struct ld_commit *cm);
+/**
+ * The namespaces of @cm into @m, each shared with an equal one already
+ * there, and @p's threads pointed at them: 0 or -ENOMEM.  The nets move.
+ */
+int ld_commit_nets(struct mach_machine *m, struct ld_commit *cm, struct mach_process *p);
+/** Build the namespace of each of the process's threads into @cm (net_assemble.c). */
+int ld_assemble_nets(const struct mach_loader *ld, struct ld_pid *lp, const struct mach_process *p,
+		     struct ld_commit *cm, const struct ld_msg *ms);
 /** Free what @cm owns. */
 void ld_commit_clear(struct ld_commit *cm);
 

@@ -391,6 +391,7 @@ static int walk_open(struct walk *w, const struct mach_load_opts *opts, struct m
 	}
 	/* the live kernel's files change between reads; a captured tree's do not */
 	w->live = !fstatfs(w->dirfd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC;
+	w->self_tid = w->live ? gettid() : 0;
 	w->uf_flags = w->live ? 0 : UF_BENEATH;
 	return 0;
 }

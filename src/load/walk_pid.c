@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../util/readfile.h"
 #include "../util/vec.h"
@@ -138,7 +139,7 @@ static int task_slots(struct walk *w, struct attempt *a, pid_t tid)
 	for (size_t f = 0; f < w->nfiles && !rc; f++) {
 		const struct mach_ld_name *n = &w->files[f];
 
-		if (!mach_ld_kind_per_task(n->kind) || (tid && n->tgid_only))
+		if (!mach_ld_kind_per_task(n->kind) || (tid && n->tgid_only) || (!tid && n->tid_only))
 			continue;
 		rc = mach_ld_kind_coll(n->kind) ? open_coll(w, a, n, tid) : add_slot(a, n, tid, 0);
 	}
@@ -157,11 +158,22 @@ static int make_slots(struct walk *w, struct attempt *a)
 		else
 			rc = task_slots(w, a, a->tids[i]);
 	}
-	/* The leader's task/ copy right before /proc/<pid>/X: the two must agree. */
-	if (!rc && leader_task)
-		rc = task_slots(w, a, a->pid);
-	if (!rc)
-		rc = task_slots(w, a, 0);
+	/*
+	 * The leader's task/ copy right before /proc/<pid>/X, file by file: the
+	 * two must agree, and the fewer microseconds between them the likelier
+	 * counters shared with the whole machine (SigQ) still do.
+	 */
+	for (size_t f = 0; f < w->nfiles && !rc; f++) {
+		const struct mach_ld_name *n = &w->files[f];
+		bool coll = mach_ld_kind_coll(n->kind);
+
+		if (!mach_ld_kind_per_task(n->kind))
+			continue;
+		if (leader_task && !n->tgid_only)
+			rc = coll ? open_coll(w, a, n, a->pid) : add_slot(a, n, a->pid, 0);
+		if (!rc && !n->tid_only)
+			rc = coll ? open_coll(w, a, n, 0) : add_slot(a, n, 0, 0);
+	}
 	/* every collection directory is open by now: list them */
 	for (size_t i = 0; i < a->nl && !rc; i++)
 		if (!a->l[i].rc)
@@ -232,7 +244,19 @@ static int attempt_read(struct walk *w, struct attempt *a, const char **skip)
 	w->arena.used = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		struct slot *x = &a->s[i];
+		pid_t tid = x->tid ? x->tid : a->pid;
 
+		/*
+		 * The reader's own syscall shows the very read, its schedstat the
+		 * time it runs, its smaps the pages the reading touches: never the
+		 * same twice.
+		 */
+		if (((x->f->kind == MACH_LD_PID_SYSCALL || x->f->kind == MACH_LD_PID_SCHEDSTAT) && tid == w->self_tid) ||
+		    ((x->f->kind == MACH_LD_PID_SMAPS || x->f->kind == MACH_LD_PID_SMAPS_ROLLUP) && w->self_tid &&
+		     a->pid == getpid())) {
+			x->rc = LD_RC_SELF;
+			continue;
+		}
 		if (x->f->link)
 			rc = ld_walk_readlink(w, x->rel, &x->off, &x->len);
 		else
