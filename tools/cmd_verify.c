@@ -162,7 +162,7 @@ static void list_line(const struct pfs_verify_file *v)
 	if (v->verdict == PFS_DIFFERS)
 		differ_reason(v, why, sizeof(why));
 	else
-		snprintf(why, sizeof(why), "%s", v->verdict == PFS_SKIPPED && lf->reason ? lf->reason : "");
+		snprintf(why, sizeof(why), "%s", v->verdict != PFS_SKIPPED ? "" : lf->reason ? lf->reason : v->why ? v->why : "");
 	if (why[0]) {
 		putchar(' ');
 		for (const char *p = why; *p; p++) {
@@ -188,7 +188,7 @@ static void json_file(struct verify_out *o, const struct pfs_verify_file *v)
 		if (v->verdict == PFS_DIFFERS)
 			differ_reason(v, why, sizeof(why));
 		else
-			snprintf(why, sizeof(why), "%s", lf->reason ? lf->reason : "?");
+			snprintf(why, sizeof(why), "%s", lf->reason ? lf->reason : v->why ? v->why : "?");
 		fputs(", \"reason\": ", stdout);
 		json_string(why, strlen(why));
 	}
@@ -243,7 +243,7 @@ static void show_verdict(void *arg, const struct pfs_verify_file *v)
 	else if (o->fmt == FMT_JSON)
 		json_file(o, v);
 	else if (v->verdict == PFS_SKIPPED && o->fmt == FMT_PLAIN)
-		printf("skipped: %s (%s)\n", lf->path, lf->reason ? lf->reason : "?");
+		printf("skipped: %s (%s)\n", lf->path, lf->reason ? lf->reason : v->why ? v->why : "?");
 	else if (v->verdict == PFS_DIFFERS && !v->text)
 		printf("differs: %s (uprocfs cannot render it: %s)\n", lf->path, v->why);
 	else if (v->verdict == PFS_DIFFERS)

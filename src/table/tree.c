@@ -338,13 +338,18 @@ static mach_ld_set shown_kinds(const struct pfs_node *n)
 	return k;
 }
 
+bool pfs_node_lacks_input(const struct pfs_node *n, const struct pfs_ctx *c)
+{
+	return n->entry && c && c->mach && (shown_kinds(n) & lacking(c));
+}
+
 bool pfs_node_exists(const struct pfs_node *n, const struct pfs_ctx *c)
 {
 	struct pfs_ctx own;
 
 	if (!n->entry || !c)
 		return true;
-	if (c->mach && (shown_kinds(n) & lacking(c)))
+	if (pfs_node_lacks_input(n, c))
 		return false; /* the machine was loaded without this file's text */
 	if (!n->entry->exists)
 		return true;
