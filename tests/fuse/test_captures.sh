@@ -104,12 +104,14 @@ mkdir "$tmp/full2" && echo keep >"$tmp/full2/x"
 timeout -k 5 300 "$UPROCFS" capture --pid $$ "$tmp/full2" 2>/dev/null
 ok $([ $? != 0 ] && [ "$(cat "$tmp/full2/x")" = keep ] && echo 0 || echo 1) "capture refuses a non-empty directory"
 
-# 2,000 processes in one archive: ps aux under run lists every one.
+# 2,000 processes in one archive: ps under run lists every one.
 "$UPROCFS" render --machine synth:cpus=16,tasks=2000,seed=3 --tree "$tmp/big.tar.zst"
 # the pid directories at the archive's top (beneath its one top directory): not task/<tid>
-want=$(tar --zstd -tf "$tmp/big.tar.zst" | sed -n 's|^[^/]*/\([0-9][0-9]*\)/stat$|\1|p' | sort -u | wc -l)
-got=$(timeout -k 5 600 "$UPROCFS" run --machine "tree:$tmp/big.tar.zst" -- ps aux --no-headers | wc -l)
+tar --zstd -tf "$tmp/big.tar.zst" | sed -n 's|^[^/]*/\([0-9][0-9]*\)/stat$|\1|p' | sort -u >"$tmp/want"
+# the reader itself shows as one more process (served.c's stand-in for self): count the captured ones
+timeout -k 5 600 "$UPROCFS" run --machine "tree:$tmp/big.tar.zst" -- ps -e -o pid= | tr -d ' ' | sort -u >"$tmp/got"
+want=$(wc -l <"$tmp/want")
+got=$(comm -12 "$tmp/want" "$tmp/got" | wc -l)
 ok $([ "$got" = "$want" ] && [ "$want" -ge 2000 ] && echo 0 || echo 1) \
-	"run --machine tree:big.tar.zst -- ps aux lists every captured process ($got of $want)"
-
+	"run --machine tree:big.tar.zst -- ps -e lists every captured process ($got of $want)"
 tap_done
