@@ -411,6 +411,13 @@ int ld_parse_comm(struct lex *lx, struct ld_bytes *b);
 int ld_parse_stat(struct lex *lx, struct mach_machine *m);
 int ld_parse_meminfo(struct lex *lx, struct mach_machine *m);
 int ld_parse_vmstat(struct lex *lx, struct mach_machine *m);
+/**
+ * Start extra key @n of @keys (meminfo's or vmstat's names outside the
+ * vocabulary) as @name (@len bytes): refused when too long, repeated or one
+ * too many (@what names the kind: "line", "counter").  0 or -EINVAL.
+ */
+int ld_extra_key_new(struct lex *lx, struct mach_extra_key *keys, unsigned int n, const char *name, size_t len,
+		     const char *esc, const char *what);
 int ld_parse_loadavg(struct lex *lx, struct mach_machine *m);
 /** /proc/interrupts and /proc/softirqs, after stat: -EAGAIN when they disagree with its totals. */
 int ld_parse_interrupts(struct lex *lx, struct mach_machine *m);

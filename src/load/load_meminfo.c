@@ -72,15 +72,8 @@ static int extra_value(struct lex *lx, struct mi_parse *mp, const char *label, s
 
 	if (!meminfo_label(label, len))
 		return lex_fail(lx, "\"%s\" is not a meminfo label", esc);
-	if (len >= sizeof(k->name))
-		return lex_fail(lx, "label \"%s\" longer than %zu bytes", esc, sizeof(k->name) - 1);
-	for (unsigned int i = 0; i < mp->nextra; i++)
-		if (!strncmp(mp->extra[i].name, label, len) && !mp->extra[i].name[len])
-			return lex_fail(lx, "\"%s\" repeated", esc);
-	if (mp->nextra == MACH_MAX_EXTRA_KEYS)
-		return lex_fail(lx, "more than %d lines outside the vocabulary", MACH_MAX_EXTRA_KEYS);
-	memset(k, 0, sizeof(*k));
-	memcpy(k->name, label, len);
+	if ((rc = ld_extra_key_new(lx, mp->extra, mp->nextra, label, len, esc, "line")))
+		return rc;
 	while (lex_peek(lx, ' '))
 		lx->p++;
 	digits = lx->p;

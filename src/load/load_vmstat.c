@@ -50,24 +50,29 @@ struct vm_parse {
 	uint64_t extra_val[MACH_MAX_EXTRA_KEYS];
 };
 
-/* A name outside the vocabulary: a new extra key (its value is read by the caller). */
-static int add_extra(struct lex *lx, struct vm_parse *vp, const char *name, size_t len, const char *esc)
+int ld_extra_key_new(struct lex *lx, struct mach_extra_key *keys, unsigned int n, const char *name, size_t len,
+		     const char *esc, const char *what)
 {
-	struct mach_extra_key *k;
+	struct mach_extra_key *k = &keys[n];
 
-	if (!counter_name(name, len))
-		return lex_fail(lx, "\"%s\" is not a vmstat counter name", esc);
 	if (len >= sizeof(k->name))
-		return lex_fail(lx, "counter name \"%s\" longer than %zu bytes", esc, sizeof(k->name) - 1);
-	for (unsigned int i = 0; i < vp->nextra; i++)
-		if (!strncmp(vp->extra[i].name, name, len) && !vp->extra[i].name[len])
+		return lex_fail(lx, "%s \"%s\" longer than %zu bytes", what, esc, sizeof(k->name) - 1);
+	for (unsigned int i = 0; i < n; i++)
+		if (!strncmp(keys[i].name, name, len) && !keys[i].name[len])
 			return lex_fail(lx, "\"%s\" repeated", esc);
-	if (vp->nextra == MACH_MAX_EXTRA_KEYS)
-		return lex_fail(lx, "more than %d counters outside the vocabulary", MACH_MAX_EXTRA_KEYS);
-	k = &vp->extra[vp->nextra];
+	if (n == MACH_MAX_EXTRA_KEYS)
+		return lex_fail(lx, "more than %d %ss outside the vocabulary", MACH_MAX_EXTRA_KEYS, what);
 	memset(k, 0, sizeof(*k));
 	memcpy(k->name, name, len);
 	return 0;
+}
+
+/* A name outside the vocabulary: a new extra key (its value is read by the caller). */
+static int add_extra(struct lex *lx, struct vm_parse *vp, const char *name, size_t len, const char *esc)
+{
+	if (!counter_name(name, len))
+		return lex_fail(lx, "\"%s\" is not a vmstat counter name", esc);
+	return ld_extra_key_new(lx, vp->extra, vp->nextra, name, len, esc, "counter");
 }
 
 int ld_parse_vmstat(struct lex *lx, struct mach_machine *m)

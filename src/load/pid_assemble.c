@@ -151,6 +151,19 @@ static int decide_stat(const struct ld_msg *ms, const struct mach_loader *ld, st
 	return 0;
 }
 
+/*
+ * Whether field 35 is an address: as this process or an earlier one decided,
+ * else as the machine loaded before said (all zeros decide nothing).
+ */
+static bool wchan_is_addr(const struct mach_loader *ld, const struct ld_commit *cm)
+{
+	const struct ld_decision *d = &ld->dec[DEC_STAT_WCHAN_ADDR];
+
+	if (d->val < 0)
+		d = &cm->dec[DEC_STAT_WCHAN_ADDR];
+	return d->val >= 0 ? d->val > 0 : ld->m->profile.stat_wchan_addr;
+}
+
 static const char *path_of(const struct ld_status *s, const struct ld_stat *t)
 {
 	return s ? s->path : t ? t->path : "?";
@@ -803,6 +816,6 @@ int ld_assemble(const struct mach_loader *ld, struct ld_pid *lp, struct mach_pro
 		rc = steps[i](&a);
 	free(a.th);
 	if (!rc)
-		rc = ld_assemble_mmsched(ld, lp, out, err, errlen);
+		rc = ld_assemble_mmsched(ld, lp, out, wchan_is_addr(ld, cm), err, errlen);
 	return rc;
 }

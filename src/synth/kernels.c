@@ -133,12 +133,26 @@ static void filter_items(enum mach_vmstat_id *items, unsigned int *n, const stru
 	*n = k;
 }
 
-/* A kernel text address for a sleeping task's wchan (stat field 35 before 4.4), from its tid alone. */
-static uint64_t wchan_address(pid_t tid)
+/*
+ * get_wchan()'s address (stat field 35 before 4.4): the return address in
+ * the function wchan names, so tasks waiting in one function show addresses
+ * in one place.  The function's start is made from its name alone; the
+ * offset is its frame's on the task's stack.  0 where nothing is named.
+ */
+static uint64_t wchan_address(const struct mach_machine *m, const struct mach_thread *t)
 {
-	uint64_t h = (uint64_t)(uint32_t)tid * 0x9e3779b97f4a7c15ull;
+	const struct mach_kstack *ks = t->kstack < m->nkstacks ? &m->kstacks[t->kstack] : NULL;
+	const char *name = mach_ksym_name(m, t->wchan_sym);
+	uint64_t h = 0xcbf29ce484222325ull;
+	uint32_t off = 0;
 
-	return 0xffffffff81000000ull + ((h >> 40) & 0x7ffff0);
+	if (!t->wchan_sym || !name)
+		return 0;
+	for (const char *c = name; *c; c++)
+		h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+	if (ks && ks->nframes && ks->frames[0].sym == t->wchan_sym)
+		off = ks->frames[0].off;
+	return 0xffffffff81000000ull + ((h >> 40) & 0x7ffff0) + off;
 }
 
 static void apply_tasks(struct mach_machine *m, const bool *have)
@@ -154,7 +168,7 @@ static void apply_tasks(struct mach_machine *m, const bool *have)
 
 			if (!have[SY_KF_STATE_IDLE] && t->state == MACH_TASK_IDLE)
 				t->state = MACH_TASK_SLEEPING;
-			t->wchan_addr = have[SY_KF_WCHAN_ADDR] && t->state != MACH_TASK_RUNNING ? wchan_address(t->tid) : 0;
+			t->wchan_addr = have[SY_KF_WCHAN_ADDR] && t->state != MACH_TASK_RUNNING ? wchan_address(m, t) : 0;
 		}
 	}
 }
