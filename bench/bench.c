@@ -23,6 +23,8 @@ const struct bench_def bench_table[] = {
 	{ "seeds", "the five kernel patches' before/after, on uprocfs and the live kernel", bench_seeds },
 	{ "psi", "PSI task change cost by cgroup depth: one clock read vs one per level", bench_psi },
 	{ "sys", "/sys/devices/system/cpu of a 4096-CPU machine: its listing and online list", bench_sys },
+	{ "capture", "loading a 2,000-process capture archive (.tar.zst) vs the same tree in a directory",
+	  bench_capture },
 	{ NULL, NULL, NULL },
 };
 

@@ -82,6 +82,7 @@ extern const struct bench_def bench_table[];
 
 int bench_putters(const struct bench_opts *o);
 int bench_psi(const struct bench_opts *o);
+int bench_capture(const struct bench_opts *o);
 int bench_seeds(const struct bench_opts *o);
 int bench_render(const struct bench_opts *o);
 

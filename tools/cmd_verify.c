@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../src/util/num.h"
+#include "capture_read.h"
 #include "cli.h"
 #include "uprocfs/load.h"
 #include "uprocfs/machine.h"
@@ -19,20 +20,29 @@
 static void verify_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: uprocfs verify [--proc DIR] [--sys[=DIR]] [--quiet] [--by-file] [PID...]\n"
+		"usage: uprocfs verify [--proc PATH] [--sys[=DIR]] [--quiet | --list | --json] [--by-file] [PID...]\n"
 		"\n"
-		"Load the /proc tree at DIR (default /proc) into the machine model, render every\n"
+		"Load the /proc tree at PATH (default /proc) into the machine model, render every\n"
 		"file that loaded and compare it byte for byte with what was read.  Prints one\n"
 		"line per differing file with its first differing line, then\n"
 		"  verify: N files identical, M differ, K skipped\n"
-		"Files the kernel would not let us read, or whose task exited or kept changing,\n"
-		"are skipped.  Exit status 0 only when nothing differs and something was compared.\n"
+		"Every file loads on its own: one the kernel would not let us read, whose task\n"
+		"exited or kept changing, that does not parse, that the model cannot hold, or\n"
+		"that disagrees with a file of its process read before it (a torn capture) is\n"
+		"skipped with the reason; files the tree lacks are not compared.  Exit status 0\n"
+		"only when nothing differs and something was compared.\n"
 		"\n"
-		"  --proc DIR   the tree to load: /proc, or a directory from `uprocfs capture`\n"
-		"               (whose sys/, beside its proc/, is compared too)\n"
+		"  --proc PATH  the tree to load: /proc, a directory from `uprocfs capture` (or\n"
+		"               cp -r, or a sosreport with proc/ under its root), or an archive\n"
+		"               of one (.tar.zst, .tar.gz, .zip, ... as libarchive reads)\n"
+		"               (a capture's sys/, beside its proc/, is compared too)\n"
 		"  --sys[=DIR]  also load the /sys tree at DIR (default /sys) and compare the\n"
 		"               files of it that uprocfs serves\n"
 		"  --quiet      print only the summary line and differences\n"
+		"  --list       one line per file: identical|differ|skipped PATH [reason], then\n"
+		"               the summary\n"
+		"  --json       one JSON document: {\"tree\", \"files\": [{\"path\", \"verdict\",\n"
+		"               \"reason\"}...], \"counts\": {\"identical\", \"differ\", \"skipped\"}}\n"
 		"  --by-file    then a table: each file name's identical, differing and skipped counts\n"
 		"  PID...       only these processes (global files are always compared)\n");
 }
@@ -55,19 +65,31 @@ static void print_line(const char *label, const char *text, size_t len)
 	printf("\"%s\n", len > 160 ? "..." : "");
 }
 
+/* Where @want (the file read) and @got (uprocfs) first differ: line and byte. */
+static void first_difference(const char *want, size_t wlen, const char *got, size_t glen, size_t *line,
+			     size_t *byte, size_t *line_start)
+{
+	size_t i = 0;
+
+	*line = 1;
+	*line_start = 0;
+	while (i < wlen && i < glen && want[i] == got[i]) {
+		if (want[i] == '\n') {
+			++*line;
+			*line_start = i + 1;
+		}
+		i++;
+	}
+	*byte = i;
+}
+
 /* Report the first line where @want (kernel) and @got (uprocfs) differ. */
 static void report_difference(const char *path, const char *want, size_t wlen,
 			      const char *got, size_t glen)
 {
-	size_t i = 0, line_start = 0, line = 1;
+	size_t i, line_start, line;
 
-	while (i < wlen && i < glen && want[i] == got[i]) {
-		if (want[i] == '\n') {
-			line++;
-			line_start = i + 1;
-		}
-		i++;
-	}
+	first_difference(want, wlen, got, glen, &line, &i, &line_start);
 	const char *we = memchr(want + line_start, '\n', wlen - line_start);
 	const char *ge = memchr(got + line_start, '\n', glen > line_start ? glen - line_start : 0);
 	size_t wl = we ? (size_t)(we - want) - line_start : wlen - line_start;
@@ -79,20 +101,103 @@ static void report_difference(const char *path, const char *want, size_t wlen,
 	print_line("uprocfs:", glen > line_start ? got + line_start : "", gl);
 }
 
+enum verify_format { FMT_PLAIN, FMT_QUIET, FMT_LIST, FMT_JSON };
+
 /* Counts by file: "pid/status" counts /proc/<pid>/status and task/<tid>/status together. */
 struct by_file {
 	char name[64];
 	size_t n[3];           /* by enum pfs_verdict */
 };
 
-/* What verify prints, counts by file, and how the files of /sys fared among the others. */
-struct verdicts {
-	int quiet;
+struct verify_out {
+	enum verify_format fmt;
+	size_t nfiles;          /* printed so far (--json: commas between them) */
 	bool by_file;
 	struct by_file files[4096];
-	size_t nfiles;
-	struct pfs_verify_counts sys;
+	size_t nnames;
+	struct pfs_verify_counts sys;  /* how the files of /sys fared among the others */
 };
+
+/* @s as a JSON string: quotes, backslashes and control bytes escaped, bytes past ASCII as \u00XX. */
+static void json_string(const char *s, size_t len)
+{
+	putchar('"');
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", stdout);
+		else if (c == '\t')
+			fputs("\\t", stdout);
+		else if (c < 32 || c >= 127)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+/* Why a file differs, in a few words: "line 3 (byte 57)", or why it could not be rendered. */
+static void differ_reason(const struct pfs_verify_file *v, char *buf, size_t n)
+{
+	const struct mach_load_file *lf = v->loaded;
+	size_t line, byte, start;
+
+	if (!v->text) {
+		snprintf(buf, n, "uprocfs cannot render it: %s", v->why);
+		return;
+	}
+	first_difference(lf->text, lf->len, v->text, v->len, &line, &byte, &start);
+	snprintf(buf, n, "line %zu (byte %zu; kernel %zu bytes, uprocfs %zu bytes)", line, byte, lf->len, v->len);
+}
+
+/* The verdicts as --list and --json name them. */
+static const char *const word[] = { [PFS_IDENTICAL] = "identical", [PFS_DIFFERS] = "differ", [PFS_SKIPPED] = "skipped" };
+
+/* One line of --list: the verdict, the path, the reason on the same line (newlines shown as \n). */
+static void list_line(const struct pfs_verify_file *v)
+{
+	const struct mach_load_file *lf = v->loaded;
+	char why[1200];
+
+	printf("%s %s", word[v->verdict], lf->path);
+	if (v->verdict == PFS_DIFFERS)
+		differ_reason(v, why, sizeof(why));
+	else
+		snprintf(why, sizeof(why), "%s", v->verdict != PFS_SKIPPED ? "" : lf->reason ? lf->reason : v->why ? v->why : "");
+	if (why[0]) {
+		putchar(' ');
+		for (const char *p = why; *p; p++) {
+			if (*p == '\n')
+				fputs("\\n", stdout);
+			else
+				putchar(*p);
+		}
+	}
+	putchar('\n');
+}
+
+/* One element of --json's files array. */
+static void json_file(struct verify_out *o, const struct pfs_verify_file *v)
+{
+	const struct mach_load_file *lf = v->loaded;
+	char why[1200];
+
+	printf("%s\n    {\"path\": ", o->nfiles ? "," : "");
+	json_string(lf->path, strlen(lf->path));
+	printf(", \"verdict\": \"%s\"", word[v->verdict]);
+	if (v->verdict != PFS_IDENTICAL) {
+		if (v->verdict == PFS_DIFFERS)
+			differ_reason(v, why, sizeof(why));
+		else
+			snprintf(why, sizeof(why), "%s", lf->reason ? lf->reason : v->why ? v->why : "?");
+		fputs(", \"reason\": ", stdout);
+		json_string(why, strlen(why));
+	}
+	putchar('}');
+}
 
 /*
  * A /sys file by kind: a group's file as "cgroup/FILE", a block device's
@@ -144,7 +249,7 @@ static void sys_file_kind(const char *path, char *name, size_t size)
 	name[at] = '\0';
 }
 
-static void count_file(struct verdicts *vs, const char *path, enum pfs_verdict verdict)
+static void count_file(struct verify_out *vs, const char *path, enum pfs_verdict verdict)
 {
 	const char *rest = path;
 	char name[64];
@@ -162,20 +267,20 @@ static void count_file(struct verdicts *vs, const char *path, enum pfs_verdict v
 		snprintf(name, sizeof(name), "%s", path);
 	}
 
-	while (i < vs->nfiles && strcmp(vs->files[i].name, name))
+	while (i < vs->nnames && strcmp(vs->files[i].name, name))
 		i++;
-	if (i == vs->nfiles) {
-		if (vs->nfiles == sizeof(vs->files) / sizeof(vs->files[0]))
+	if (i == vs->nnames) {
+		if (vs->nnames == sizeof(vs->files) / sizeof(vs->files[0]))
 			return;
-		snprintf(vs->files[vs->nfiles++].name, sizeof(vs->files[0].name), "%s", name);
+		snprintf(vs->files[vs->nnames++].name, sizeof(vs->files[0].name), "%s", name);
 	}
 	vs->files[i].n[verdict]++;
 }
 
-static void print_by_file(const struct verdicts *vs)
+static void print_by_file(const struct verify_out *vs)
 {
-	printf("%-16s %9s %9s %9s\n", "file", "identical", "differ", "skipped");
-	for (size_t i = 0; i < vs->nfiles; i++)
+	printf("%-32s %9s %9s %9s\n", "file", "identical", "differ", "skipped");
+	for (size_t i = 0; i < vs->nnames; i++)
 		printf("%-32s %9zu %9zu %9zu\n", vs->files[i].name, vs->files[i].n[PFS_IDENTICAL],
 		       vs->files[i].n[PFS_DIFFERS], vs->files[i].n[PFS_SKIPPED]);
 }
@@ -183,33 +288,28 @@ static void print_by_file(const struct verdicts *vs)
 /* What verify prints of each file. */
 static void show_verdict(void *arg, const struct pfs_verify_file *v)
 {
+	struct verify_out *o = arg;
 	const struct mach_load_file *lf = v->loaded;
-	struct verdicts *vs = arg;
-	bool quiet = vs->quiet;
 
-	if (vs->by_file)
-		count_file(vs, lf->path, v->verdict);
-
+	if (o->by_file)
+		count_file(o, lf->path, v->verdict);
 	if (!strncmp(lf->path, "/sys/", 5)) {
-		vs->sys.identical += v->verdict == PFS_IDENTICAL;
-		vs->sys.differ += v->verdict == PFS_DIFFERS;
-		vs->sys.skipped += v->verdict == PFS_SKIPPED;
+		o->sys.identical += v->verdict == PFS_IDENTICAL;
+		o->sys.differ += v->verdict == PFS_DIFFERS;
+		o->sys.skipped += v->verdict == PFS_SKIPPED;
 	}
 
-	switch (v->verdict) {
-	case PFS_SKIPPED:
-		if (!quiet)
-			printf("skipped: %s (%s)\n", lf->path, lf->reason ? lf->reason : "?");
-		break;
-	case PFS_DIFFERS:
-		if (!v->text)
-			printf("differs: %s (uprocfs cannot render it: %s)\n", lf->path, v->why);
-		else
-			report_difference(lf->path, lf->text, lf->len, v->text, v->len);
-		break;
-	case PFS_IDENTICAL:
-		break;
-	}
+	if (o->fmt == FMT_LIST)
+		list_line(v);
+	else if (o->fmt == FMT_JSON)
+		json_file(o, v);
+	else if (v->verdict == PFS_SKIPPED && o->fmt == FMT_PLAIN)
+		printf("skipped: %s (%s)\n", lf->path, lf->reason ? lf->reason : v->why ? v->why : "?");
+	else if (v->verdict == PFS_DIFFERS && !v->text)
+		printf("differs: %s (uprocfs cannot render it: %s)\n", lf->path, v->why);
+	else if (v->verdict == PFS_DIFFERS)
+		report_difference(lf->path, lf->text, lf->len, v->text, v->len);
+	o->nfiles++;
 }
 
 /* A pid: 1 to the kernel's pid_max limit (PID_MAX_LIMIT on 64-bit), in decimal. */
@@ -223,12 +323,28 @@ static int parse_pid_arg(const char *s, pid_t *pid)
 	return 0;
 }
 
+/* The PIDs of the command line into @opts (@pids holds them); 0, or 2 after saying what is wrong. */
+static int parse_pids(int argc, char **argv, pid_t *pids, struct mach_load_opts *opts)
+{
+	for (int i = optind; i < argc; i++) {
+		if (parse_pid_arg(argv[i], &pids[opts->npids])) {
+			fprintf(stderr, "uprocfs verify: \"%s\" is not a process id\n", argv[i]);
+			return 2;
+		}
+		opts->npids++;
+	}
+	opts->pids = opts->npids ? pids : NULL;
+	return 0;
+}
+
 int cmd_verify(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "proc", required_argument, NULL, 'p' },
 		{ "sys", optional_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "by-file", no_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -238,62 +354,64 @@ int cmd_verify(int argc, char **argv)
 	struct mach_load_report report = { 0 };
 	struct mach_machine *mach = NULL;
 	struct pfs_verify_counts counts;
-	size_t identical, differ, skipped;
+	static struct verify_out out = { .fmt = FMT_PLAIN };
 	pid_t *pids = NULL;
-	static struct verdicts vs;
 	int c, rc;
 	char err[1024];
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:qbh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+p:qljbh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': dir = optarg; break;
 		case 's': opts.sys_dir = optarg ? optarg : "/sys"; break;
-		case 'q': vs.quiet = 1; break;
-		case 'b': vs.by_file = true; break;
+		case 'q': out.fmt = FMT_QUIET; break;
+		case 'l': out.fmt = FMT_LIST; break;
+		case 'j': out.fmt = FMT_JSON; break;
+		case 'b': out.by_file = true; break;
 		case 'h': verify_usage(stdout); return 0;
 		default: verify_usage(stderr); return 2;
 		}
 	}
-	if (optind < argc) {
-		pids = calloc((size_t)(argc - optind), sizeof(*pids));
-		if (!pids) {
-			fprintf(stderr, "uprocfs verify: out of memory\n");
-			return 1;
-		}
-		for (int i = optind; i < argc; i++) {
-			if (parse_pid_arg(argv[i], &pids[opts.npids])) {
-				fprintf(stderr, "uprocfs verify: \"%s\" is not a process id\n", argv[i]);
-				free(pids);
-				return 2;
-			}
-			opts.npids++;
-		}
-		opts.pids = pids;
+	pids = calloc((size_t)(argc - optind) + 1, sizeof(*pids));
+	if (!pids) {
+		fprintf(stderr, "uprocfs verify: out of memory\n");
+		return 1;
 	}
-	rc = pfs_load_tree(dir, &opts, &mach, &report, err, sizeof(err));
+	if (parse_pids(argc, argv, pids, &opts)) {
+		free(pids);
+		return 2;
+	}
+	rc = capture_load(dir, &opts, &mach, &report, err, sizeof(err));
 	free(pids);
 	if (rc) {
 		fprintf(stderr, "uprocfs verify: %s\n", err);
 		return 1;
 	}
-	rc = pfs_verify(mach, &report, show_verdict, &vs, &counts);
+	if (out.fmt == FMT_JSON) {
+		fputs("{\n  \"tree\": ", stdout);
+		json_string(dir, strlen(dir));
+		fputs(",\n  \"files\": [", stdout);
+	}
+	rc = pfs_verify(mach, &report, show_verdict, &out, &counts);
 	if (rc) {
+		fflush(stdout);
 		fprintf(stderr, "uprocfs verify: %s\n", strerror(-rc));
 		mach_load_report_free(&report);
 		mach_free(mach);
 		return 1;
 	}
-	identical = counts.identical;
-	differ = counts.differ;
-	skipped = counts.skipped;
-	printf("verify: %zu files identical, %zu differ, %zu skipped\n", identical, differ, skipped);
-	if (vs.sys.identical + vs.sys.differ + vs.sys.skipped)
-		printf("verify: of them in /sys: %zu identical, %zu differ, %zu skipped\n", vs.sys.identical,
-		       vs.sys.differ, vs.sys.skipped);
-	if (vs.by_file)
-		print_by_file(&vs);
+	if (out.fmt == FMT_JSON)
+		printf("\n  ],\n  \"counts\": {\"identical\": %zu, \"differ\": %zu, \"skipped\": %zu}\n}\n",
+		       counts.identical, counts.differ, counts.skipped);
+	else
+		printf("verify: %zu files identical, %zu differ, %zu skipped\n", counts.identical, counts.differ,
+		       counts.skipped);
+	if (out.fmt != FMT_JSON && out.sys.identical + out.sys.differ + out.sys.skipped)
+		printf("verify: of them in /sys: %zu identical, %zu differ, %zu skipped\n", out.sys.identical,
+		       out.sys.differ, out.sys.skipped);
+	if (out.by_file && out.fmt != FMT_JSON)
+		print_by_file(&out);
 	mach_load_report_free(&report);
 	mach_free(mach);
-	return differ == 0 && identical > 0 ? 0 : 1;
+	return counts.differ == 0 && counts.identical > 0 ? 0 : 1;
 }

@@ -3,7 +3,9 @@
 # Only missing packages are installed; needs root (or sudo) when some are missing.
 set -eu
 
-PACKAGES="gcc make meson ninja-build pkg-config valgrind libfuse3-dev libseccomp-dev fuse3 procps util-linux htop tmux gnuplot-nox clang libclang-rt-14-dev sysstat procinfo strace lsof python3-psutil psmisc atop btop nmon glances net-tools iproute2 prometheus-node-exporter wget"
+# libarchive-dev: captures as archives (capture -o FILE.tar.zst, tree:FILE.tar.zst); its
+# libarchive13 links libzstd1 itself, so no libzstd-dev; zstd: the CLI, to look inside one.
+PACKAGES="gcc make meson ninja-build pkg-config valgrind libfuse3-dev libseccomp-dev fuse3 procps util-linux htop tmux gnuplot-nox clang libclang-rt-14-dev sysstat procinfo strace lsof python3-psutil psmisc atop btop nmon glances net-tools iproute2 prometheus-node-exporter wget libarchive-dev zstd"
 
 missing=""
 for p in $PACKAGES; do

@@ -48,8 +48,14 @@ int served_open(struct served *s, const char *spec, char *err, size_t errlen)
 		s->mach = NULL;
 		return rc;
 	}
-	/* served now: its boot was uptime ago on the wall clock */
-	s->mach->btime = (uint64_t)time(NULL) - s->mach->uptime_ns / 1000000000u;
+	/*
+	 * A synthetic machine is served now: its boot was uptime ago on the wall
+	 * clock.  A capture keeps its own boot time, so that it shows the
+	 * machine as it was when taken (processes' start times, ages and the
+	 * uptime as captured).
+	 */
+	if (!spec || strncmp(spec, "tree:", 5) || !s->mach->btime)
+		s->mach->btime = (uint64_t)time(NULL) - s->mach->uptime_ns / 1000000000u;
 	s->model_base_ns = s->mach->uptime_ns;
 	s->boot_base_ns = psi_clock_boottime(NULL, -1);
 	return 0;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "capture_read.h"
 #include "spec.h"
 #include "uprocfs/load.h"
 #include "uprocfs/procfs.h"
@@ -29,10 +30,10 @@ int mach_from_spec(const char *spec, struct mach_machine **out, char *err, size_
 	}
 	if (!strncmp(spec, "tree:", 5)) {
 		if (!spec[5]) {
-			snprintf(err, errlen, "--machine tree: needs a directory (tree:DIR)");
+			snprintf(err, errlen, "--machine tree: needs a capture (tree:DIR or tree:FILE.tar.zst)");
 			return -EINVAL;
 		}
-		return pfs_load_tree(spec + 5, NULL, out, NULL, err, errlen);
+		return capture_load(spec + 5, NULL, out, NULL, err, errlen);
 	}
 	if (!strcmp(spec, "live")) {
 		struct mach_load_opts o = { .sys_dir = "/sys" }; /* /sys beside /proc */
@@ -40,7 +41,7 @@ int mach_from_spec(const char *spec, struct mach_machine **out, char *err, size_
 		return pfs_load_tree("/proc", &o, out, NULL, err, errlen);
 	}
 	snprintf(err, errlen,
-		 "--machine \"%s\": expected synth[:key=value,...], tree:DIR or live", spec);
+		 "--machine \"%s\": expected synth[:key=value,...], tree:DIR, tree:ARCHIVE or live", spec);
 	return -EINVAL;
 }
 

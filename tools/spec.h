@@ -4,7 +4,8 @@
  * and the tests build.
  *
  *   synth[:key=value,...]   the seeded synthetic generator
- *   tree:DIR                a /proc tree captured with `uprocfs capture`
+ *   tree:PATH               a captured /proc tree: a directory (`uprocfs capture`, cp -r,
+ *                           a sosreport), or an archive of one (capture_read.h)
  *   live                    this machine's /proc
  *
  * This is a front end's choice between the model's builders (the generator

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tree_archive.h"
 #include "tree_write.h"
 #include "uprocfs/procfs.h"
 
@@ -84,6 +85,8 @@ int tw_begin(struct tree_writer *w, const char *dest, bool force, char *err, siz
 
 	memset(w, 0, sizeof(*w));
 	w->tmpfd = -1;
+	if (tw_archive_suffix(dest))
+		return twa_begin(w, dest, tw_archive_suffix(dest), force, err, errlen);
 	while (len > 1 && dest[len - 1] == '/')
 		len--;
 	full = holds_anything(dest);
@@ -169,8 +172,11 @@ int tw_file_mode(struct tree_writer *w, const char *rel, const char *text, size_
 		 size_t errlen)
 {
 	const char *base = rel;
-	int dfd = parent_dir(w, rel, &base), fd, rc = 0;
+	int dfd, fd, rc = 0;
 
+	if (w->ar)
+		return twa_file(w, rel, text, len, mode, err, errlen);
+	dfd = parent_dir(w, rel, &base);
 	if (dfd < 0) {
 		snprintf(err, errlen, "%s/%s: %s", w->dest, rel, strerror(-dfd));
 		return dfd;
@@ -218,6 +224,11 @@ int tw_link(struct tree_writer *w, const char *rel, const char *target, size_t l
 		snprintf(err, errlen, "%s/%s: not a symlink target (%zu bytes)", w->dest, rel, len);
 		return -EINVAL;
 	}
+	if (w->ar) {
+		rc = twa_link(w, rel, t, err, errlen);
+		free(t);
+		return rc;
+	}
 	dfd = parent_dir(w, rel, &base);
 	if (dfd < 0) {
 		snprintf(err, errlen, "%s/%s: %s", w->dest, rel, strerror(-dfd));
@@ -263,6 +274,8 @@ int tw_commit(struct tree_writer *w, char *err, size_t errlen)
 	char *old = NULL;
 	int rc = 0;
 
+	if (w->ar)
+		return twa_commit(w, err, errlen);
 	close(w->tmpfd);
 	w->tmpfd = -1;
 	/* an empty destination directory goes; a forced full one is moved aside first */
@@ -293,6 +306,10 @@ fail:
 
 void tw_abort(struct tree_writer *w)
 {
+	if (w->ar) {
+		twa_abort(w);
+		return;
+	}
 	if (w->tmpfd >= 0)
 		close(w->tmpfd);
 	if (w->tmp && remove_tree(w->tmp))
@@ -301,6 +318,18 @@ void tw_abort(struct tree_writer *w)
 	free(w->dest);
 	memset(w, 0, sizeof(*w));
 	w->tmpfd = -1;
+}
+
+int tw_info(struct tree_writer *w, const struct mach_capture_info *ci, char *err, size_t errlen)
+{
+	char text[512];
+	int n = mach_capture_info_format(ci, text, sizeof(text));
+
+	if (n < 0) {
+		snprintf(err, errlen, "%s: the capture's description does not fit", MACH_CAPTURE_INFO);
+		return n;
+	}
+	return tw_file(w, MACH_CAPTURE_INFO, text, (size_t)n, err, errlen);
 }
 
 struct each_arg {

@@ -18,19 +18,29 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "uprocfs/load.h"
 #include "uprocfs/machine.h"
+
+struct archive;
 
 struct tree_writer {
 	char *dest;     /* where the tree goes */
 	char *tmp;      /* where it is written meanwhile */
-	int tmpfd;      /* the open temporary directory */
+	int tmpfd;      /* the open temporary directory, or the temporary archive file */
 	size_t files;
+	/* an archive (tree_archive.c) rather than a directory */
+	struct archive *ar;
+	char *top;      /* the one directory its members lie in: the archive's name without its suffix */
+	int64_t mtime;  /* of every member: when the tree was written */
 };
 
 /**
- * Start a tree for @dest.  -EEXIST when @dest holds anything and !@force;
- * -errno with a message naming the path in @err.
+ * Start a tree for @dest: a directory, or when @dest names an archive
+ * (tw_archive_suffix) one compressed archive holding the tree under one
+ * top directory.  -EEXIST when @dest holds anything and !@force; -errno
+ * with a message naming the path in @err.
  */
 int tw_begin(struct tree_writer *w, const char *dest, bool force, char *err, size_t errlen);
 
@@ -58,6 +68,15 @@ int tw_commit(struct tree_writer *w, char *err, size_t errlen);
 
 /** Throw away a tree not committed (after a failure). */
 void tw_abort(struct tree_writer *w);
+
+/**
+ * The archive suffix @name ends with (".tar.zst", ".tar.gz", ".tgz",
+ * ".tar.xz", ".tar.bz2", ".tar"), or NULL when it names a directory.
+ */
+const char *tw_archive_suffix(const char *name);
+
+/** Write what a capture says of itself (MACH_CAPTURE_INFO) at the root of the tree. */
+int tw_info(struct tree_writer *w, const struct mach_capture_info *ci, char *err, size_t errlen);
 
 /** Render every loadable file of @m into @w (render --tree, the round-trip tests). */
 int tw_machine(struct tree_writer *w, const struct mach_machine *m, char *err, size_t errlen);

@@ -175,9 +175,9 @@ static inline bool mach_ld_kind_net(enum mach_ld_kind kind)
 
 
 /**
- * Whether a tree must have a file of @kind: the machine-wide files the
- * model's counters come from, and a task's status and stat (no process
- * without them).  Others may be absent.
+ * Whether a mirror of the live kernel always reads @kind: the machine-wide
+ * files the model's counters come from, and a task's status and stat.  A
+ * tree (mach_load_tree) may lack any file: it loads what is there.
  */
 bool mach_ld_required(enum mach_ld_kind kind);
 
@@ -250,6 +250,21 @@ struct mach_ld_sys_file {
 	const char *rel;          /* its path below /sys ("block/vda/stat"): what the objects' trees parse */
 };
 
+/**
+ * One member of a /proc tree held in memory (an archive read whole): what
+ * mach_load_tree reads instead of a directory when mach_load_opts.members
+ * is set.  Directories need no member of their own: a member's path makes
+ * its parents.
+ */
+struct mach_tree_member {
+	const char *path;   /* beneath the tree's root: "stat", "42/task/43/stat"; no "", "." or ".." part */
+	char type;          /* 'f' a regular file, 'd' a directory, 'l' a symlink (never followed) */
+	unsigned int mode;  /* permission bits (a /proc/sys key's say who may read it) */
+	int64_t mtime_ns;   /* last modification, ns since the epoch: the younger file of a torn pair */
+	const char *data;   /* a file's bytes, a symlink's target; not NUL-terminated */
+	size_t len;
+};
+
 struct mach_load_opts {
 	/*
 	 * The files to read, in report order (the file table's pfs_load_names()
@@ -274,22 +289,66 @@ struct mach_load_opts {
 	 */
 	const char *sys_dir;
 	int (*sys_classify)(const struct mach_machine *m, const char *rel, bool dir, struct mach_ld_sys_file *f);
+	/* read these (an archive's members) instead of the directory; it names them in messages */
+	const struct mach_tree_member *members;
+	size_t nmembers;
 };
 
 /**
- * Load the /proc tree at @dir ("/proc" for the live kernel, or a directory
- * written by `uprocfs capture`).  On success *@out is the model and, when
- * @report is non-NULL, it lists every file with its text or skip reason.
+ * Load the /proc tree at @dir ("/proc" for the live kernel, a directory
+ * written by `uprocfs capture`, or the members of an archive that
+ * opts->members holds).  On success *@out is the model and, when @report
+ * is non-NULL, it lists every file with its text or skip reason.
+ *
+ * Every file loads on its own: one that does not parse, or that the model
+ * cannot hold exactly, is skipped with its path, line and reason, and the
+ * rest of the tree loads.  A file the tree lacks is absent from the model
+ * too (mach_machine.lacks: served as ENOENT, not in the report).  Files of
+ * one process that disagree (a capture copied while the process ran) keep
+ * both values where the model holds both (Threads: and the task/
+ * directories, VmRSS and stat's rss), else the younger file (mtime, then
+ * read order) is skipped, the reason naming both.  On the live /proc a
+ * process is read again while its files disagree, and only then so.
+ *
  * A tree that is not the live /proc is read only beneath @dir: what a /proc
  * tree never holds there (a symlink, a FIFO, a device) is skipped, not
- * followed or waited on.  Returns 0, or -errno with a message naming
- * file:line in @err.
+ * followed or waited on.  Returns 0, or -errno with a message in @err for
+ * what stops the whole load (the tree cannot be opened, no memory).
  */
 int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct mach_machine **out,
 		   struct mach_load_report *report, char *err, size_t errlen);
 
 /** Free what a report holds. */
 void mach_load_report_free(struct mach_load_report *report);
+
+/*
+ * What a capture says of itself: the file MACH_CAPTURE_INFO at the root
+ * of a tree `uprocfs capture` writes, lines of "key value":
+ *   uprocfs-capture 1
+ *   kernel_release 6.18.0-1-amd64       uname -r of the captured kernel
+ *   time 1764547200.123456789           CLOCK_REALTIME when captured (s.ns)
+ *   boottime 10130.210012345            CLOCK_BOOTTIME when captured (s.ns)
+ *   hostname build7                     (optional) uname -n
+ * Unknown keys are ignored (later versions may add some).  The loader
+ * takes the kernel release for the profile, and the clocks where the tree
+ * lacks /proc/stat's btime or /proc/uptime, so a served capture shows the
+ * machine at the time it was taken.
+ */
+#define MACH_CAPTURE_INFO "uprocfs-capture"
+
+struct mach_capture_info {
+	char kernel_release[64];
+	char hostname[65];
+	uint64_t time_ns;         /* 0: unknown */
+	uint64_t boottime_ns;     /* 0: unknown */
+};
+
+/** Parse a MACH_CAPTURE_INFO text; 0 or -EINVAL with "path:line: ..." in @err. */
+int mach_capture_info_parse(const char *path, const char *text, size_t len, struct mach_capture_info *ci,
+			    char *err, size_t errlen);
+
+/** Write @ci as a MACH_CAPTURE_INFO text into @buf; its length, or -ENOSPC. */
+int mach_capture_info_format(const struct mach_capture_info *ci, char *buf, size_t size);
 
 
 /*

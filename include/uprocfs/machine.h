@@ -479,6 +479,17 @@ struct mach_fs {
 };
 
 /*
+ * Files a loaded machine has no text for (issue 14: partial and torn
+ * captures): a capture without vmstat, a process whose stat was torn away
+ * from its status.  Bit k stands for the file kind the loader numbers k
+ * (enum mach_ld_kind in load.h; the model only keeps the bits).  Such a
+ * file does not exist on the machine (ENOENT), rather than printing values
+ * the machine never had.  Empty (0) for synthetic machines and for
+ * whatever a load read.
+ */
+__extension__ typedef unsigned __int128 mach_file_set;
+
+/*
  * Where tasks wait in the kernel.  Kernel functions and whole stacks are
  * kept once per machine (mach_machine.ksyms, .kstacks) and tasks refer to
  * them by index: thousands of threads sleep in the same few places.
@@ -580,6 +591,7 @@ struct mach_thread {
 	uint32_t sessionid;       /* audit session; 4294967295 when unset */
 	uint32_t personality;     /* ADDR_NO_RANDOMIZE 0x0040000, PER_LINUX32 8, ... */
 	uint64_t timer_slack_ns;  /* 50000 by default, 0 for RT tasks */
+	mach_file_set lacks;      /* task/<tid>/X files this thread has no text for */
 	/* its network namespace (nsproxy->net_ns): 1 + index into mach_machine.nets; 0: none (a zombie) */
 	unsigned int netns;
 };
@@ -631,6 +643,7 @@ struct mach_process {
 	bool oom_skip;
 	uint64_t autogroup_id;    /* /autogroup-ID; 0: the root autogroup (an empty file) */
 	int autogroup_nice;
+	mach_file_set lacks;      /* /proc/<pid>/X files the process has no text for */
 };
 
 /* ------------------------------------------------------------------ */
@@ -780,6 +793,7 @@ struct mach_machine {
 	struct mach_sysfs sysfs;
 	/* what /sys adds: CPU topology, caches, cpufreq, nodes, sensors, THP (mach_platform.h) */
 	struct mach_platform platform;
+	mach_file_set lacks;      /* machine-wide files the machine has no text for */
 	/* kernel functions and stacks tasks wait in; entry 0 of each is "none" */
 	size_t nksyms;
 	struct mach_ksym *ksyms;

@@ -329,6 +329,13 @@ bool pfs_dir_next_merged(const struct pfs_node *dir, const struct pfs_ctx *c, ui
 bool pfs_node_exists(const struct pfs_node *n, const struct pfs_ctx *c);
 
 /**
+ * Whether @n is missing only because its machine (or task) was loaded
+ * without the text of a file it shows or renders from: a partial capture,
+ * or a file skipped as damaged or torn.
+ */
+bool pfs_node_lacks_input(const struct pfs_node *n, const struct pfs_ctx *c);
+
+/**
  * Parse a path ("/proc/stat", "stat", "/proc/42/status", "42/task/43/stat",
  * "42/fd/3", "sys/kernel/pid_max", "/sys/devices/system/cpu/online": a
  * relative path is under /proc) into a node; named components are looked
@@ -484,7 +491,7 @@ struct pfs_verify_file {
 	enum pfs_verdict verdict;
 	const char *text;                    /* what uprocfs rendered (NULL when it could not) */
 	size_t len;
-	const char *why;                     /* PFS_DIFFERS without text: why it could not render */
+	const char *why;                     /* PFS_DIFFERS without text: why it could not render; PFS_SKIPPED: why */
 };
 
 struct pfs_verify_counts {

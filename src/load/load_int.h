@@ -352,6 +352,13 @@ struct ld_pid {
 	size_t ntasks, cap;
 	struct ld_task *tasks;     /* task/<tid>/..., any order */
 	bool tasks_complete;       /* the records hold every thread (Threads: can be checked) */
+	/*
+	 * The files will not be read again (a written tree, or the live
+	 * kernel's last try): where two files disagree on values the model
+	 * holds apart (Threads: and the task/ directories, VmRSS and stat's
+	 * rss), keep each file's own instead of failing.
+	 */
+	bool tolerant;
 };
 
 /* ------------------------------------------------------------------ */
@@ -377,6 +384,7 @@ struct mach_loader {
 	bool have_loadavg;        /* this session read /proc/loadavg: kernel/ns_last_pid must agree with it */
 	mach_ld_set globals;         /* 1 << kind of each machine-wide file parsed in this session */
 	struct ld_sys *sys;          /* /sys files checked at finish (load_platform.c), or NULL */
+	struct ld_blame *blame;   /* where the assembly names the files of a disagreement, or NULL */
 };
 
 /** Free the session's /sys state. */
@@ -514,11 +522,25 @@ int ld_nsrec_swap(struct ld_task *a, struct ld_task *b, enum mach_ld_kind kind);
 /* ------------------------------------------------------------------ */
 /* Comparisons between records (pid_compare.c)                          */
 
+/*
+ * The files a failed check blames: both of a disagreement, or every file
+ * of a sum.  The tree walk skips the younger of them and builds again.
+ */
+#define LD_BLAME_MAX 32
+struct ld_blame {
+	const char *path[LD_BLAME_MAX]; /* the records' paths (borrowed) */
+	unsigned int n;
+};
+
 /* Where a message goes; every check returns its error code. */
 struct ld_msg {
 	char *err;
 	size_t errlen;
+	struct ld_blame *blame;   /* NULL: nobody listens */
 };
+
+/** Name @path (a record's) among the files a failing check blames. */
+void ld_blame_add(const struct ld_msg *ms, const char *path);
 
 /** Write the message into @ms; @rc. */
 int ld_say(const struct ld_msg *ms, int rc, const char *fmt, ...)

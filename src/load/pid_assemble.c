@@ -274,12 +274,18 @@ static int aggregates(const struct ld_msg *ms, struct mach_process *p, const str
 		}
 	}
 	for (int k = 0; k < 3; k++)
-		if (whole->f[fld[k]] < sum[k])
+		if (whole->f[fld[k]] < sum[k]) {
+			/* any of them may be the younger: a thread's count that grew after the whole was read */
+			ld_blame_add(ms, whole->path);
+			for (unsigned int i = 0; i < n; i++)
+				if (th[i].stat)
+					ld_blame_add(ms, th[i].stat->path);
 			return ld_say(ms, -EINVAL,
 				      "%s:%u: %s %" PRIu64
 				      " is below the sum over its threads' task/*/stat, %" PRIu64,
 				      whole->path, whole->line[fld[k]], ld_sf_what(fld[k], what),
 				      whole->f[fld[k]], sum[k]);
+		}
 	if (!lead->stat) {
 		/* no task/<tgid>/stat: the leader gets what the others leave */
 		p->threads[0].minflt = whole->f[LD_STAT_MINFLT] - sum[0];
@@ -499,7 +505,8 @@ static int check_mm(struct asm_ctx *a)
 /* Each thread: its status, stat and comm agree. */
 static int check_threads(struct asm_ctx *a)
 {
-	const uint64_t slack = ld_rss_slack(a->ld->m);
+	/* stat's rss is a field of its own (mm->stat_rss): a torn pair keeps both */
+	const uint64_t slack = a->lp->tolerant ? UINT64_MAX : ld_rss_slack(a->ld->m);
 	char what[64];
 	int rc;
 
@@ -543,7 +550,8 @@ static int check_thread_count(struct asm_ctx *a)
 	const struct ld_stat *ts = a->ts;
 	uint64_t want;
 
-	if (!a->lp->tasks_complete)
+	/* the model holds both counts (nr_threads, the threads array): a torn capture keeps each */
+	if (!a->lp->tasks_complete || a->lp->tolerant)
 		return 0;
 	want = rs ? rs->v[ST_THREADS][0] : ts ? (uint64_t)ld_sf_s(ts, LD_STAT_NUM_THREADS) : a->n;
 	if (want == a->n)
@@ -798,7 +806,7 @@ static int (*const steps[])(struct asm_ctx *a) = {
 int ld_assemble(const struct mach_loader *ld, struct ld_pid *lp, struct mach_process *out,
 		struct ld_commit *cm, char *err, size_t errlen)
 {
-	struct asm_ctx a = { .ms = { err, errlen }, .ld = ld, .lp = lp, .cm = cm, .out = out };
+	struct asm_ctx a = { .ms = { err, errlen, ld->blame }, .ld = ld, .lp = lp, .cm = cm, .out = out };
 	int rc = 0;
 
 	memset(cm, 0, sizeof(*cm));

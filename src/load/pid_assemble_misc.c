@@ -134,18 +134,56 @@ static int same_table(struct misc_ctx *c, struct ld_misc *m)
 				     (int)c->lp->tgid, t->n, w->n);
 }
 
+/* The status that gave FDSize (the first read, as the assembly takes it), or NULL. */
+static const struct ld_status *fdsize_status(const struct ld_pid *lp)
+{
+	if (lp->whole.status)
+		return lp->whole.status;
+	for (size_t i = 0; i < lp->ntasks; i++)
+		if (lp->tasks[i].status)
+			return lp->tasks[i].status;
+	return NULL;
+}
+
+/*
+ * Without a status the table's size is unknown and shows nowhere but
+ * there: the kernel's smallest that holds the fds (a power of two, at least
+ * BITS_PER_LONG).
+ */
+static int files_without_status(struct misc_ctx *c, const struct ld_fds *w)
+{
+	unsigned int max = 64;
+
+	if (fdsize_status(c->lp) || c->out->files)
+		return 0;
+	for (size_t i = 0; i < w->n; i++)
+		while (w->v[i].fd >= max && max < (1u << 30))
+			max <<= 1;
+	c->out->files = calloc(1, sizeof(*c->out->files));
+	if (!c->out->files)
+		return -ENOMEM;
+	c->out->files->max_fds = max;
+	return 0;
+}
+
 /* The group's table: /proc/<pid>/fd and fdinfo, within FDSize. */
 static int build_files(struct misc_ctx *c)
 {
 	struct ld_fds *w = &c->lp->whole.misc.fds;
-	struct mach_files *files = c->out->files;
+	struct mach_files *files;
 	int rc = each_misc(c, same_table);
 
 	if (rc || !w->n)
 		return rc;
-	if (!files)
+	if ((rc = files_without_status(c, w)))
+		return rc;
+	files = c->out->files;
+	if (!files) {
+		ld_blame_add(c->ms, fdsize_status(c->lp)->path);
+		ld_blame_add(c->ms, w->v[0].link_path ? w->v[0].link_path : w->v[0].info_path);
 		return ld_say(c->ms, -EINVAL, "%s: open files of a task with FDSize 0 (no file table)",
 			      w->v[0].link_path ? w->v[0].link_path : w->v[0].info_path ? w->v[0].info_path : "fd/");
+	}
 	qsort(w->v, w->n, sizeof(w->v[0]), fd_cmp);
 	files->fds = calloc(w->n, sizeof(*files->fds));
 	if (!files->fds)
@@ -153,13 +191,18 @@ static int build_files(struct misc_ctx *c)
 	for (size_t i = 0; i < w->n; i++) {
 		struct ld_fd *r = &w->v[i];
 
-		if (r->fd >= files->max_fds)
+		if (r->fd >= files->max_fds) {
+			ld_blame_add(c->ms, fdsize_status(c->lp) ? fdsize_status(c->lp)->path : NULL);
+			ld_blame_add(c->ms, r->link_path ? r->link_path : r->info_path);
 			return ld_say(c->ms, -EINVAL, "%s: fd %u beyond FDSize %u", r->link_path ? r->link_path : "fd/",
 				      r->fd, files->max_fds);
+		}
 		/* both directories listed: an fd in one but not the other was opened or closed between */
-		if (w->listed_fd && w->listed_info && (!r->link_path) != (!r->info_path))
-			return ld_say(c->ms, -EINVAL, "fd %u of %d: in one of fd/ and fdinfo/ only", r->fd,
-				      (int)c->lp->tgid);
+		if (w->listed_fd && w->listed_info && (!r->link_path) != (!r->info_path)) {
+			ld_blame_add(c->ms, r->link_path ? r->link_path : r->info_path);
+			return ld_say(c->ms, -EINVAL, "%s: fd %u of %d: in one of fd/ and fdinfo/ only",
+				      r->link_path ? r->link_path : r->info_path, r->fd, (int)c->lp->tgid);
+		}
 		if ((rc = build_fd(c, r, &files->fds[i])))
 			return rc;
 		files->nfds++;

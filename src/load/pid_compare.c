@@ -31,10 +31,20 @@ int ld_say(const struct ld_msg *ms, int rc, const char *fmt, ...)
 	return rc;
 }
 
+void ld_blame_add(const struct ld_msg *ms, const char *path)
+{
+	struct ld_blame *b = ms->blame;
+
+	if (b && path && b->n < LD_BLAME_MAX)
+		b->path[b->n++] = path;
+}
+
 /* "A:LA: WHAT is VA, but B:LB says VB" */
 int ld_disagree(const struct ld_msg *ms, const char *a, unsigned int la, const char *b,
 		unsigned int lb, const char *what, const char *va, const char *vb)
 {
+	ld_blame_add(ms, a);
+	ld_blame_add(ms, b);
 	return ld_say(ms, -EINVAL, "%s:%u: %s is %s, but %s:%u says %s", a, la, what, va, b, lb, vb);
 }
 

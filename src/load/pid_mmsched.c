@@ -315,7 +315,7 @@ static int one_thread(const struct ld_msg *ms, struct mach_machine *m, bool wcha
 int ld_assemble_mmsched(const struct mach_loader *ld, struct ld_pid *lp, struct mach_process *out,
 			bool wchan_addr, char *err, size_t errlen)
 {
-	struct ld_msg ms = { err, errlen };
+	struct ld_msg ms = { err, errlen, ld->blame };
 	int rc = ld_assemble_smaps(&ms, lp, out);
 
 	for (unsigned int i = 0; !rc && i < out->nthreads; i++)

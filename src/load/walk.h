@@ -12,6 +12,7 @@
 #include "../util/readfile.h"
 #include "load_int.h"
 
+#define ARENA_FIRST ((size_t)1 << 20)
 #define ARENA_MAX ((size_t)1 << 30)
 #define LD_TRIES 5 /* reads of a changing process or group of files before it is skipped */
 
@@ -20,11 +21,54 @@ struct arena {
 	size_t cap, used;
 };
 
+/* A tree held in memory (walk_mem.c): one node per file, directory or symlink. */
+struct mt_node {
+	const char *name;         /* the last component, NUL-terminated; "" for the root */
+	uint32_t nlen;
+	char type;                /* 'f', 'd', 'l' (struct mach_tree_member) */
+	unsigned int mode;
+	int64_t mtime_ns;
+	size_t order;             /* the member's index: its place in the archive */
+	const char *data;         /* a file's bytes, a link's target (the member's: not copied) */
+	size_t len;
+	const struct mt_node *parent;
+	struct mt_node **kids;    /* a directory's entries, by name */
+	uint32_t nkids, cap;
+};
+
+struct mt_chunk;
+
+struct mt_tree {
+	struct mt_node root;
+	struct mt_chunk *chunks;  /* where the nodes and their names live */
+};
+
+/**
+ * Index @n members as a tree in @t (freed with ld_mem_free).  0, or
+ * -EINVAL with a message naming the member (a bad path, a path given
+ * twice, a member beneath a file), or -ENOMEM.  The members must outlive
+ * the tree.
+ */
+int ld_mem_build(const struct mach_tree_member *m, size_t n, struct mt_tree *t, char *err, size_t errlen);
+void ld_mem_free(struct mt_tree *t);
+
+/**
+ * The node at @rel beneath @root ("" or "." for the root itself); -ENOENT,
+ * -ELOOP (a symlink on the way: never followed) or -ENOTDIR (a file on the
+ * way).
+ */
+int ld_mem_find(const struct mt_node *root, const char *rel, const struct mt_node **out);
+
+/** A file's bytes as uf_read gives them (-EISDIR, -ELOOP for a symlink, -EFBIG past @limit). */
+int ld_mem_file(const struct mt_node *root, const char *rel, size_t limit, const struct mt_node **out);
+
 struct walk {
 	struct mach_loader *ld;
 	const char *dir;
-	int dirfd;
+	int dirfd;                /* the directory read; -1 for a tree in memory */
+	const struct mt_node *mem;/* the tree in memory, or NULL */
 	bool live, no_tasks;
+	bool want_report;         /* keep every file's text: the caller asked for the report */
 	pid_t self_tid;           /* live: the thread reading, whose syscall shows its own reads */
 	const struct mach_ld_name *files; /* what to read, from the caller (the file table) */
 	size_t nfiles;
@@ -42,6 +86,32 @@ struct walk {
  * kernel's, which may change) into the loader, and the report.
  */
 int ld_walk_sys(struct walk *w, int sysfd, const char *sysdir, bool live);
+/** Read the machine-wide files into w->ld's machine, the report, and the machine's lacks. */
+int ld_walk_globals(struct walk *w);
+
+/** Read, check and build process @pid, and report its files. */
+int ld_walk_pid(struct walk *w, pid_t pid);
+
+/**
+ * The ids ("42", not "042" or "self") in directory @rel of the tree ("."
+ * for its root), ascending, into *@ids.  0, -ENOMEM, or why it could not
+ * be listed.
+ */
+int ld_walk_list_ids(struct walk *w, const char *rel, pid_t **ids, size_t *n);
+
+/** Whether @rel is in the tree: 0 or -errno. */
+int ld_walk_exists(struct walk *w, const char *rel);
+
+/**
+ * When @rel was last changed (ns since the epoch), and its place in the
+ * tree's order (an archive's member index; 0 in a directory): which file
+ * of two is the younger.  0 or -errno.
+ */
+int ld_walk_age(struct walk *w, const char *rel, int64_t *mtime_ns, size_t *order);
+
+/** ld_report_add when the caller wants the report (w->want_report); else 0. */
+int ld_walk_report(struct walk *w, const char *path, enum mach_load_status status, const char *reason,
+		   const char *text, size_t len);
 
 /** Read the tree of sysctl keys named by @g (/proc/sys) into the loader, and the report. */
 int ld_walk_sysctl(struct walk *w, const struct mach_ld_name *g);
@@ -53,6 +123,7 @@ struct listing {
 	uint32_t *insts;    /* ascending */
 	size_t n;
 	int fd;             /* the directory, open while the attempt reads */
+	const struct mt_node *node; /* or its node, in a tree in memory */
 	int rc;             /* why it could not be listed */
 };
 
@@ -66,6 +137,9 @@ void ld_walk_open_coll(struct walk *w, struct listing *l, const char *rel);
 
 /** List @l's open directory into l->insts (no new descriptor); -ENOMEM, else 0 with a failure in l->rc. */
 int ld_walk_list_coll(struct listing *l);
+
+/** Close what ld_walk_open_coll opened. */
+void ld_walk_close_coll(struct listing *l);
 
 /** Make @a @cap bytes, all touched, and empty it: 0, -EFBIG past ARENA_MAX, or -ENOMEM. */
 int ld_arena_grow(struct arena *a, size_t cap);

@@ -414,11 +414,53 @@ bool pfs_dir_next_merged(const struct pfs_node *dir, const struct pfs_ctx *c, ui
 	return pfs_dir_next_instance(dir, best, c, pos, out, name, size);
 }
 
+/* The files @c's machine, and the task it is bound to, have no text for (a partial or torn capture). */
+static mach_file_set lacking(const struct pfs_ctx *c)
+{
+	mach_file_set s = c->mach ? c->mach->lacks : 0;
+
+	if (c->proc && c->whole) {
+		s |= c->proc->lacks;
+		/* /proc/<tid> of a thread other than the leader shows that thread */
+		if (c->thread && c->thread->tid != c->proc->tgid)
+			s |= c->thread->lacks;
+	} else if (c->thread) {
+		s |= c->thread->lacks;
+	}
+	return s;
+}
+
+/*
+ * What @n's entry shows: its own file kind, what it needs, and for the
+ * directory of a leaf collection (fd/) its entries' kind.
+ */
+static mach_ld_set shown_kinds(const struct pfs_node *n)
+{
+	const struct pfs_entry *e = n->entry, *coll;
+	mach_ld_set k = e->needs;
+
+	if (e->load != MACH_LD_NONE)
+		k |= PFS_NEEDS(e->load);
+	if (e->kind == PFS_DIR && !pfs_entry_is_star(e) && (coll = pfs_dir_coll(n, 0)) &&
+	    pfs_coll_is_leaf(coll->coll) && coll->load != MACH_LD_NONE)
+		k |= PFS_NEEDS(coll->load);
+	return k;
+}
+
+bool pfs_node_lacks_input(const struct pfs_node *n, const struct pfs_ctx *c)
+{
+	return n->entry && c && c->mach && (shown_kinds(n) & lacking(c));
+}
+
 bool pfs_node_exists(const struct pfs_node *n, const struct pfs_ctx *c)
 {
 	struct pfs_ctx own;
 
-	if (!n->entry || !n->entry->exists || !c)
+	if (!n->entry || !c)
+		return true;
+	if (pfs_node_lacks_input(n, c))
+		return false; /* the machine was loaded without this file's text */
+	if (!n->entry->exists)
 		return true;
 	own = *c;
 	own.arg = n->entry->arg;

@@ -48,7 +48,12 @@ int pfs_verify(const struct mach_machine *mach, const struct mach_load_report *r
 				return rc;
 			v.text = text;
 			v.why = rc ? (rc == -ENOENT ? err : strerror(-rc)) : NULL;
-			if (!rc && v.len == v.loaded->len && !memcmp(text, v.loaded->text, v.len)) {
+			if (rc == -ENOENT && pfs_node_lacks_input(&n, &ctx)) {
+				/* it renders from a file the tree lacks or that was skipped: nothing to compare */
+				v.why = "renders from a file the tree lacks or that was skipped";
+				v.verdict = PFS_SKIPPED;
+				out->skipped++;
+			} else if (!rc && v.len == v.loaded->len && !memcmp(text, v.loaded->text, v.len)) {
 				v.verdict = PFS_IDENTICAL;
 				out->identical++;
 			} else {

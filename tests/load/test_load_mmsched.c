@@ -67,7 +67,7 @@ static bool fits(const struct ld_smap *v, size_t n, const struct ld_rollup *ro)
 static void test_fit(void)
 {
 	char err[512];
-	struct ld_msg ms = { err, sizeof(err) };
+	struct ld_msg ms = { err, sizeof(err), NULL };
 	/*
 	 * From a bash on the reference machine: its heap and data are private
 	 * anon pages (Pss = Anonymous, exact); one mapping holds 12 kB of

@@ -113,7 +113,9 @@ static void show_problems(const char *out)
 	int shown = 0;
 
 	for (const char *l = out; *l && shown < 12; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
-		if (!strncmp(l, "differs:", 8) || !strncmp(l, "    ", 4)) {
+		/* and skips, but not /proc/sys's keys that can never be compared */
+		if (!strncmp(l, "differs:", 8) || !strncmp(l, "    ", 4) ||
+		    (!strncmp(l, "skipped: ", 9) && strncmp(l, "skipped: sys/", 13))) {
 			const char *e = strchr(l, '\n');
 			diag("%.*s", (int)(e ? e - l : (long)strlen(l)), l);
 			shown++;
