@@ -6,9 +6,8 @@
  *   open_read_close_status/stat: one file through a uprocfs mount (served by
  *       this process's daemon threads) vs /proc/self, with the FUSE requests
  *       each costs;
- *   ps_aux_per_process: `ps aux` over a synthetic machine of 2000 tasks
- *       (uprocfs run) vs `ps aux` over the real /proc with 2000 extra
- *       processes, per process listed.
+ *   ps/top/htop_per_process_2k/100k: the tools over synthetic machines
+ *       (uprocfs run) vs the real /proc with extra processes (bench_tools.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,7 +28,6 @@
 #include "uprocfs/pfs_fuse.h"
 #include "uprocfs/sim.h"
 
-#define EXTRA_PROCS 2000
 #define PS_SPEC "synth:tasks=2000,threads=200,seed=3"
 
 struct file_job {
@@ -133,139 +131,6 @@ static int files_cases(const struct bench_opts *o)
 	return 0;
 }
 
-/* `uprocfs bench --time-ps N`: run `ps aux` N times; print the median ns and the lines. */
-int bench_time_ps(const char *count)
-{
-	int n = atoi(count);
-	double *t = calloc((size_t)(n > 0 ? n : 1), sizeof(double));
-	long lines = 0;
-
-	for (int i = 0; i < n; i++) {
-		int p[2];
-		uint64_t t0 = bench_now_ns();
-		pid_t pid;
-		char buf[65536];
-		ssize_t r;
-
-		if (pipe(p))
-			return 1;
-		pid = fork();
-		if (pid == 0) {
-			dup2(p[1], 1);
-			close(p[0]);
-			close(p[1]);
-			execlp("ps", "ps", "aux", (char *)NULL);
-			_exit(127);
-		}
-		close(p[1]);
-		lines = 0;
-		while ((r = read(p[0], buf, sizeof(buf))) > 0)
-			for (ssize_t k = 0; k < r; k++)
-				lines += buf[k] == '\n';
-		close(p[0]);
-		waitpid(pid, NULL, 0);
-		t[i] = (double)(bench_now_ns() - t0);
-	}
-	printf("ps_ns=%.0f lines=%ld\n", bench_median(t, (size_t)n), lines);
-	free(t);
-	return 0;
-}
-
-/* Run @argv, capture its stdout, parse "ps_ns=X lines=Y". */
-static int run_ps_timer(char *const argv[], double *ns, long *lines, char *extra, size_t extralen)
-{
-	int out[2], errp[2];
-	char buf[4096] = "", ebuf[4096] = "";
-	ssize_t n;
-	size_t have = 0, ehave = 0;
-	pid_t pid;
-
-	if (pipe(out) || pipe(errp))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		dup2(out[1], 1);
-		dup2(errp[1], 2);
-		close(out[0]);
-		close(errp[0]);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(out[1]);
-	close(errp[1]);
-	while ((n = read(out[0], buf + have, sizeof(buf) - 1 - have)) > 0)
-		have += (size_t)n;
-	while ((n = read(errp[0], ebuf + ehave, sizeof(ebuf) - 1 - ehave)) > 0)
-		ehave += (size_t)n;
-	close(out[0]);
-	close(errp[0]);
-	waitpid(pid, NULL, 0);
-	buf[have] = ebuf[ehave] = '\0';
-	if (extra) {
-		const char *s = strstr(ebuf, "fuse requests:");
-		snprintf(extra, extralen, "%s", s ? s : "");
-		char *nl = strchr(extra, '\n');
-		if (nl)
-			*nl = '\0';
-	}
-	return sscanf(buf, "ps_ns=%lf lines=%ld", ns, lines) == 2 ? 0 : -1;
-}
-
-static int ps_case(const struct bench_opts *o, bool pin)
-{
-	char runs[8], stats[256] = "";
-	char *ours_argv[] = { (char *)o->self_exe, "run", "--machine", PS_SPEC, pin ? "--pin-cpu" : "--", "--",
-			      (char *)o->self_exe, "bench", "--time-ps", runs, NULL };
-	char *kernel_argv[] = { (char *)o->self_exe, "bench", "--time-ps", runs, NULL };
-	pid_t *extra = calloc(EXTRA_PROCS, sizeof(pid_t));
-	double ours_ns = 0, kernel_ns = 0;
-	long ours_lines = 0, kernel_lines = 0;
-	int started = 0;
-
-	snprintf(runs, sizeof(runs), "%d", o->quick ? 3 : 7);
-	setenv("UPROCFS_FUSE_STATS", "1", 1);
-	if (!pin)
-		memmove(&ours_argv[4], &ours_argv[5], 6 * sizeof(char *)); /* no option: drop the slot */
-	if (run_ps_timer(ours_argv, &ours_ns, &ours_lines, stats, sizeof(stats))) {
-		fprintf(stderr, "bench fuse: `uprocfs run -- ps aux` failed (root and FUSE needed)\n");
-		free(extra);
-		return 1;
-	}
-	unsetenv("UPROCFS_FUSE_STATS");
-	/* the real /proc with as many extra processes */
-	for (; started < EXTRA_PROCS; started++) {
-		pid_t p = fork();
-		if (p == 0) {
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			for (;;)
-				pause();
-		}
-		if (p < 0)
-			break;
-		extra[started] = p;
-	}
-	run_ps_timer(kernel_argv, &kernel_ns, &kernel_lines, NULL, 0);
-	for (int i = 0; i < started; i++)
-		kill(extra[i], SIGKILL);
-	for (int i = 0; i < started; i++)
-		waitpid(extra[i], NULL, 0);
-	free(extra);
-
-	char note[512];
-	snprintf(note, sizeof(note), "uprocfs: %ld processes, %.1f ms per ps aux; kernel: %ld processes, %.1f ms; %s",
-		 ours_lines - 1, ours_ns / 1e6, kernel_lines - 1, kernel_ns / 1e6, stats);
-	struct bench_result r = {
-		.bench = "fuse", .case_name = pin ? "ps_aux_per_process_pinned" : "ps_aux_per_process",
-		.unit = "us/process",
-		.value = ours_ns / (double)(ours_lines > 1 ? ours_lines - 1 : 1) / 1000,
-		.baseline = "kernel_proc",
-		.baseline_value = kernel_ns / (double)(kernel_lines > 1 ? kernel_lines - 1 : 1) / 1000,
-		.note = note,
-	};
-	bench_report(o, &r);
-	return 0;
-}
-
 int bench_time_kill(const char *pid_arg, const char *count)
 {
 	pid_t pid = (pid_t)atoi(pid_arg);
@@ -343,9 +208,7 @@ int bench_fuse(const struct bench_opts *o)
 	bench_progress(o, "fuse: files");
 	if (files_cases(o))
 		return 1;
-	bench_progress(o, "fuse: ps aux");
-	ps_case(o, false);
-	ps_case(o, true);
+	bench_tools(o);
 	kill_case(o);
 	bench_progress(o, "%s", "");
 	return 0;
