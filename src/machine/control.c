@@ -620,6 +620,53 @@ int mach_ctl_getsid(struct mach_ctl *x, pid_t pid, pid_t *sid)
 	return 0;
 }
 
+/* check_prlimit_permission: the caller's real ids are every one of the target's. */
+static bool may_prlimit(const struct mach_caller *who, const struct mach_thread *t)
+{
+	return has_cap(who, MACH_CAP_SYS_RESOURCE) ||
+	       (who->ruid == t->uid[0] && who->ruid == t->uid[1] && who->ruid == t->uid[2] &&
+		who->rgid == t->gid[0] && who->rgid == t->gid[1] && who->rgid == t->gid[2]);
+}
+
+/* fs.nr_open as the machine's /proc/sys has it (the kernel's default without one). */
+static uint64_t nr_open(const struct mach_machine *m)
+{
+	int64_t id = m->sysctl ? mach_sysctl_find(m->sysctl, "fs/nr_open") : -1;
+
+	if (id >= 0 && m->sysctl->nodes[id].nvals == 1)
+		return m->sysctl->nodes[id].vals[0];
+	return 1024 * 1024;
+}
+
+int mach_ctl_prlimit(struct mach_ctl *x, const struct mach_caller *who, pid_t pid, unsigned int resource,
+		     const struct mach_rlimit *new_lim, struct mach_rlimit *old)
+{
+	struct mach_process *p;
+	struct mach_thread *t;
+	struct mach_rlimit *r;
+
+	/* in prlimit64's order: the task, the right to it, then do_prlimit's checks */
+	t = find_thread(x->m, pid, &p);
+	if (!t)
+		return -ESRCH;
+	if (!may_prlimit(who, t))
+		return -EPERM;
+	if (resource >= MACH_RLIM_NLIMITS)
+		return -EINVAL;
+	if (new_lim && new_lim->cur > new_lim->max)
+		return -EINVAL;
+	if (new_lim && resource == MACH_RLIMIT_NOFILE && new_lim->max > nr_open(x->m))
+		return -EPERM;
+	r = &p->rlim[resource];
+	if (new_lim && new_lim->max > r->max && !has_cap(who, MACH_CAP_SYS_RESOURCE))
+		return -EPERM;
+	if (old)
+		*old = *r;
+	if (new_lim)
+		*r = *new_lim;
+	return 0;
+}
+
 bool mach_ctl_exists(struct mach_ctl *x, pid_t pid)
 {
 	struct mach_process *p;
