@@ -210,6 +210,8 @@ int bench_main(int argc, char **argv, const char *self_exe)
 
 	if (argc == 5 && !strcmp(argv[1], "--cg-case"))
 		return bench_seeds_callgrind_child(argv[2], argv[3], argv[4]);
+	if (argc == 3 && !strcmp(argv[1], "--idle-procs"))
+		return bench_idle_procs(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "--time-tool"))
 		return bench_time_tool(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "--time-kill"))

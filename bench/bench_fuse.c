@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -88,6 +89,86 @@ static void files_case(const struct bench_opts *o, struct pfs_fuse *fs, const ch
 	free(kernel);
 }
 
+/* lxcfs serving @dir (foreground, in a child), once its proc/uptime reads; 0 when it is not installed. */
+static pid_t lxcfs_start(const char *dir)
+{
+	char path[300];
+	pid_t pid;
+
+	if (access("/usr/bin/lxcfs", X_OK))
+		return 0;
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		execl("/usr/bin/lxcfs", "lxcfs", "-f", dir, (char *)NULL);
+		_exit(127);
+	}
+	snprintf(path, sizeof(path), "%s/proc/uptime", dir);
+	for (int i = 0; i < 100 && pid > 0; i++) {
+		int fd = open(path, O_RDONLY);
+
+		if (fd >= 0) {
+			close(fd);
+			return pid;
+		}
+		usleep(50000);
+	}
+	if (pid > 0) {
+		kill(pid, SIGTERM);
+		waitpid(pid, NULL, 0);
+	}
+	return 0;
+}
+
+static void lxcfs_stop(pid_t pid, const char *dir)
+{
+	if (!pid)
+		return;
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	umount2(dir, MNT_DETACH); /* in case it left its mount behind */
+}
+
+/* A machine-wide file both serve: through our mount, beside the kernel's and beside lxcfs's. */
+static void lxcfs_case(const struct bench_opts *o, const char *mnt, const char *lxdir, const char *file,
+		       int passes, size_t iters)
+{
+	struct file_job *ours = calloc(1, sizeof(*ours)), *lx = calloc(1, sizeof(*lx)),
+			*kernel = calloc(1, sizeof(*kernel));
+	double ours_ns, lx_ns, kernel_ns, ours2_ns;
+	char name[64], note[160];
+
+	snprintf(ours->path, sizeof(ours->path), "%s/%s", mnt, file);
+	snprintf(lx->path, sizeof(lx->path), "%s/proc/%s", lxdir, file);
+	snprintf(kernel->path, sizeof(kernel->path), "/proc/%s", file);
+	ours->iters = lx->iters = kernel->iters = iters;
+	bench_pair(file_pass, kernel, file_pass, ours, passes, &kernel_ns, &ours_ns);
+	bench_pair(file_pass, lx, file_pass, ours, passes, &lx_ns, &ours2_ns);
+	snprintf(note, sizeof(note), "kernel %.2f us; goal: at most the kernel's and 10x cheaper than lxcfs",
+		 kernel_ns / (double)iters / 1000);
+	snprintf(name, sizeof(name), "open_read_close_proc_%s", file);
+	struct bench_result r = {
+		.bench = "fuse", .case_name = name, .unit = "us/file",
+		.value = ours_ns / (double)iters / 1000, .baseline = "kernel_proc",
+		.baseline_value = kernel_ns / (double)iters / 1000, .note = note,
+	};
+	bench_report(o, &r);
+	snprintf(name, sizeof(name), "open_read_close_proc_%s_vs_lxcfs", file);
+	r = (struct bench_result){
+		.bench = "fuse", .case_name = name, .unit = "us/file",
+		.value = ours2_ns / (double)iters / 1000, .baseline = "lxcfs",
+		.baseline_value = lx_ns / (double)iters / 1000, .note = note,
+	};
+	bench_report(o, &r);
+	free(ours);
+	free(lx);
+	free(kernel);
+}
+
 /* Mount a synthetic machine in this process and time files through it. */
 static int files_cases(const struct bench_opts *o)
 {
@@ -122,6 +203,18 @@ static int files_cases(const struct bench_opts *o)
 	}
 	files_case(o, fs, mnt, pid, "status", o->quick ? 9 : 21, o->quick ? 200 : 1000);
 	files_case(o, fs, mnt, pid, "stat", o->quick ? 9 : 21, o->quick ? 200 : 1000);
+	char lxdir[] = "/tmp/uprocfs-bench-lxcfs.XXXXXX";
+	pid_t lx = mkdtemp(lxdir) ? lxcfs_start(lxdir) : 0;
+	if (lx) {
+		static const char *const both[] = { "uptime", "loadavg", "meminfo", "stat" };
+
+		for (size_t i = 0; i < sizeof(both) / sizeof(both[0]); i++)
+			lxcfs_case(o, mnt, lxdir, both[i], o->quick ? 9 : 21, o->quick ? 200 : 1000);
+	} else {
+		fprintf(stderr, "bench fuse: lxcfs not installed or not serving; its cases skipped\n");
+	}
+	lxcfs_stop(lx, lxdir);
+	rmdir(lxdir);
 	pfs_fuse_unmount(fs);
 	pthread_join(loop, NULL);
 	pfs_fuse_destroy(fs);

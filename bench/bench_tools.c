@@ -15,12 +15,10 @@
 #include <errno.h>
 #include <poll.h>
 #include <pty.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -177,57 +175,74 @@ int bench_time_tool(const char *tool, const char *count)
 }
 
 /* ------------------------------------------------------------------ */
-/* the kernel's side: extra processes that share our memory            */
+/* the kernel's side: extra sleeping processes                         */
 
-#define EXTRA_STACK 16384
-
-static int idle_child(void *arg)
+int bench_idle_procs(const char *count)
 {
-	(void)arg;
+	long n = atol(count), started = 0;
+
+	/* a fresh small process: each fork copies few page tables */
+	for (; started < n; started++) {
+		pid_t p = fork();
+
+		if (p == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			for (;;)
+				pause();
+		}
+		if (p < 0)
+			break;
+	}
+	printf("ready %ld\n", started);
+	fflush(stdout);
 	for (;;)
 		pause();
-	return 0;
 }
 
 struct extra_procs {
-	pid_t *pids;
-	char *stacks;
+	pid_t spawner;
 	long n;
 };
 
 /*
- * Start @want sleeping processes for the kernel's /proc to list.  They
- * share this address space (clone without CLONE_THREAD: each its own
- * process), so thousands cost their kernel stacks, not copies of our pages.
+ * Start @want sleeping processes for the kernel's /proc to list, forked
+ * by `uprocfs bench --idle-procs` in its own process group: a small
+ * process, so thousands of them cost little more than their kernel stacks.
  */
-static void extra_start(struct extra_procs *x, long want)
+static void extra_start(const struct bench_opts *o, struct extra_procs *x, long want)
 {
-	x->n = 0;
-	x->pids = calloc((size_t)want, sizeof(pid_t));
-	x->stacks = mmap(NULL, (size_t)want * EXTRA_STACK, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (!x->pids || x->stacks == MAP_FAILED) {
-		x->stacks = NULL;
-		return;
-	}
-	for (; x->n < want; x->n++) {
-		pid_t p = clone(idle_child, x->stacks + (size_t)(x->n + 1) * EXTRA_STACK, CLONE_VM | SIGCHLD, NULL);
+	char count[24], line[64] = "";
+	ssize_t got;
+	int p[2];
 
-		if (p < 0)
-			break;
-		x->pids[x->n] = p;
+	x->n = 0;
+	x->spawner = 0;
+	snprintf(count, sizeof(count), "%ld", want);
+	if (pipe(p))
+		return;
+	x->spawner = fork();
+	if (x->spawner == 0) {
+		setpgid(0, 0);
+		dup2(p[1], 1);
+		close(p[0]);
+		close(p[1]);
+		execl(o->self_exe, o->self_exe, "bench", "--idle-procs", count, (char *)NULL);
+		_exit(127);
 	}
+	close(p[1]);
+	got = read(p[0], line, sizeof(line) - 1);
+	close(p[0]);
+	if (got > 0)
+		sscanf(line, "ready %ld", &x->n);
 }
 
 static void extra_stop(struct extra_procs *x)
 {
-	for (long i = 0; i < x->n; i++)
-		kill(x->pids[i], SIGKILL);
-	for (long i = 0; i < x->n; i++)
-		waitpid(x->pids[i], NULL, 0);
-	if (x->stacks)
-		munmap(x->stacks, (size_t)x->n * EXTRA_STACK + EXTRA_STACK);
-	free(x->pids);
+	if (x->spawner <= 0)
+		return;
+	kill(-x->spawner, SIGKILL);
+	kill(x->spawner, SIGKILL);
+	waitpid(x->spawner, NULL, 0);
 }
 
 /* How many more processes pid_max leaves room for, keeping a margin for everyone else. */
@@ -331,7 +346,7 @@ void bench_tools(const struct bench_opts *o)
 		long want = scales[s] < pid_room() ? scales[s] : pid_room();
 
 		bench_progress(o, "fuse: tools at %ld tasks", scales[s]);
-		extra_start(&x, want);
+		extra_start(o, &x, want);
 		for (size_t t = 0; t < sizeof(tools) / sizeof(tools[0]); t++)
 			tool_case(o, tools[t], scales[s], &x);
 		extra_stop(&x);
