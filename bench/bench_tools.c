@@ -43,11 +43,9 @@ static long count_procs(void)
 	return n;
 }
 
-/* Wall time of one `ps aux` into a pipe we drain. */
-static double time_ps_once(void)
+/* Start @argv with its stdout on a pipe; the read end goes in @fd.  The pid, or -1. */
+static pid_t spawn_piped(char *const argv[], int *fd)
 {
-	uint64_t t0 = bench_now_ns();
-	char buf[65536];
 	int p[2];
 	pid_t pid;
 
@@ -58,13 +56,30 @@ static double time_ps_once(void)
 		dup2(p[1], 1);
 		close(p[0]);
 		close(p[1]);
-		execlp("ps", "ps", "aux", (char *)NULL);
+		execvp(argv[0], argv);
 		_exit(127);
 	}
 	close(p[1]);
-	while (read(p[0], buf, sizeof(buf)) > 0)
+	*fd = p[0];
+	if (pid < 0)
+		close(p[0]);
+	return pid;
+}
+
+/* Wall time of one `ps aux` into a pipe we drain. */
+static double time_ps_once(void)
+{
+	char *argv[] = { "ps", "aux", NULL };
+	uint64_t t0 = bench_now_ns();
+	char buf[65536];
+	int fd;
+	pid_t pid = spawn_piped(argv, &fd);
+
+	if (pid < 0)
+		return -1;
+	while (read(fd, buf, sizeof(buf)) > 0)
 		;
-	close(p[0]);
+	close(fd);
 	waitpid(pid, NULL, 0);
 	return (double)(bench_now_ns() - t0);
 }
@@ -124,20 +139,9 @@ static double time_frames(bool htop, int frames)
 			_exit(127);
 		}
 	} else {
-		int p[2];
+		char *argv[] = { "top", "-b", "-d", "0.1", "-n", count, "-w", "200", NULL };
 
-		if (pipe(p))
-			return -1;
-		pid = fork();
-		if (pid == 0) {
-			dup2(p[1], 1);
-			close(p[0]);
-			close(p[1]);
-			execlp("top", "top", "-b", "-d", "0.1", "-n", count, "-w", "200", (char *)NULL);
-			_exit(127);
-		}
-		close(p[1]);
-		fd = p[0];
+		pid = spawn_piped(argv, &fd);
 	}
 	if (pid < 0)
 		return -1;
