@@ -134,7 +134,8 @@ static int msg_name(struct lex *lx, int *idx)
 	rc = lex_expect(lx, "Type");
 	if (!rc)
 		rc = ld_net_dec(lx, 0, 255, &t);
-	*idx = (int)t | (out ? 0x100 : 0);
+	if (!rc)
+		*idx = (int)t | (out ? 0x100 : 0);
 	return rc;
 }
 

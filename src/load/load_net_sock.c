@@ -28,7 +28,8 @@ static int endpoint(struct lex *lx, bool v6, unsigned char addr[16], uint16_t *p
 		rc = lex_expect(lx, ":");
 	if (!rc)
 		rc = ld_net_hex_max(lx, 4, true, 0xffff, &p);
-	*port = (uint16_t)p;
+	if (!rc)
+		*port = (uint16_t)p;
 	return rc;
 }
 
@@ -121,12 +122,14 @@ static int tcp_full_tail(struct lex *lx, struct mach_socket *s)
 	lex_ctx(lx, "ssthresh");
 	if (!rc && !(rc = lex_expect(lx, " ")))
 		rc = ld_net_int(lx, INT32_MIN, INT32_MAX, &ss);
+	if (rc)
+		return rc;
 	s->rto = (uint32_t)rto;
 	s->ato = (uint32_t)ato;
 	s->ack_flags = (unsigned char)ack;
 	s->cwnd = (uint32_t)cwnd;
 	s->ssthresh = (int32_t)ss;
-	return rc;
+	return 0;
 }
 
 /* What a time-wait or request row says of the kind, and the zeros it prints. */

@@ -20,7 +20,8 @@ static int labelled_int(struct lex *lx, const char *label, int32_t *v)
 	rc = lex_expect(lx, label);
 	if (!rc)
 		rc = ld_net_int(lx, INT32_MIN, INT32_MAX, &x);
-	*v = (int32_t)x;
+	if (!rc)
+		*v = (int32_t)x;
 	return rc;
 }
 
