@@ -17,7 +17,7 @@
 const struct bench_def bench_table[] = {
 	{ "putters", "number putters, seq_printf and the maps line prefix vs libc", bench_putters },
 	{ "render", "each file rendered for a typical synthetic task vs the live kernel's", bench_render },
-	{ "fuse", "the served tree vs the kernel's /proc: files, and ps aux per process", bench_fuse },
+	{ "fuse", "the served tree vs the kernel's /proc: files, and ps, top and htop per process", bench_fuse },
 	{ "psi_demo", "one load for 30 s on this machine and in the simulator (not in the default set)",
 	  bench_psi_demo },
 	{ "seeds", "the five kernel patches' before/after, on uprocfs and the live kernel", bench_seeds },
@@ -213,8 +213,10 @@ int bench_main(int argc, char **argv, const char *self_exe)
 
 	if (argc == 5 && !strcmp(argv[1], "--cg-case"))
 		return bench_seeds_callgrind_child(argv[2], argv[3], argv[4]);
-	if (argc == 3 && !strcmp(argv[1], "--time-ps"))
-		return bench_time_ps(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "--idle-procs"))
+		return bench_idle_procs(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "--time-tool"))
+		return bench_time_tool(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "--time-kill"))
 		return bench_time_kill(argv[2], argv[3]);
 	optind = 1;

@@ -113,8 +113,12 @@ int bench_fuse(const struct bench_opts *o);
 int bench_psi_demo(const struct bench_opts *o);
 /** /sys/devices/system/cpu of a 4096-CPU machine: its listing and `online` (goal: each under 1 ms). */
 int bench_sys(const struct bench_opts *o);
-/** `uprocfs bench --time-ps N`: run ps aux N times, print the median and its lines. */
-int bench_time_ps(const char *count);
+/** `uprocfs bench --time-tool ps|top|htop N`: time N runs or refreshes; print the median and the processes. */
+int bench_time_tool(const char *tool, const char *count);
+/** `uprocfs bench --idle-procs N`: fork N sleeping processes, say "ready N" and sleep. */
+int bench_idle_procs(const char *count);
+/** bench fuse's tool cases: ps, top and htop per process at 2,000 and 100,000 tasks, beside the kernel. */
+void bench_tools(const struct bench_opts *o);
 /** `uprocfs bench --time-kill PID N`: kill(PID, 0) N times (0: this process); print the mean ns. */
 int bench_time_kill(const char *pid, const char *count);
 /** The child side of `bench seeds --callgrind`: one case variant, counted reads. */

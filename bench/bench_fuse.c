@@ -6,9 +6,8 @@
  *   open_read_close_status/stat: one file through a uprocfs mount (served by
  *       this process's daemon threads) vs /proc/self, with the FUSE requests
  *       each costs;
- *   ps_aux_per_process: `ps aux` over a synthetic machine of 2000 tasks
- *       (uprocfs run) vs `ps aux` over the real /proc with 2000 extra
- *       processes, per process listed.
+ *   ps/top/htop_per_process_2k/100k: the tools over synthetic machines
+ *       (uprocfs run) vs the real /proc with extra processes (bench_tools.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -29,7 +29,6 @@
 #include "uprocfs/pfs_fuse.h"
 #include "uprocfs/sim.h"
 
-#define EXTRA_PROCS 2000
 #define PS_SPEC "synth:tasks=2000,threads=200,seed=3"
 
 struct file_job {
@@ -90,6 +89,86 @@ static void files_case(const struct bench_opts *o, struct pfs_fuse *fs, const ch
 	free(kernel);
 }
 
+/* lxcfs serving @dir (foreground, in a child), once its proc/uptime reads; 0 when it is not installed. */
+static pid_t lxcfs_start(const char *dir)
+{
+	char path[300];
+	pid_t pid;
+
+	if (access("/usr/bin/lxcfs", X_OK))
+		return 0;
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		execl("/usr/bin/lxcfs", "lxcfs", "-f", dir, (char *)NULL);
+		_exit(127);
+	}
+	snprintf(path, sizeof(path), "%s/proc/uptime", dir);
+	for (int i = 0; i < 100 && pid > 0; i++) {
+		int fd = open(path, O_RDONLY);
+
+		if (fd >= 0) {
+			close(fd);
+			return pid;
+		}
+		usleep(50000);
+	}
+	if (pid > 0) {
+		kill(pid, SIGTERM);
+		waitpid(pid, NULL, 0);
+	}
+	return 0;
+}
+
+static void lxcfs_stop(pid_t pid, const char *dir)
+{
+	if (!pid)
+		return;
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	umount2(dir, MNT_DETACH); /* in case it left its mount behind */
+}
+
+/* A machine-wide file both serve: through our mount, beside the kernel's and beside lxcfs's. */
+static void lxcfs_case(const struct bench_opts *o, const char *mnt, const char *lxdir, const char *file,
+		       int passes, size_t iters)
+{
+	struct file_job *ours = calloc(1, sizeof(*ours)), *lx = calloc(1, sizeof(*lx)),
+			*kernel = calloc(1, sizeof(*kernel));
+	double ours_ns, lx_ns, kernel_ns, ours2_ns;
+	char name[64], note[160];
+
+	snprintf(ours->path, sizeof(ours->path), "%s/%s", mnt, file);
+	snprintf(lx->path, sizeof(lx->path), "%s/proc/%s", lxdir, file);
+	snprintf(kernel->path, sizeof(kernel->path), "/proc/%s", file);
+	ours->iters = lx->iters = kernel->iters = iters;
+	bench_pair(file_pass, kernel, file_pass, ours, passes, &kernel_ns, &ours_ns);
+	bench_pair(file_pass, lx, file_pass, ours, passes, &lx_ns, &ours2_ns);
+	snprintf(note, sizeof(note), "kernel %.2f us; goal: at most the kernel's and 10x cheaper than lxcfs",
+		 kernel_ns / (double)iters / 1000);
+	snprintf(name, sizeof(name), "open_read_close_proc_%s", file);
+	struct bench_result r = {
+		.bench = "fuse", .case_name = name, .unit = "us/file",
+		.value = ours_ns / (double)iters / 1000, .baseline = "kernel_proc",
+		.baseline_value = kernel_ns / (double)iters / 1000, .note = note,
+	};
+	bench_report(o, &r);
+	snprintf(name, sizeof(name), "open_read_close_proc_%s_vs_lxcfs", file);
+	r = (struct bench_result){
+		.bench = "fuse", .case_name = name, .unit = "us/file",
+		.value = ours2_ns / (double)iters / 1000, .baseline = "lxcfs",
+		.baseline_value = lx_ns / (double)iters / 1000, .note = note,
+	};
+	bench_report(o, &r);
+	free(ours);
+	free(lx);
+	free(kernel);
+}
+
 /* Mount a synthetic machine in this process and time files through it. */
 static int files_cases(const struct bench_opts *o)
 {
@@ -124,145 +203,24 @@ static int files_cases(const struct bench_opts *o)
 	}
 	files_case(o, fs, mnt, pid, "status", o->quick ? 9 : 21, o->quick ? 200 : 1000);
 	files_case(o, fs, mnt, pid, "stat", o->quick ? 9 : 21, o->quick ? 200 : 1000);
+	char lxdir[] = "/tmp/uprocfs-bench-lxcfs.XXXXXX";
+	pid_t lx = mkdtemp(lxdir) ? lxcfs_start(lxdir) : 0;
+	if (lx) {
+		static const char *const both[] = { "uptime", "loadavg", "meminfo", "stat" };
+
+		for (size_t i = 0; i < sizeof(both) / sizeof(both[0]); i++)
+			lxcfs_case(o, mnt, lxdir, both[i], o->quick ? 9 : 21, o->quick ? 200 : 1000);
+	} else {
+		fprintf(stderr, "bench fuse: lxcfs not installed or not serving; its cases skipped\n");
+	}
+	lxcfs_stop(lx, lxdir);
+	rmdir(lxdir);
 	pfs_fuse_unmount(fs);
 	pthread_join(loop, NULL);
 	pfs_fuse_destroy(fs);
 	pfs_source_free(src);
 	rmdir(mnt);
 	mach_free(m);
-	return 0;
-}
-
-/* `uprocfs bench --time-ps N`: run `ps aux` N times; print the median ns and the lines. */
-int bench_time_ps(const char *count)
-{
-	int n = atoi(count);
-	double *t = calloc((size_t)(n > 0 ? n : 1), sizeof(double));
-	long lines = 0;
-
-	for (int i = 0; i < n; i++) {
-		int p[2];
-		uint64_t t0 = bench_now_ns();
-		pid_t pid;
-		char buf[65536];
-		ssize_t r;
-
-		if (pipe(p))
-			return 1;
-		pid = fork();
-		if (pid == 0) {
-			dup2(p[1], 1);
-			close(p[0]);
-			close(p[1]);
-			execlp("ps", "ps", "aux", (char *)NULL);
-			_exit(127);
-		}
-		close(p[1]);
-		lines = 0;
-		while ((r = read(p[0], buf, sizeof(buf))) > 0)
-			for (ssize_t k = 0; k < r; k++)
-				lines += buf[k] == '\n';
-		close(p[0]);
-		waitpid(pid, NULL, 0);
-		t[i] = (double)(bench_now_ns() - t0);
-	}
-	printf("ps_ns=%.0f lines=%ld\n", bench_median(t, (size_t)n), lines);
-	free(t);
-	return 0;
-}
-
-/* Run @argv, capture its stdout, parse "ps_ns=X lines=Y". */
-static int run_ps_timer(char *const argv[], double *ns, long *lines, char *extra, size_t extralen)
-{
-	int out[2], errp[2];
-	char buf[4096] = "", ebuf[4096] = "";
-	ssize_t n;
-	size_t have = 0, ehave = 0;
-	pid_t pid;
-
-	if (pipe(out) || pipe(errp))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		dup2(out[1], 1);
-		dup2(errp[1], 2);
-		close(out[0]);
-		close(errp[0]);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(out[1]);
-	close(errp[1]);
-	while ((n = read(out[0], buf + have, sizeof(buf) - 1 - have)) > 0)
-		have += (size_t)n;
-	while ((n = read(errp[0], ebuf + ehave, sizeof(ebuf) - 1 - ehave)) > 0)
-		ehave += (size_t)n;
-	close(out[0]);
-	close(errp[0]);
-	waitpid(pid, NULL, 0);
-	buf[have] = ebuf[ehave] = '\0';
-	if (extra) {
-		const char *s = strstr(ebuf, "fuse requests:");
-		snprintf(extra, extralen, "%s", s ? s : "");
-		char *nl = strchr(extra, '\n');
-		if (nl)
-			*nl = '\0';
-	}
-	return sscanf(buf, "ps_ns=%lf lines=%ld", ns, lines) == 2 ? 0 : -1;
-}
-
-static int ps_case(const struct bench_opts *o, bool pin)
-{
-	char runs[8], stats[256] = "";
-	char *ours_argv[] = { (char *)o->self_exe, "run", "--machine", PS_SPEC, pin ? "--pin-cpu" : "--", "--",
-			      (char *)o->self_exe, "bench", "--time-ps", runs, NULL };
-	char *kernel_argv[] = { (char *)o->self_exe, "bench", "--time-ps", runs, NULL };
-	pid_t *extra = calloc(EXTRA_PROCS, sizeof(pid_t));
-	double ours_ns = 0, kernel_ns = 0;
-	long ours_lines = 0, kernel_lines = 0;
-	int started = 0;
-
-	snprintf(runs, sizeof(runs), "%d", o->quick ? 3 : 7);
-	setenv("UPROCFS_FUSE_STATS", "1", 1);
-	if (!pin)
-		memmove(&ours_argv[4], &ours_argv[5], 6 * sizeof(char *)); /* no option: drop the slot */
-	if (run_ps_timer(ours_argv, &ours_ns, &ours_lines, stats, sizeof(stats))) {
-		fprintf(stderr, "bench fuse: `uprocfs run -- ps aux` failed (root and FUSE needed)\n");
-		free(extra);
-		return 1;
-	}
-	unsetenv("UPROCFS_FUSE_STATS");
-	/* the real /proc with as many extra processes */
-	for (; started < EXTRA_PROCS; started++) {
-		pid_t p = fork();
-		if (p == 0) {
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			for (;;)
-				pause();
-		}
-		if (p < 0)
-			break;
-		extra[started] = p;
-	}
-	run_ps_timer(kernel_argv, &kernel_ns, &kernel_lines, NULL, 0);
-	for (int i = 0; i < started; i++)
-		kill(extra[i], SIGKILL);
-	for (int i = 0; i < started; i++)
-		waitpid(extra[i], NULL, 0);
-	free(extra);
-
-	char note[512];
-	snprintf(note, sizeof(note), "uprocfs: %ld processes, %.1f ms per ps aux; kernel: %ld processes, %.1f ms; %s",
-		 ours_lines - 1, ours_ns / 1e6, kernel_lines - 1, kernel_ns / 1e6, stats);
-	struct bench_result r = {
-		.bench = "fuse", .case_name = pin ? "ps_aux_per_process_pinned" : "ps_aux_per_process",
-		.unit = "us/process",
-		.value = ours_ns / (double)(ours_lines > 1 ? ours_lines - 1 : 1) / 1000,
-		.baseline = "kernel_proc",
-		.baseline_value = kernel_ns / (double)(kernel_lines > 1 ? kernel_lines - 1 : 1) / 1000,
-		.note = note,
-	};
-	bench_report(o, &r);
 	return 0;
 }
 
@@ -343,9 +301,7 @@ int bench_fuse(const struct bench_opts *o)
 	bench_progress(o, "fuse: files");
 	if (files_cases(o))
 		return 1;
-	bench_progress(o, "fuse: ps aux");
-	ps_case(o, false);
-	ps_case(o, true);
+	bench_tools(o);
 	kill_case(o);
 	bench_progress(o, "%s", "");
 	return 0;
