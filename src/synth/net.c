@@ -36,6 +36,30 @@ static uint32_t udp_hash_entries(const struct synth *s)
 	return n;
 }
 
+/*
+ * The first live process of each program in each namespace: the one that
+ * binds the program's ports and serves its clients (net_socks.c asks for
+ * it of every process, so it is looked up, not searched).
+ */
+static int first_progs(struct synth *s)
+{
+	size_t n = (size_t)(1 + s->ncontainers) * NR_PROGS;
+
+	s->first_prog = malloc(n * sizeof(*s->first_prog));
+	if (!s->first_prog)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++)
+		s->first_prog[k] = NONE;
+	for (size_t j = 0; j < s->m->nprocs; j++) {
+		const struct gen *g = &s->gen[j];
+		int32_t *f = &s->first_prog[(size_t)s->netns_of[j] * NR_PROGS + g->prog];
+
+		if (g->kind == G_USER && g->state != MACH_TASK_ZOMBIE && *f == NONE)
+			*f = (int32_t)j;
+	}
+	return 0;
+}
+
 int sy_net_plan(struct synth *s)
 {
 	size_t n = s->m->nprocs;
@@ -64,7 +88,7 @@ int sy_net_plan(struct synth *s)
 		}
 	}
 	free(shim_ns);
-	return 0;
+	return first_progs(s);
 }
 
 unsigned int sy_net_ns_of(const struct synth *s, size_t idx)
@@ -113,6 +137,19 @@ static int add_socks(struct mach_net *n, size_t *cap, const struct mach_socket *
 	return 0;
 }
 
+/*
+ * The fd at which process @p holds inode @ino (its lowest), or -1: the fd
+ * table (files_socks.c) placed the process's sockets, the owner's fd is
+ * read from it, so the two always agree.
+ */
+static int fd_of(const struct mach_process *p, uint64_t ino)
+{
+	for (unsigned int i = 0; p->files && i < p->files->nfds; i++)
+		if (p->files->fds[i].kind == MACH_FD_SOCKET && p->files->fds[i].ino == ino)
+			return p->files->fds[i].fd;
+	return -1;
+}
+
 /* Every process's sockets into its namespace's table, then in hash order. */
 static int build_socks(struct synth *s)
 {
@@ -124,6 +161,9 @@ static int build_socks(struct synth *s)
 	for (size_t i = 0; i < m->nprocs && !rc; i++) {
 		unsigned int k = sy_net_proc_sockets(s, i, buf, SY_NET_MAX_PROC_SOCKS);
 
+		for (unsigned int j = 0; j < k; j++)
+			if (buf[j].inode && buf[j].tgid)
+				buf[j].fd = fd_of(&m->procs[i], buf[j].inode);
 		rc = add_socks(&m->nets[sy_net_ns_of(s, i)], &cap[sy_net_ns_of(s, i)], buf, k);
 	}
 	for (unsigned int ns = 0; ns < m->nnets && !rc; ns++)
