@@ -18,9 +18,8 @@
 /* Keys of the network's random streams (rng_init), clear of synth_int.h's ranges. */
 #define KEY_NET 0x400000000ull        /* + namespace: its devices and counters */
 #define KEY_NET_SOCK 0x500000000ull   /* + plan index: a process's sockets */
+#define KEY_NET_UPLINK 0x4f0000000ull /* the uplink's name (irqs.c names its queues before the network is built) */
 
-/* Container namespaces the generator gives their own namespace; containers past it share the host's. */
-#define SY_NET_MAX_CONTAINERS 64u
 /* Sockets one process holds at most (a server's accepted ends count). */
 #define SY_NET_MAX_PROC_SOCKS 4096u
 /* The ssh clients and pg clients connect from 10.0.a.b; the host is 10.0.0.5. */
