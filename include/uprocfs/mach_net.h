@@ -230,6 +230,11 @@ struct mach_sockstat6 {
 
 /** One network namespace. */
 struct mach_net {
+	/*
+	 * The namespace's nsfs inode, as /proc/<pid>/ns/net names it
+	 * ("net:[ino]") for its tasks; 0: not known (a loaded machine's).
+	 */
+	uint32_t ino;
 	unsigned int ndevs;
 	struct mach_netdev *devs;         /* ascending ifindex: /proc/net/dev order */
 	unsigned int ninet;

@@ -151,8 +151,9 @@ size_t sy_expand_env(struct synth *s, const struct layout *L)
 
 	sy_env_draws(s->o->seed, L->g->eroot, &d);
 	for (; *t && out < end; t++) {
-		/* journald's own output is not a stream to itself: no JOURNAL_STREAM */
-		if ((t == env_templates[L->g->env] || t[-1] == '|') && root->prog == P_JOURNALD &&
+		/* no stream, no JOURNAL_STREAM: journald's own output, a getty's terminal (sy_net_service_root) */
+		if ((t == env_templates[L->g->env] || t[-1] == '|') && L->g->env == ENV_SERVICE &&
+		    !sy_net_service_root(s, L->g->eroot) &&
 		    !strncmp(t, "JOURNAL_STREAM=", 15)) {
 			t = strchr(t, '|');
 			if (!t)

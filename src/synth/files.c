@@ -21,7 +21,7 @@
 
 uint64_t fx_ino(pid_t pid, unsigned int slot)
 {
-	return PSEUDO_INO_BASE + (uint64_t)(uint32_t)pid * SLOTS_PER_PID + slot % SLOTS_PER_PID;
+	return sy_sock_inode(pid, slot);
 }
 
 /* Whether fd @fd is taken (beyond the bitmap: by a look through the table). */
@@ -255,9 +255,9 @@ void fx_stdio(struct fdgen *x)
 		return;
 	}
 	fx_path(x, 0, "/dev/null", FL_RD, false, MNT_DEV, 4);
-	if (x->p->ppid == 1 || (x->pp && x->pp->ppid == 1 && !x->pp->tty_nr)) {
-		/* a service, or what it forked: stdout and stderr are one stream socket to journald */
-		uint64_t ino = fx_ino(x->p->ppid == 1 ? x->p->tgid : x->pp->tgid, SLOT_JOURNAL);
+	if (sy_net_service_root(x->s, x->g->eroot) && x->g->env == ENV_SERVICE) {
+		/* a service and what it forked: stdout and stderr are its one stream socket to journald */
+		uint64_t ino = sy_net_stdout_inode(x->s->m->procs[x->g->eroot].tgid);
 
 		fx_sock(x, 1, AF_UNIX, SOCK_STREAM, ino, 0, false);
 		fx_sock(x, 2, AF_UNIX, SOCK_STREAM, ino, 0, false);
@@ -278,6 +278,12 @@ void fx_pidfd(struct fdgen *x, int fd, pid_t pid)
 	}
 }
 
+/* What epoll_ctl takes: not a regular file or directory (EPERM), devices and the rest. */
+static bool pollable(const struct mach_fd *t)
+{
+	return t->kind != MACH_FD_PATH || t->mnt_id == MNT_DEV || t->mnt_id == MNT_DEVPTS;
+}
+
 void fx_epoll_all(struct fdgen *x, int epfd, int from)
 {
 	struct mach_fd *ep = NULL;
@@ -286,7 +292,7 @@ void fx_epoll_all(struct fdgen *x, int epfd, int from)
 	if (x->err)
 		return;
 	for (unsigned int i = 0; i < x->f->nfds; i++) {
-		n += x->f->fds[i].fd >= from && x->f->fds[i].fd != epfd;
+		n += x->f->fds[i].fd >= from && x->f->fds[i].fd != epfd && pollable(&x->f->fds[i]);
 		if (x->f->fds[i].fd == epfd)
 			ep = &x->f->fds[i];
 	}
@@ -301,7 +307,7 @@ void fx_epoll_all(struct fdgen *x, int epfd, int from)
 		const struct mach_fd *t = &x->f->fds[i];
 		struct mach_epoll_item *e;
 
-		if (t->fd < from || t->fd == epfd)
+		if (t->fd < from || t->fd == epfd || !pollable(t))
 			continue;
 		e = &ep->epoll[ep->nitems++];
 		e->tfd = t->fd;
@@ -339,7 +345,7 @@ int sy_build_files(struct synth *s, size_t idx)
 	struct mach_process *p = &s->m->procs[idx];
 	const struct gen *g = &s->gen[idx];
 	const struct mach_process *pp = p->ppid > 0 ? mach_find_process(s->m, p->ppid) : NULL;
-	struct fdgen x = { .s = s, .p = p, .g = g };
+	struct fdgen x = { .s = s, .p = p, .g = g, .slot = SY_SLOT_PIPE };
 	unsigned int floor;
 
 	if (g->state == MACH_TASK_ZOMBIE)

@@ -4,16 +4,18 @@
  * (files.c: the table and its kinds of files; files_progs.c: what each
  * program holds open).
  *
- * Pipes and sockets get inode numbers from their creator's pid and a slot,
- * so a child computes the inode of a pipe its parent made, and the holders
- * of one socket (a master and its workers) show one inode, without either
- * looking at the other's table.
+ * Pipes and sockets get inode numbers from their creator's pid and a slot
+ * (net_int.h, one allocator), so a child computes the inode of a pipe its
+ * parent made, and the holders of one socket (a master and its workers)
+ * show one inode, without either looking at the other's table.  The
+ * sockets themselves are the network's (sy_net_proc_sockets): a table
+ * holds exactly the ones its process owns there, and those it inherited.
  */
 #ifndef UPROCFS_SYNTH_FILES_INT_H
 #define UPROCFS_SYNTH_FILES_INT_H
 
 #include "devices.h"
-#include "synth_int.h"
+#include "net_int.h"
 
 /*
  * Mount ids and superblock devices of the synthetic machine's file
@@ -39,12 +41,6 @@ enum sy_mnt {
 
 /* The one inode every plain anon-inode file shares (anon_inode_inode). */
 #define ANON_INODE_INO 1038u
-
-/* Own pipe and socket inodes: a range per pid, slots beyond SLOT_SHARED are made to be inherited. */
-#define SLOTS_PER_PID 256u
-#define SLOT_SHARED 192u
-#define SLOT_JOURNAL 255u        /* a service's stdout stream to journald */
-#define PSEUDO_INO_BASE 20000u
 
 /* f_flags of the usual opens (octal, as fdinfo shows them) */
 #define FL_RD (MACH_O_LARGEFILE)
@@ -78,7 +74,7 @@ struct mach_fd *fx_add(struct fdgen *x, int fd, enum mach_fd_kind kind, unsigned
 /** A path on mount @mnt with inode @ino (0: the path's own). */
 struct mach_fd *fx_path(struct fdgen *x, int fd, const char *path, unsigned int flags, bool cloexec, int mnt,
 			uint64_t ino);
-/** An inode of this process's pipes and sockets: slot @slot of pid @pid. */
+/** An inode of this process's pipes: slot @slot of pid @pid (sy_sock_inode). */
 uint64_t fx_ino(pid_t pid, unsigned int slot);
 /** A socket of @family and @type with inode @ino. */
 struct mach_fd *fx_sock(struct fdgen *x, int fd, unsigned int family, unsigned int type, uint64_t ino,
@@ -93,6 +89,8 @@ void fx_watch(struct fdgen *x, struct mach_fd *f, const char *const *paths, unsi
 void fx_stdio(struct fdgen *x);
 /** A pidfd of process @pid. */
 void fx_pidfd(struct fdgen *x, int fd, pid_t pid);
+/** Place the sockets the network gives this process, and those it inherited (files_socks.c). */
+void fx_net_sockets(struct fdgen *x);
 /** Register every fd from @from up (sockets, eventfds, timers...) with the epoll instance at @epfd. */
 void fx_epoll_all(struct fdgen *x, int epfd, int from);
 

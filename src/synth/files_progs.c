@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/socket.h>
 
 #include "files_int.h"
 #include "plan.h"
@@ -31,29 +30,15 @@ static uint64_t own(struct fdgen *x)
 /* Inode @k of the pipes and sockets @pid made to hand to its children. */
 static uint64_t shared(pid_t pid, unsigned int k)
 {
-	return fx_ino(pid, SLOT_SHARED + k);
-}
-
-static void unix_socks(struct fdgen *x, unsigned int n, unsigned int flags)
-{
-	for (unsigned int i = 0; i < n; i++)
-		fx_sock(x, -1, AF_UNIX, i % 3 == 2 ? SOCK_DGRAM : SOCK_STREAM, own(x), flags, CX);
-}
-
-/* A listening TCP socket on v4 and maybe v6, made to be inherited (slots @k, @k + 1). */
-static void listen_tcp(struct fdgen *x, pid_t maker, unsigned int k, bool v6, unsigned int flags)
-{
-	fx_sock(x, -1, AF_INET, SOCK_STREAM, shared(maker, k), flags, CX);
-	if (v6)
-		fx_sock(x, -1, AF_INET6, SOCK_STREAM, shared(maker, k + 1), flags, CX);
+	return fx_ino(pid, SY_SLOT_SHARED + k);
 }
 
 /*
- * The sd-event loop of a systemd daemon: epoll over a signalfd, timers,
- * an inotify watching @paths, and @nsock unix sockets (D-Bus, notify,
- * varlink).  Returns the epoll fd.
+ * The sd-event loop of a systemd daemon: epoll over its sockets (D-Bus,
+ * notify, varlink: the network's, at fds from 3), a signalfd, timers and
+ * an inotify watching @paths.  Returns the epoll fd.
  */
-static int sd_event(struct fdgen *x, unsigned int nsock, const char *const *paths, unsigned int npaths)
+static int sd_event(struct fdgen *x, const char *const *paths, unsigned int npaths)
 {
 	struct mach_fd *ep = fx_anon(x, -1, MACH_FDT_EPOLL, 0, CX);
 	int epfd = ep ? ep->fd : -1;
@@ -63,8 +48,7 @@ static int sd_event(struct fdgen *x, unsigned int nsock, const char *const *path
 	fx_anon(x, -1, MACH_FDT_TIMERFD, FL_NB, CX);
 	if (npaths)
 		fx_watch(x, fx_anon(x, -1, MACH_FDT_INOTIFY, FL_NB, CX), paths, npaths);
-	unix_socks(x, nsock, FL_NB);
-	fx_epoll_all(x, epfd, epfd + 1);
+	fx_epoll_all(x, epfd, 3);
 	return epfd;
 }
 
@@ -96,9 +80,8 @@ static void prog_systemd(struct fdgen *x, bool user)
 
 	if (!user)
 		fx_path(x, -1, "/dev/kmsg", FL_WR, CX, MNT_DEV, 11);
-	sd_event(x, user ? 12 : 40, units, user ? 1 : 3);
+	sd_event(x, units, user ? 1 : 3);
 	fx_path(x, -1, "/proc/1/mountinfo", FL_RD, CX, MNT_PROC, 0);
-	fx_sock(x, -1, AF_NETLINK, SOCK_RAW, own(x), FL_NB, CX);
 	/* systemd keeps a pidfd on each service's main process */
 	for (size_t i = 0; !user && i < m->nprocs && pidfds < 12; i++)
 		if (m->procs[i].ppid == x->p->tgid && m->procs[i].session == m->procs[i].tgid) {
@@ -115,11 +98,8 @@ static void prog_journald(struct fdgen *x)
 	snprintf(path, sizeof(path), "/var/log/journal/%016llx/system.journal",
 		 (unsigned long long)(x->s->o->seed * 0x9e3779b97f4a7c15ull));
 	fx_path(x, -1, "/dev/kmsg", FL_RD | FL_NB, CX, MNT_DEV, 11);
-	sd_event(x, 6, dirs, 1);
-	fx_sock(x, -1, AF_NETLINK, SOCK_RAW, own(x), FL_NB, CX); /* audit */
+	sd_event(x, dirs, 1);
 	fx_path(x, -1, path, FL_RDWR, CX, MNT_ROOT, 0);
-	/* one stdout stream per service that logs */
-	unix_socks(x, (unsigned int)rng_range(&x->r, 8, 24), FL_NB);
 }
 
 static void prog_daemon_sd(struct fdgen *x)
@@ -127,18 +107,10 @@ static void prog_daemon_sd(struct fdgen *x)
 	static const char *const etc[] = { "/etc/hosts", "/etc/resolv.conf" };
 	unsigned int prog = x->g->prog;
 
-	sd_event(x, 3, etc, prog == P_RESOLVED ? 2 : 0);
-	fx_sock(x, -1, AF_NETLINK, SOCK_RAW, own(x), FL_NB, CX);
-	if (prog == P_RESOLVED) {
-		fx_sock(x, -1, AF_INET, SOCK_DGRAM, own(x), FL_NB, CX);
-		fx_sock(x, -1, AF_INET, SOCK_STREAM, own(x), FL_NB, CX);
-	} else if (prog == P_TIMESYNCD) {
-		fx_sock(x, -1, AF_INET, SOCK_DGRAM, own(x), FL_NB, CX);
-	} else if (prog == P_LOGIND) {
+	sd_event(x, etc, prog == P_RESOLVED ? 2 : 0);
+	if (prog == P_LOGIND) {
 		fx_path(x, -1, "/dev/tty0", FL_RDWR | FL_NB, CX, MNT_DEV, 20);
 		fx_anon(x, -1, MACH_FDT_EVENTFD, FL_NB, CX);
-	} else if (prog == P_UDEVD) {
-		fx_sock(x, -1, AF_NETLINK, SOCK_RAW, own(x), FL_NB, CX);
 	}
 }
 
@@ -165,10 +137,6 @@ static void prog_job(struct fdgen *x)
 		if ((f = fx_path(x, -1, "/var/log/syslog", FL_RD, false, MNT_ROOT, 0)))
 			f->pos = (int64_t)rng_range(&x->r, 1 << 16, 1 << 24);
 		fx_watch(x, fx_anon(x, -1, MACH_FDT_INOTIFY, 0, false), logs, 1);
-		break;
-	case P_SSH:
-		fx_sock(x, -1, AF_INET, SOCK_STREAM, own(x), 0, CX);
-		fx_sock(x, -1, AF_UNIX, SOCK_STREAM, own(x), 0, CX);
 		break;
 	case P_RSYNC:
 		fx_pipe(x, -1, shared(x->p->tgid, 0), false, 0, false);
@@ -227,18 +195,11 @@ static void prog_ssh(struct fdgen *x)
 	unsigned int pts = x->g->inst;
 
 	switch (x->g->prog) {
-	case P_SSHD:
-		listen_tcp(x, x->p->tgid, 0, true, 0);
-		break;
 	case P_SSHD_PRIV:
-		fx_sock(x, -1, AF_INET, SOCK_STREAM, shared(x->p->tgid, 0), 0, CX);
 		fx_pipe(x, -1, shared(x->p->tgid, 1), false, 0, CX);
-		fx_sock(x, -1, AF_UNIX, SOCK_STREAM, own(x), 0, CX);
 		break;
 	case P_SSHD_USER:
-		fx_sock(x, -1, AF_INET, SOCK_STREAM, shared(x->p->ppid, 0), 0, CX);
 		fx_pipe(x, -1, shared(x->p->ppid, 1), true, 0, CX);
-		fx_sock(x, -1, AF_UNIX, SOCK_STREAM, own(x), 0, CX);
 		if ((f = fx_path(x, -1, "/dev/ptmx", FL_RDWR | FL_NB, CX, MNT_DEV, 86))) {
 			f->type = MACH_FDT_PTMX;
 			f->u.ptmx.index = (int)pts;
@@ -255,17 +216,13 @@ static void prog_postgres(struct fdgen *x)
 	pid_t pm = x->g->prog == P_POSTMASTER ? x->p->tgid : x->p->ppid;
 	int epfd;
 
-	listen_tcp(x, pm, 0, true, FL_NB);
-	fx_sock(x, -1, AF_UNIX, SOCK_STREAM, shared(pm, 2), FL_NB, CX);
 	fx_pipe(x, -1, shared(pm, 3), false, FL_NB, CX);
 	if (x->g->prog == P_POSTMASTER) {
 		fx_pipe(x, -1, shared(pm, 3), true, FL_NB, CX);
 		return;
 	}
 	epfd = fx_anon(x, -1, MACH_FDT_EPOLL, 0, CX) ? x->f->fds[x->f->nfds - 1].fd : -1;
-	if (x->g->prog == P_PG_BACKEND)
-		fx_sock(x, -1, AF_INET, SOCK_STREAM, own(x), FL_NB, CX);
-	fx_epoll_all(x, epfd, epfd + 1);
+	fx_epoll_all(x, epfd, 3);
 	/* a backend has touched many relations: base/<db>/<relfilenode> */
 	for (unsigned int i = 0, n = x->g->prog == P_PG_BACKEND ? (unsigned int)rng_range(&x->r, 40, 110) : 3; i < n; i++) {
 		char path[80];
@@ -282,13 +239,8 @@ static void prog_web(struct fdgen *x)
 	unsigned int prog = x->g->prog;
 	bool worker = prog == P_NGINX_WORKER || prog == P_GUNICORN_WORKER || prog == P_PHPFPM_WORKER ||
 		      (prog == P_CELERY && x->pg && x->pg->prog == P_CELERY);
-	pid_t master = worker ? x->p->ppid : x->p->tgid;
 	int epfd;
 
-	if (prog == P_PHPFPM || prog == P_PHPFPM_WORKER)
-		fx_sock(x, -1, AF_UNIX, SOCK_STREAM, shared(master, 0), 0, CX);
-	else if (prog != P_CELERY)
-		listen_tcp(x, master, 0, prog == P_NGINX || prog == P_NGINX_WORKER, FL_NB);
 	if (prog == P_NGINX || prog == P_NGINX_WORKER) {
 		fx_path(x, -1, "/var/log/nginx/access.log", FL_APPEND, false, MNT_ROOT, 0);
 		fx_path(x, -1, "/var/log/nginx/error.log", FL_APPEND, false, MNT_ROOT, 0);
@@ -307,24 +259,18 @@ static void prog_web(struct fdgen *x)
 	}
 	epfd = fx_anon(x, -1, MACH_FDT_EPOLL, 0, CX) ? x->f->fds[x->f->nfds - 1].fd : -1;
 	fx_anon(x, -1, MACH_FDT_EVENTFD, FL_NB, CX);
-	for (unsigned int i = 0, n = (unsigned int)rng_below(&x->r, 6); i < n; i++)
-		fx_sock(x, -1, AF_INET, SOCK_STREAM, own(x), FL_NB, CX);
-	fx_epoll_all(x, epfd, epfd + 1);
+	fx_epoll_all(x, epfd, 3);
 }
 
-/* Event-loop servers and runtimes: epoll, an eventfd or two, listeners and connections. */
-static void prog_server(struct fdgen *x, unsigned int listeners, unsigned int conns)
+/* Event-loop servers and runtimes: epoll over their sockets, an eventfd, a wakeup pipe. */
+static void prog_server(struct fdgen *x)
 {
 	int epfd = fx_anon(x, -1, MACH_FDT_EPOLL, 0, CX) ? x->f->fds[x->f->nfds - 1].fd : -1;
 
 	fx_anon(x, -1, MACH_FDT_EVENTFD, FL_NB, CX);
 	fx_pipe(x, -1, own(x), false, FL_NB, CX);
 	fx_pipe(x, -1, fx_ino(x->p->tgid, x->slot - 1), true, FL_NB, CX);
-	for (unsigned int i = 0; i < listeners; i++)
-		fx_sock(x, -1, i % 2 ? AF_INET6 : AF_INET, SOCK_STREAM, own(x), FL_NB, CX);
-	for (unsigned int i = 0, n = conns ? (unsigned int)rng_below(&x->r, conns + 1) : 0; i < n; i++)
-		fx_sock(x, -1, AF_INET, SOCK_STREAM, own(x), FL_NB, CX);
-	fx_epoll_all(x, epfd, epfd + 1);
+	fx_epoll_all(x, epfd, 3);
 }
 
 /* The JVM: its runtime image and a long class path of jars: the process with hundreds of fds. */
@@ -341,7 +287,7 @@ static void prog_java(struct fdgen *x)
 		snprintf(path, sizeof(path), "/opt/app/lib/dep-%03u.jar", i);
 		fx_path(x, -1, path, FL_RD, CX, MNT_ROOT, 0);
 	}
-	prog_server(x, 1, 12);
+	prog_server(x);
 	fx_path(x, -1, "/var/log/app/app.log", FL_APPEND, CX, MNT_ROOT, 0);
 }
 
@@ -352,16 +298,16 @@ static void prog_container(struct fdgen *x)
 	case P_CONTAINERD:
 		locked_file(x, "/var/lib/containerd/io.containerd.metadata.v1.bolt/meta.db", MNT_ROOT, 0,
 			    MACH_LOCK_FLOCK);
-		prog_server(x, 2, 6);
+		prog_server(x);
 		break;
 	case P_DOCKERD:
 		locked_file(x, "/var/lib/docker/volumes/metadata.db", MNT_ROOT, 0, MACH_LOCK_FLOCK);
-		prog_server(x, 1, 4);
+		prog_server(x);
 		break;
 	case P_SHIM:
 		fx_pipe(x, -1, shared(x->p->tgid, 0), false, FL_NB, CX);
 		fx_pipe(x, -1, shared(x->p->tgid, 1), false, FL_NB, CX);
-		prog_server(x, 1, 1);
+		prog_server(x);
 		break;
 	default:
 		break;
@@ -381,35 +327,21 @@ static void prog_small_daemon(struct fdgen *x)
 		locked_file(x, "/run/atd.pid", MNT_RUN, SY_RUN_DEV_MINOR, MACH_LOCK_POSIX);
 		break;
 	case P_RSYSLOGD:
-		fx_sock(x, -1, AF_UNIX, SOCK_DGRAM, own(x), FL_NB, CX);
 		fx_path(x, -1, "/proc/kmsg", FL_RD, CX, MNT_PROC, 0);
 		fx_path(x, -1, "/var/log/syslog", FL_APPEND, CX, MNT_ROOT, 0);
 		fx_path(x, -1, "/var/log/auth.log", FL_APPEND, CX, MNT_ROOT, 0);
 		fx_path(x, -1, "/var/log/kern.log", FL_APPEND, CX, MNT_ROOT, 0);
 		break;
 	case P_DBUS:
-		prog_server(x, 0, 0);
-		unix_socks(x, (unsigned int)rng_range(&x->r, 6, 20), FL_NB);
+		prog_server(x);
 		break;
 	case P_POLKITD:
 		fx_anon(x, -1, MACH_FDT_EVENTFD, FL_NB, CX);
 		fx_watch(x, fx_anon(x, -1, MACH_FDT_INOTIFY, FL_NB, CX), polkit, 2);
-		unix_socks(x, 2, FL_NB);
 		break;
 	case P_IRQBALANCE:
 	case P_MULTIPATHD:
 		fx_anon(x, -1, MACH_FDT_EVENTFD, FL_NB, CX);
-		unix_socks(x, 2, FL_NB);
-		fx_sock(x, -1, AF_NETLINK, SOCK_RAW, own(x), FL_NB, CX);
-		break;
-	case P_DNSMASQ:
-		fx_sock(x, -1, AF_INET, SOCK_DGRAM, own(x), FL_NB, CX);
-		fx_sock(x, -1, AF_INET, SOCK_STREAM, own(x), FL_NB, CX);
-		fx_sock(x, -1, AF_NETLINK, SOCK_RAW, own(x), FL_NB, CX);
-		break;
-	case P_UNATTENDED:
-	case P_SD_PAM:
-		unix_socks(x, 1, 0);
 		break;
 	case P_CRON_CHILD:
 		fx_pipe(x, -1, shared(x->p->tgid, 0), false, 0, CX);
@@ -424,8 +356,7 @@ static void prog_tmux(struct fdgen *x)
 {
 	unsigned int panes = (unsigned int)rng_range(&x->r, 1, 4);
 
-	prog_server(x, 0, 0);
-	fx_sock(x, -1, AF_UNIX, SOCK_STREAM, own(x), FL_NB, CX);
+	prog_server(x);
 	for (unsigned int i = 0; i < panes; i++) {
 		struct mach_fd *f = fx_path(x, -1, "/dev/ptmx", FL_RDWR | FL_NB, CX, MNT_DEV, 86);
 
@@ -452,6 +383,7 @@ void sy_prog_files(struct fdgen *x)
 		container_stdio(x);
 	else
 		fx_stdio(x);
+	fx_net_sockets(x);
 	switch (prog) {
 	case P_SYSTEMD:
 	case P_SYSTEMD_USER:
@@ -477,10 +409,10 @@ void sy_prog_files(struct fdgen *x)
 		prog_web(x);
 		break;
 	case P_REDIS: case P_MEMCACHED:
-		prog_server(x, 2, 16);
+		prog_server(x);
 		break;
 	case P_NODE: case P_PYTHON: case P_COREDNS: case P_EXPORTER:
-		prog_server(x, 1, 8);
+		prog_server(x);
 		break;
 	case P_JAVA:
 		prog_java(x);

@@ -114,8 +114,9 @@ static int net_queues(struct synth *s, unsigned int *nr, const char *chip, unsig
 {
 	struct mach_machine *m = s->m;
 	unsigned int n = m->ncpus;
-	char name[40];
+	char name[40], uplink[MACH_IFNAMSIZ];
 
+	sy_net_uplink_name(s, uplink); /* a physical NIC's driver names its vectors after the device */
 	for (unsigned int q = 0; q < nq; q++) {
 		unsigned int cpu = (q * n / nq + n / 2) % n;
 		double v = (double)s->now / 1e9 * per_sec * rng_uniform(&s->rng, 0.3, 1.7) / nq;
@@ -125,7 +126,7 @@ static int net_queues(struct synth *s, unsigned int *nr, const char *chip, unsig
 			if (s->virt)
 				snprintf(name, sizeof(name), k ? "virtio0-output.%u" : "virtio0-input.%u", q);
 			else
-				snprintf(name, sizeof(name), "eth0-TxRx-%u", q);
+				snprintf(name, sizeof(name), "%s-TxRx-%u", uplink, q);
 			irq = add_irq(m, (*nr)++, chip, s->virt ? 1 + 2 * q + k : q, "edge", name, MACH_IRQ_DEV_NET);
 			if (!irq)
 				return -ENOMEM;
@@ -167,7 +168,10 @@ static int device_irqs(struct synth *s)
 	if ((rc = block_queues(s, &nr, "IR-PCI-MSIX-0000:01:00.0", "nvme0q%u", blkq, io_rate)) ||
 	    (rc = net_queues(s, &nr, "IR-PCI-MSIX-0000:02:00.0", netq, net_rate)))
 		return rc;
-	irq = add_irq(m, nr++, "IR-PCI-MSIX-0000:02:00.0", netq, "edge", "eth0", MACH_IRQ_DEV_OTHER);
+	char uplink[MACH_IFNAMSIZ];
+
+	sy_net_uplink_name(s, uplink);
+	irq = add_irq(m, nr++, "IR-PCI-MSIX-0000:02:00.0", netq, "edge", uplink, MACH_IRQ_DEV_OTHER);
 	if (!irq)
 		return -ENOMEM;
 	irq->per_cpu[0] = (uint32_t)rng_range(&s->rng, 2, 12); /* link changes */

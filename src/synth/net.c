@@ -5,8 +5,9 @@
  * hold).
  *
  * Each containerd-shim's children are a container (a pod: its /pause and
- * its app): the first SY_NET_MAX_CONTAINERS of them get a namespace of
- * their own, the others share the host's (as with --network=host).  The
+ * its app): ns_plan.c gives the first SY_NET_MAX_CONTAINERS of them a
+ * namespace of their own, the others share the host's (as with
+ * --network=host); here each namespace becomes a struct mach_net.  The
  * socket tables are the processes' sockets (sy_net_proc_sockets, a
  * function of each process alone), in the order of the kernel's hashes,
  * which look random.
@@ -16,14 +17,6 @@
 #include <string.h>
 
 #include "net_int.h"
-
-/* The plan index of the parent of process @idx, or NONE. */
-static long parent_index(const struct synth *s, size_t idx)
-{
-	const struct mach_process *pp = mach_find_process(s->m, s->m->procs[idx].ppid);
-
-	return pp ? pp - s->m->procs : NONE;
-}
 
 /* udp_table_init: about a bucket per 2 MB of RAM, a power of two in [256, 65536]. */
 static uint32_t udp_hash_entries(const struct synth *s)
@@ -36,35 +29,62 @@ static uint32_t udp_hash_entries(const struct synth *s)
 	return n;
 }
 
+/*
+ * The first live process of each program in each namespace: the one that
+ * binds the program's ports and serves its clients (net_socks.c asks for
+ * it of every process, so it is looked up, not searched).
+ */
+static int first_progs(struct synth *s)
+{
+	size_t n = (size_t)(1 + s->ncontainers) * NR_PROGS;
+
+	s->first_prog = malloc(n * sizeof(*s->first_prog));
+	if (!s->first_prog)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++)
+		s->first_prog[k] = NONE;
+	for (size_t j = 0; j < s->m->nprocs; j++) {
+		const struct gen *g = &s->gen[j];
+		int32_t *f = &s->first_prog[(size_t)s->netns_of[j] * NR_PROGS + g->prog];
+
+		if (g->kind == G_USER && g->state != MACH_TASK_ZOMBIE && *f == NONE)
+			*f = (int32_t)j;
+	}
+	return 0;
+}
+
+/* The nsfs inode of plan index @i's network namespace (ns_plan.c decided it). */
+static uint32_t net_ino(const struct synth *s, size_t i)
+{
+	return s->m->nssets[s->gen[i].nsset].ino[MACH_NS_NET];
+}
+
 int sy_net_plan(struct synth *s)
 {
 	size_t n = s->m->nprocs;
-	uint16_t *shim_ns;
+	uint32_t host = s->m->nnssets ? s->m->nssets[0].ino[MACH_NS_NET] : 0;
+	uint32_t own[SY_NET_MAX_CONTAINERS]; /* the inode of container namespace k + 1 */
 
 	s->netns_of = calloc(n ? n : 1, sizeof(*s->netns_of));
-	shim_ns = calloc(n ? n : 1, sizeof(*shim_ns)); /* the namespace a shim's container got */
-	if (!s->netns_of || !shim_ns) {
-		free(shim_ns);
+	if (!s->netns_of)
 		return -ENOMEM;
-	}
 	s->udp_hash_mask = udp_hash_entries(s) - 1;
-	/* parents come first in the plan: a child finds its parent's namespace decided */
+	/*
+	 * One struct mach_net per namespace the plan made, numbered as they
+	 * were made: the ns/net link and the net/ files of a task describe one
+	 * namespace.
+	 */
 	for (size_t i = 0; i < n; i++) {
-		long p = s->gen[i].kind == G_USER ? parent_index(s, i) : NONE;
+		uint32_t ino = s->gen[i].kind == G_USER ? net_ino(s, i) : host;
+		unsigned int k = 0;
 
-		if (p == NONE)
-			continue;
-		if (s->gen[p].kind == G_USER && s->gen[p].prog == P_SHIM) {
-			/* the shim's first child opens the container's namespace, its others join it */
-			if (!shim_ns[p] && s->ncontainers < SY_NET_MAX_CONTAINERS)
-				shim_ns[p] = (uint16_t)++s->ncontainers;
-			s->netns_of[i] = shim_ns[p];
-		} else {
-			s->netns_of[i] = s->netns_of[p];
-		}
+		while (ino != host && k < s->ncontainers && own[k] != ino)
+			k++;
+		if (ino != host && k == s->ncontainers && k < SY_NET_MAX_CONTAINERS)
+			own[s->ncontainers++] = ino;
+		s->netns_of[i] = (uint16_t)(ino == host || k >= SY_NET_MAX_CONTAINERS ? 0 : k + 1);
 	}
-	free(shim_ns);
-	return 0;
+	return first_progs(s);
 }
 
 unsigned int sy_net_ns_of(const struct synth *s, size_t idx)
@@ -113,6 +133,19 @@ static int add_socks(struct mach_net *n, size_t *cap, const struct mach_socket *
 	return 0;
 }
 
+/*
+ * The fd at which process @p holds inode @ino (its lowest), or -1: the fd
+ * table (files_socks.c) placed the process's sockets, the owner's fd is
+ * read from it, so the two always agree.
+ */
+static int fd_of(const struct mach_process *p, uint64_t ino)
+{
+	for (unsigned int i = 0; p->files && i < p->files->nfds; i++)
+		if (p->files->fds[i].kind == MACH_FD_SOCKET && p->files->fds[i].ino == ino)
+			return p->files->fds[i].fd;
+	return -1;
+}
+
 /* Every process's sockets into its namespace's table, then in hash order. */
 static int build_socks(struct synth *s)
 {
@@ -124,6 +157,9 @@ static int build_socks(struct synth *s)
 	for (size_t i = 0; i < m->nprocs && !rc; i++) {
 		unsigned int k = sy_net_proc_sockets(s, i, buf, SY_NET_MAX_PROC_SOCKS);
 
+		for (unsigned int j = 0; j < k; j++)
+			if (buf[j].inode && buf[j].tgid)
+				buf[j].fd = fd_of(&m->procs[i], buf[j].inode);
 		rc = add_socks(&m->nets[sy_net_ns_of(s, i)], &cap[sy_net_ns_of(s, i)], buf, k);
 	}
 	for (unsigned int ns = 0; ns < m->nnets && !rc; ns++)
@@ -154,6 +190,8 @@ int sy_build_net(struct synth *s)
 	m->nets = calloc(m->nnets, sizeof(*m->nets));
 	if (!m->nets)
 		return -ENOMEM;
+	for (size_t i = 0; i < m->nprocs; i++)
+		m->nets[sy_net_ns_of(s, i)].ino = s->gen[i].kind == G_USER ? net_ino(s, i) : m->nssets[0].ino[MACH_NS_NET];
 	for (unsigned int ns = 0; ns < m->nnets && !rc; ns++)
 		rc = sy_net_build_links(s, &m->nets[ns], ns, s->ncontainers);
 	if (!rc && s->ncontainers) {

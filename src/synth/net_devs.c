@@ -188,16 +188,63 @@ static void loopback(struct rng *r, struct mach_net *n, double secs, double bps)
 		add_inet6(n, lo6, 128, MACH_IFA_HOST, 0);
 }
 
+void sy_net_uplink_name(const struct synth *s, char out[MACH_IFNAMSIZ])
+{
+	static const char *const names[] = { "ens3", "eth0", "enp1s0", "eno1" };
+	struct rng r;
+
+	rng_init(&r, s->o->seed, KEY_NET_UPLINK);
+	snprintf(out, MACH_IFNAMSIZ, "%s", names[(s->virt ? 0 : 2) + rng_below(&r, 2)]);
+}
+
+/*
+ * The NIC's queue interrupts (irqs.c, MACH_IRQ_DEV_NET): an interrupt
+ * reaps at least one packet (NAPI polls more), so what a queue direction
+ * counted is a floor for the device's packets.  @rx gets the input and
+ * combined queues' counts, @tx the output queues'.
+ */
+static void nic_irqs(const struct mach_machine *m, uint64_t *rx, uint64_t *tx)
+{
+	*rx = *tx = 0;
+	for (unsigned int i = 0; i < m->nirqs; i++) {
+		const struct mach_irq *q = &m->irqs[i];
+		uint64_t n = mach_irq_count(q, m->ncpus);
+
+		if (q->dev != MACH_IRQ_DEV_NET)
+			continue;
+		if (q->actions && strstr(q->actions, "-output."))
+			*tx += n;
+		else
+			*rx += n;
+	}
+}
+
+/* Packets at least @floor, the bytes following at the same mean size. */
+static void at_least(uint64_t *stats, bool rx, uint64_t floor)
+{
+	uint64_t *pk = &stats[rx ? MACH_NETDEV_RX_PACKETS : MACH_NETDEV_TX_PACKETS];
+	uint64_t *by = &stats[rx ? MACH_NETDEV_RX_BYTES : MACH_NETDEV_TX_BYTES];
+	double size = *pk ? (double)*by / (double)*pk : 600;
+
+	if (*pk >= floor)
+		return;
+	*pk = floor + floor / 3;
+	*by = (uint64_t)((double)*pk * size);
+}
+
 /* The host's devices: lo, the uplink, docker0 and a veth end per container. */
 static void host_links(struct synth *s, struct rng *r, struct mach_net *n, unsigned int ncont)
 {
-	static const char *const names[] = { "ens3", "eth0", "enp1s0", "eno1" };
 	double secs = (double)s->now / 1e9, rx = rng_logu(r, 5e3, 3e6) * (1 + s->o->tasks / 2000.0);
 	unsigned char mac[6], a6[16];
 	struct mach_netdev *eth;
 
 	loopback(r, n, secs, rng_logu(r, 500, 3e5));
-	eth = add_dev(n, names[(s->virt ? 0 : 2) + rng_below(r, 2)], 2, MACH_ARPHRD_ETHER, ETH_FLAGS, 1500);
+	char uplink[MACH_IFNAMSIZ];
+	uint64_t irq_rx, irq_tx;
+
+	sy_net_uplink_name(s, uplink);
+	eth = add_dev(n, uplink, 2, MACH_ARPHRD_ETHER, ETH_FLAGS, 1500);
 	random_mac(r, mac, s->virt ? 0x52 : 0x3c, s->virt ? 0x54 : 0xec, 2);
 	if (s->virt)
 		mac[2] = 0x00;
@@ -205,6 +252,9 @@ static void host_links(struct synth *s, struct rng *r, struct mach_net *n, unsig
 	eth->speed = s->virt ? -1 : 10000;
 	traffic(r, eth->stats, true, rx, rng_logu(r, 300, 1400), secs);
 	traffic(r, eth->stats, false, rx * rng_uniform(r, 0.2, 1.5), rng_logu(r, 150, 1000), secs);
+	nic_irqs(s->m, &irq_rx, &irq_tx);
+	at_least(eth->stats, true, irq_rx);
+	at_least(eth->stats, false, irq_tx);
 	add_inet(n, SY_NET_HOST_ADDR, 24, 0, 1);
 	link_local(a6, mac);
 	add_inet6(n, a6, 64, MACH_IFA_LINK, 1);

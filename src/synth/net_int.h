@@ -18,27 +18,38 @@
 /* Keys of the network's random streams (rng_init), clear of synth_int.h's ranges. */
 #define KEY_NET 0x400000000ull        /* + namespace: its devices and counters */
 #define KEY_NET_SOCK 0x500000000ull   /* + plan index: a process's sockets */
+#define KEY_NET_UPLINK 0x4f0000000ull /* the uplink's name (irqs.c names its queues before the network is built) */
 
-/* Container namespaces the generator gives their own namespace; containers past it share the host's. */
-#define SY_NET_MAX_CONTAINERS 64u
 /* Sockets one process holds at most (a server's accepted ends count). */
 #define SY_NET_MAX_PROC_SOCKS 4096u
 /* The ssh clients and pg clients connect from 10.0.a.b; the host is 10.0.0.5. */
 #define SY_NET_HOST_ADDR mach_ipv4(10, 0, 0, 5)
 #define SY_NET_GATEWAY mach_ipv4(10, 0, 0, 1)
 
-/**
- * The inode of socket @slot of the process with pid @pid: sockets draw no
- * number from a global counter, so any process's are known alone.  Slots
- * below 32 are the process's own; 32 and up are the server ends its
- * connections make in other processes (dbus, journald).
+/*
+ * The machine's one allocator of pipe and socket inodes (sockfs and pipefs
+ * draw from one counter in the kernel, get_next_ino): a range of
+ * SY_INO_SLOTS per pid, above every anon inode (ANON_INODE_INO) and pidfs
+ * inode a synthetic machine shows, so that no two of them meet.  Within a
+ * pid's range: slots [0, SY_SLOT_PEER) are the sockets the process made
+ * (net_socks.c), [SY_SLOT_PEER, 2 * SY_SLOT_PEER) the server ends its
+ * connections make in other processes (dbus, journald), [SY_SLOT_PIPE,
+ * SY_SLOT_SHARED) its own pipes and [SY_SLOT_SHARED, SY_INO_SLOTS) the pipes
+ * it makes for its children (files_progs.c).  A number is a function of
+ * the pid and slot alone, so any process's are known without the others.
  */
+#define SY_INO_BASE 20000000u
+#define SY_INO_SLOTS 256u
+#define SY_SLOT_PEER 64u   /* slot + this: the other end, held by the server */
+#define SY_SLOT_PIPE 128u
+#define SY_SLOT_SHARED 192u
+#define SY_SLOT_STDOUT 0u  /* a service's stdout and stderr: its journal stream (JOURNAL_STREAM) */
+
+/** Inode of slot @slot of pid @pid (see above). */
 static inline uint64_t sy_sock_inode(pid_t pid, unsigned int slot)
 {
-	return 20000u + (uint64_t)pid * 64u + slot;
+	return SY_INO_BASE + (uint64_t)(uint32_t)pid * SY_INO_SLOTS + slot % SY_INO_SLOTS;
 }
-#define SY_SLOT_PEER 32u  /* slot + this: the other end, held by the server */
-#define SY_SLOT_STDOUT 0u /* a service's stdout and stderr: its journal stream (JOURNAL_STREAM) */
 
 /** The namespace (0: the host's, k: container k) of plan index @idx, from s->netns_of. */
 unsigned int sy_net_ns_of(const struct synth *s, size_t idx);

@@ -252,22 +252,19 @@ static bool live_in(const struct synth *s, size_t j, unsigned int ns)
 	return s->gen[j].kind == G_USER && s->gen[j].state != MACH_TASK_ZOMBIE && sy_net_ns_of(s, j) == ns;
 }
 
-/* A service's own main process, whose stdout and stderr stream to journald. */
-static bool service_root(const struct synth *s, size_t j)
+bool sy_net_service_root(const struct synth *s, size_t j)
 {
 	const struct gen *g = &s->gen[j];
 
+	/* a getty's unit gives it the terminal (StandardInput=tty), not a stream */
 	return g->kind == G_USER && g->env == ENV_SERVICE && g->eroot == j && g->state != MACH_TASK_ZOMBIE &&
-	       g->prog != P_JOURNALD && j != 0;
+	       g->prog != P_JOURNALD && j != 0 && !s->m->procs[j].tty_nr;
 }
 
 /* The first live process of program @prog in namespace @ns, or NONE. */
 static long find_prog(const struct synth *s, unsigned int prog, unsigned int ns)
 {
-	for (size_t j = 0; j < s->m->nprocs; j++)
-		if (s->gen[j].prog == prog && live_in(s, j, ns))
-			return (long)j;
-	return NONE;
+	return s->first_prog ? s->first_prog[(size_t)ns * NR_PROGS + prog] : NONE;
 }
 
 /* The client ends this process has (its journal stream, dbus, containerd). */
@@ -275,7 +272,7 @@ static void client_ends(struct sk *c)
 {
 	const struct synth *s = c->s;
 
-	if (service_root(s, c->idx)) {
+	if (sy_net_service_root(s, c->idx)) {
 		uint64_t peer = sy_sock_inode(c->pid, SY_SLOT_PEER + SY_SLOT_STDOUT);
 		struct mach_socket *k = unix_sock(c, MACH_SOCK_STREAM, MACH_TCP_ESTABLISHED, NULL, SY_SLOT_STDOUT, 1);
 
@@ -328,7 +325,7 @@ static void server_ends(struct sk *c)
 
 		if (!live_in(s, j, c->ns))
 			continue;
-		if (journald && service_root(s, j) &&
+		if (journald && sy_net_service_root(s, j) &&
 		    !server_end(c, "/run/systemd/journal/stdout", jp, SY_SLOT_STDOUT))
 			return;
 		for (size_t p = 0; p < sizeof(pairings) / sizeof(pairings[0]); p++) {

@@ -43,6 +43,7 @@ struct sy_ns_state {
 	size_t cg_hash_cap;             /* a power of two, at least twice the groups */
 	uint64_t next_cg_id;
 	uint32_t next_ino;              /* the next namespace inode */
+	unsigned int nnet_own;          /* containers given a network namespace (SY_NET_MAX_CONTAINERS) */
 	int next_mnt_id;
 	uint32_t next_minor;
 	struct sy_mnt_plan *mplan;      /* one per m->mnt_tables */

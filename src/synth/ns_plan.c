@@ -165,8 +165,10 @@ static uint32_t container_set(struct synth *s, size_t idx, size_t shim)
 	}
 	set.ino[MACH_NS_MNT] = ns->next_ino++;
 	set.ino[MACH_NS_PID] = set.ino[MACH_NS_PID_FOR_CHILDREN] = ns->next_ino++;
-	if (!joins)
+	if (!joins && ns->nnet_own < SY_NET_MAX_CONTAINERS) {
 		set.ino[MACH_NS_NET] = ns->next_ino++;
+		ns->nnet_own++;
+	}
 	set.ino[MACH_NS_CGROUP] = ns->next_ino++;
 	set.mounts = reserve_table(s, pod ? MP_POD : MP_CONTAINER, (uint32_t)idx, set.ino[MACH_NS_MNT],
 				   pod ? 10 : 9);

@@ -117,6 +117,7 @@ static void free_build(struct synth *s)
 	sy_ns_free(s);
 	free(s->share.group);
 	free(s->netns_of);
+	free(s->first_prog);
 }
 
 /* Each step reads what the steps before it built, so the order is fixed (see above). */

@@ -103,6 +103,13 @@ enum env_class {
 #define NONE (-1)
 
 /*
+ * Containers (docker ones, pods' sandboxes) the generator gives a network
+ * namespace of their own (ns_plan.c); those past it share the host's, as
+ * with --network=host (net.c builds one struct mach_net per namespace).
+ */
+#define SY_NET_MAX_CONTAINERS 64u
+
+/*
  * How many processes map each shared file, from the plan: the mapcount
  * of their resident pages, from which smaps' Pss and Shared_* follow.
  * Index [1] counts the mappers of a deleted (replaced) copy.
@@ -188,6 +195,7 @@ struct synth {
 	struct sy_ns_state *ns;
 	/* the network (net.c): each process's namespace, 0 the host's, k container k */
 	uint16_t *netns_of;
+	int32_t *first_prog;          /* [ns * NR_PROGS + prog]: its first live process there, or NONE (net.c) */
 	unsigned int ncontainers;
 	uint32_t udp_hash_mask;       /* udp_hash_entries - 1: UDP's hash buckets (sl of /proc/net/udp) */
 
@@ -227,6 +235,10 @@ void sy_env_draws(uint64_t seed, uint32_t eroot, struct sy_env_draws *d);
 void sy_net_pg_client(uint64_t seed, size_t idx, uint32_t *be32, unsigned int *port);
 /** The inode of a service's journal stream, its stdout: JOURNAL_STREAM names it (net_socks.c). */
 uint64_t sy_net_stdout_inode(pid_t pid);
+/** The host's uplink device's name ("ens3", "enp1s0"...), as /proc/net/dev and its queue irqs name it (net_devs.c). */
+void sy_net_uplink_name(const struct synth *s, char out[MACH_IFNAMSIZ]);
+/** Whether plan index @j is a service's own main process, whose stdout and stderr stream to journald. */
+bool sy_net_service_root(const struct synth *s, size_t j);
 
 /** Each planned process's network namespace (containers get their own): 0 or -ENOMEM. */
 int sy_net_plan(struct synth *s);

@@ -18,19 +18,7 @@
 #include "synth_int.h"
 #include "sysctl_keys.h"
 
-/*
- * The machine's network interfaces, the one list until the network model
- * names them: its directories under net/ipv{4,6}/conf and neigh.
- */
-static const struct sy_iface {
-	const char *name;
-	unsigned int mtu;
-	bool loopback;
-} sy_ifaces[] = {
-	{ "lo", 65536, true },
-	{ "eth0", 1500, false },
-};
-#define NIFACES (sizeof(sy_ifaces) / sizeof(sy_ifaces[0]))
+#define ARPHRD_LOOPBACK 772 /* a mach_netdev type: the loopback device */
 
 /* Key @k at @dir/@k->path: created, typed, with its mode. */
 static int put_key(struct mach_sysctl *t, const char *dir, const struct sy_key *k)
@@ -94,16 +82,22 @@ static int set_str(struct mach_sysctl *t, const char *path, const char *s)
 	return id < 0 ? -ENOENT : mach_sysctl_set_string(t, (uint32_t)id, s, strlen(s));
 }
 
-/* The conf and neigh directories: all, default and each interface, with what differs per device. */
-static int net_devices(struct mach_sysctl *t)
+/*
+ * The conf and neigh directories: all, default and each interface of the
+ * host's namespace (its /proc/net/dev), with what differs per device.
+ */
+static int net_devices(const struct mach_machine *m, struct mach_sysctl *t)
 {
 	static const char *const neigh[] = { "net/ipv4/neigh", "net/ipv6/neigh" };
+	const struct mach_net *host = m->nnets ? &m->nets[0] : NULL;
+	size_t ndevs = host ? host->ndevs : 0;
 	char dir[128], path[192];
 	int rc = 0;
 
-	for (size_t d = 0; d < NIFACES + 2 && !rc; d++) {
-		const char *name = d == 0 ? "all" : d == 1 ? "default" : sy_ifaces[d - 2].name;
-		const struct sy_iface *dev = d >= 2 ? &sy_ifaces[d - 2] : NULL;
+	for (size_t d = 0; d < ndevs + 2 && !rc; d++) {
+		const struct mach_netdev *nd = d >= 2 ? &host->devs[d - 2] : NULL;
+		bool lo = nd && nd->type == ARPHRD_LOOPBACK;
+		const char *name = d == 0 ? "all" : d == 1 ? "default" : nd->name;
 
 		snprintf(dir, sizeof(dir), "net/ipv4/conf/%s", name);
 		if ((rc = put_keys(t, dir, sy_keys_conf4, sy_nkeys_conf4, false)))
@@ -111,7 +105,7 @@ static int net_devices(struct mach_sysctl *t)
 		/* conf/all keeps source routes off; a device starts with the default's */
 		snprintf(path, sizeof(path), "%s/accept_source_route", dir);
 		rc = set_num(t, path, d != 0);
-		if (!rc && dev && dev->loopback) {
+		if (!rc && lo) {
 			snprintf(path, sizeof(path), "%s/disable_policy", dir);
 			rc = set_num(t, path, 1);
 			snprintf(path, sizeof(path), "%s/disable_xfrm", dir);
@@ -121,11 +115,11 @@ static int net_devices(struct mach_sysctl *t)
 		if (rc || (rc = put_keys(t, dir, sy_keys_conf6, sy_nkeys_conf6, false)))
 			break;
 		snprintf(path, sizeof(path), "%s/accept_dad", dir);
-		rc = set_num(t, path, d == 0 ? 0 : dev && dev->loopback ? (uint64_t)-1 : 1);
+		rc = set_num(t, path, d == 0 ? 0 : lo ? (uint64_t)-1 : 1);
 		snprintf(path, sizeof(path), "%s/mtu", dir);
-		rc = rc ? rc : set_num(t, path, dev ? dev->mtu : 1280);
+		rc = rc ? rc : set_num(t, path, nd ? nd->mtu : 1280);
 		snprintf(path, sizeof(path), "%s/use_tempaddr", dir);
-		rc = rc ? rc : set_num(t, path, dev && dev->loopback ? (uint64_t)-1 : 0);
+		rc = rc ? rc : set_num(t, path, lo ? (uint64_t)-1 : 0);
 		for (int v = 0; v < 2 && !rc && d; v++) {
 			snprintf(dir, sizeof(dir), "%s/%s", neigh[v], name);
 			rc = put_keys(t, dir, sy_keys_neigh, sy_nkeys_neigh, d >= 2);
@@ -221,9 +215,19 @@ static int counts(struct synth *s, struct mach_sysctl *t)
 	uint64_t inodes = dentries / 10 * 9, users = 0;
 	int rc = 0;
 
-	for (size_t i = 0; i < m->nprocs; i++)
+	uint64_t fds = 0;
+
+	/*
+	 * nr_files counts struct files: every open fd of every process (a
+	 * forked copy's shares its parent's, which only over-counts a little)
+	 * and the kernel's own (each mm's exe, mapped files), so never fewer
+	 * than the fd tables hold.
+	 */
+	for (size_t i = 0; i < m->nprocs; i++) {
 		users += m->procs[i].mm != NULL;
-	t->nr_files = users * 9 + 64 + rng_below(&s->rng, 64);
+		fds += m->procs[i].files ? m->procs[i].files->nfds : 0;
+	}
+	t->nr_files = fds + users * 9 + 64 + rng_below(&s->rng, 64);
 	rc |= set_nums(t, "fs/dentry-state", (uint64_t[]){ dentries, dentries / 20 * 19, 45, 0, dentries / 15, 0 }, 6);
 	rc |= set_nums(t, "fs/inode-nr", (uint64_t[]){ inodes, 0 }, 2);
 	rc |= set_nums(t, "fs/inode-state", (uint64_t[]){ inodes, 0, 0, 0, 0, 0, 0 }, 7);
@@ -278,7 +282,7 @@ int sy_build_sysctl(struct synth *s)
 	if (!t)
 		return -EINVAL;
 	if ((rc = put_keys(t, "", sy_keys_sys, sy_nkeys_sys, false)) ||
-	    (rc = put_keys(t, "", sy_keys_net, sy_nkeys_net, false)) || (rc = net_devices(t)) ||
+	    (rc = put_keys(t, "", sy_keys_net, sy_nkeys_net, false)) || (rc = net_devices(s->m, t)) ||
 	    (rc = memory_sized(s, t)) || (rc = counts(s, t)) || (rc = identity(s, t)))
 		return rc;
 	return 0;

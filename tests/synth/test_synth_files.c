@@ -126,8 +126,11 @@ static void check_shared(const struct mach_machine *m)
 
 		if (a->ino != b->ino || a->p == b->p)
 			continue;
+		/* or both inherited it from its maker: inodes are 20000000 + 256 * pid + slot (net_int.h) */
 		related = ancestor(m, a->p->tgid, b->p->tgid) || ancestor(m, b->p->tgid, a->p->tgid) ||
-			  a->p->ppid == b->p->ppid;
+			  a->p->ppid == b->p->ppid ||
+			  (ancestor(m, (pid_t)((a->ino - 20000000) / 256), a->p->tgid) &&
+			   ancestor(m, (pid_t)((a->ino - 20000000) / 256), b->p->tgid));
 		check(P_SHARED, b->f->kind == a->f->kind && b->f->sock_family == a->f->sock_family &&
 				    b->f->sock_type == a->f->sock_type && related,
 		      "inode %llu in %d fd %d and %d fd %d", (unsigned long long)a->ino, a->p->tgid, a->f->fd,
