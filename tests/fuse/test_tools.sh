@@ -5,12 +5,16 @@
 # reads, random offsets, 8 concurrent readers, a task that exits between
 # readdir and open, and an unmount during reads.
 #
-# TAP.  usage: test_tools.sh PATH-TO-uprocfs PATH-TO-fuse_stress
+# TAP.  usage: test_tools.sh PATH-TO-uprocfs PATH-TO-fuse_stress [fuse|preload]
+# The third argument is the transport the tools read through: the FUSE mount
+# (default), or `run --preload`, the library in each tool serving /proc from
+# a snapshot (then the checks of `uprocfs mount` itself are left out).
 # Every process and mount this starts is ended by pid / unmounted on exit.
 set -u
 
 UPROCFS=$1
 STRESS=$2
+TRANSPORT=${3:-fuse}
 SPEC=synth:cpus=16,tasks=500,seed=7
 . "$(dirname "$0")/../unit/tap.sh"
 
@@ -34,7 +38,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-run() { timeout -k 5 120 "$UPROCFS" run --machine "$SPEC" -- "$@"; }
+RUNOPTS=""
+[ "$TRANSPORT" = preload ] && RUNOPTS="--preload"
+run() { timeout -k 5 120 "$UPROCFS" run $RUNOPTS --machine "$SPEC" -- "$@"; }
 
 # The oracle: the same machine rendered without FUSE.
 "$UPROCFS" render --machine "$SPEC" --tree "$tmp/tree"
@@ -45,6 +51,15 @@ memfree=$(awk '/^MemFree:/ {print $2}' "$tmp/tree/meminfo")
 diag "oracle: $nprocs processes, $nthreads threads, MemTotal $memtotal kB"
 
 # --- ps ---------------------------------------------------------------------
+if [ "$TRANSPORT" = preload ]; then
+	# the library answered ps, not the mount: the mount saw only ps's own process
+	UPROCFS_FUSE_STATS=1 run ps aux > /dev/null 2> "$tmp/stats"
+	opens=$(sed -n 's/^fuse requests: .* \([0-9]*\) open,.*/\1/p' "$tmp/stats")
+	served=$(sed -n 's/^preload: .* \([0-9]*\) files served,.*/\1/p' "$tmp/stats")
+	[ -n "$opens" ] && [ "$opens" -lt 50 ] && [ -n "$served" ] && [ "$served" -gt "$nprocs" ]
+	ok $? "--preload: ps aux reads from the snapshot ($served files), the mount opens $opens"
+	[ -n "$opens" ] || diag "$(cat "$tmp/stats")"
+fi
 run ps aux > "$tmp/psaux" 2> "$tmp/psaux.err"
 lines=$(($(wc -l < "$tmp/psaux") - 1))
 [ "$lines" = $((nprocs + 1)) ]; ok $? "ps aux lists the $nprocs synthetic processes plus itself ($lines)"
@@ -210,7 +225,7 @@ got=$(run sh -c 'grep "^Max open files" /proc/1/limits' | awk '{print $4}')
 
 # --- htop ---------------------------------------------------------------------
 session="uprocfs-htop-$$"
-tmux new-session -d -s "$session" -x 200 -y 60 "timeout -k 5 60 $UPROCFS run --machine $SPEC -- htop -d 10"
+tmux new-session -d -s "$session" -x 200 -y 60 "timeout -k 5 60 $UPROCFS run $RUNOPTS --machine $SPEC -- htop -d 10"
 sleep 4
 tmux capture-pane -p -t "$session" > "$tmp/htop" 2>/dev/null
 tmux kill-session -t "$session" 2>/dev/null
@@ -221,6 +236,7 @@ done
 [ "$found" -ge 5 ]; ok $? "htop's screen lists the machine's processes ($found names seen)"
 grep -q "Tasks: $nprocs" "$tmp/htop" || grep -q "Tasks:" "$tmp/htop"; ok $? "htop shows its task summary"
 
+if [ "$TRANSPORT" = fuse ]; then
 # --- the live mirror ------------------------------------------------------------
 mkdir "$tmp/live"
 "$UPROCFS" mount --machine live --foreground "$tmp/live" 2> "$tmp/live.err" &
@@ -307,6 +323,7 @@ if [ -n "$own" ]; then
 	as_nobody cat "$tmp/perm/$own/maps" > /dev/null 2>&1; ok $? "a task's own user reads its maps (pid $own)"
 fi
 stat -c %U "$tmp/perm/1" | grep -qx root; ok $? "pid directories belong to the task's user"
+fi
 
 # --- run: exit status, a killed command, nothing left behind -----------------------
 run sh -c 'exit 7'; st=$?
