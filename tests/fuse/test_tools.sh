@@ -23,7 +23,11 @@ if [ "$(id -u)" != 0 ] || [ ! -c /dev/fuse ]; then
 	exit 0
 fi
 
-tmp=$(mktemp -d /tmp/uprocfs-tools.XXXXXX)
+# the oracle tree holds ~100,000 files: on tmpfs it is written and removed in
+# seconds, on this machine's disk in a minute each
+shm=/dev/shm
+[ -d "$shm" ] && [ -w "$shm" ] || shm=/tmp
+tmp=$(mktemp -d "$shm/uprocfs-tools.XXXXXX")
 chmod 755 "$tmp"   # other users must reach the allow_other mount inside
 daemons=""
 sleepers=""
