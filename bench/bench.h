@@ -10,8 +10,11 @@
 #ifndef UPROCFS_BENCH_H
 #define UPROCFS_BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "uprocfs/procfs.h"
 
 struct bench_opts {
 	int json;      /* one JSON object per line */
@@ -81,6 +84,30 @@ int bench_putters(const struct bench_opts *o);
 int bench_psi(const struct bench_opts *o);
 int bench_seeds(const struct bench_opts *o);
 int bench_render(const struct bench_opts *o);
+
+/* bench render's passes: a file rendered from a model, and the kernel's read, @iters times */
+#define BENCH_RENDER_BUF (1u << 20)
+struct bench_render_job {
+	struct pfs_node f;
+	struct pfs_ctx ctx;
+	size_t iters, bytes;
+	size_t cap;               /* the buffer's size; 0: BENCH_RENDER_BUF */
+	char *buf;                /* BENCH_RENDER_BUF bytes */
+};
+struct bench_live_job {
+	char path[96];
+	size_t iters, bytes;
+	char *buf;                /* BENCH_RENDER_BUF bytes */
+	bool ok;
+};
+/** Open, read whole and close j->f through the seq_file protocol, j->iters times (a struct bench_render_job). */
+void bench_render_pass(void *arg);
+/** open, read and close j->path on the kernel's /proc, j->iters times (a struct bench_live_job). */
+void bench_live_pass(void *arg);
+
+struct mach_process;
+/** bench render's case of /proc/<pid>/smaps with 1000 mappings, built from @typical's. */
+void bench_render_smaps_1000(const struct bench_opts *o, const struct mach_process *typical);
 int bench_fuse(const struct bench_opts *o);
 int bench_psi_demo(const struct bench_opts *o);
 /** `uprocfs bench --time-ps N`: run ps aux N times, print the median and its lines. */

@@ -19,7 +19,7 @@
 static void verify_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: uprocfs verify [--proc DIR] [--quiet] [PID...]\n"
+		"usage: uprocfs verify [--proc DIR] [--quiet] [--by-file] [PID...]\n"
 		"\n"
 		"Load the /proc tree at DIR (default /proc) into the machine model, render every\n"
 		"file that loaded and compare it byte for byte with what was read.  Prints one\n"
@@ -30,6 +30,7 @@ static void verify_usage(FILE *f)
 		"\n"
 		"  --proc DIR   the tree to load: /proc, or a directory from `uprocfs capture`\n"
 		"  --quiet      print only the summary line and differences\n"
+		"  --by-file    then a table: each file name's identical, differing and skipped counts\n"
 		"  PID...       only these processes (global files are always compared)\n");
 }
 
@@ -75,11 +76,62 @@ static void report_difference(const char *path, const char *want, size_t wlen,
 	print_line("uprocfs:", glen > line_start ? got + line_start : "", gl);
 }
 
+/* Counts by file: "pid/status" counts /proc/<pid>/status and task/<tid>/status together. */
+struct by_file {
+	char name[32];
+	size_t n[3];           /* by enum pfs_verdict */
+};
+
+struct verdicts {
+	int quiet;
+	bool by_file;
+	struct by_file files[64];
+	size_t nfiles;
+};
+
+static void count_file(struct verdicts *vs, const char *path, enum pfs_verdict verdict)
+{
+	const char *rest = path;
+	char name[32];
+	size_t i = 0;
+
+	/* a task's file as "pid/FILE" whether under /proc/<pid> or its task/<tid>; global ones whole */
+	if (*path >= '1' && *path <= '9') {
+		rest = strchr(path, '/') ? strchr(path, '/') + 1 : path;
+		if (!strncmp(rest, "task/", 5) && strchr(rest + 5, '/'))
+			rest = strchr(rest + 5, '/') + 1;
+		snprintf(name, sizeof(name), "pid/%s", rest);
+	} else {
+		snprintf(name, sizeof(name), "%s", path);
+	}
+
+	while (i < vs->nfiles && strcmp(vs->files[i].name, name))
+		i++;
+	if (i == vs->nfiles) {
+		if (vs->nfiles == sizeof(vs->files) / sizeof(vs->files[0]))
+			return;
+		snprintf(vs->files[vs->nfiles++].name, sizeof(vs->files[0].name), "%s", name);
+	}
+	vs->files[i].n[verdict]++;
+}
+
+static void print_by_file(const struct verdicts *vs)
+{
+	printf("%-16s %9s %9s %9s\n", "file", "identical", "differ", "skipped");
+	for (size_t i = 0; i < vs->nfiles; i++)
+		printf("%-16s %9zu %9zu %9zu\n", vs->files[i].name, vs->files[i].n[PFS_IDENTICAL],
+		       vs->files[i].n[PFS_DIFFERS], vs->files[i].n[PFS_SKIPPED]);
+}
+
 /* What verify prints of each file. */
 static void show_verdict(void *arg, const struct pfs_verify_file *v)
 {
 	const struct mach_load_file *lf = v->loaded;
-	bool quiet = *(const int *)arg;
+	struct verdicts *vs = arg;
+	bool quiet = vs->quiet;
+
+	if (vs->by_file)
+		count_file(vs, lf->path, v->verdict);
 
 	switch (v->verdict) {
 	case PFS_SKIPPED:
@@ -113,6 +165,7 @@ int cmd_verify(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "proc", required_argument, NULL, 'p' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "by-file", no_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -123,14 +176,16 @@ int cmd_verify(int argc, char **argv)
 	struct pfs_verify_counts counts;
 	size_t identical, differ, skipped;
 	pid_t *pids = NULL;
-	int quiet = 0, c, rc;
+	static struct verdicts vs;
+	int c, rc;
 	char err[1024];
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+p:qbh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': dir = optarg; break;
-		case 'q': quiet = 1; break;
+		case 'q': vs.quiet = 1; break;
+		case 'b': vs.by_file = true; break;
 		case 'h': verify_usage(stdout); return 0;
 		default: verify_usage(stderr); return 2;
 		}
@@ -157,7 +212,7 @@ int cmd_verify(int argc, char **argv)
 		fprintf(stderr, "uprocfs verify: %s\n", err);
 		return 1;
 	}
-	rc = pfs_verify(mach, &report, show_verdict, &quiet, &counts);
+	rc = pfs_verify(mach, &report, show_verdict, &vs, &counts);
 	if (rc) {
 		fprintf(stderr, "uprocfs verify: %s\n", strerror(-rc));
 		mach_load_report_free(&report);
@@ -168,6 +223,8 @@ int cmd_verify(int argc, char **argv)
 	differ = counts.differ;
 	skipped = counts.skipped;
 	printf("verify: %zu files identical, %zu differ, %zu skipped\n", identical, differ, skipped);
+	if (vs.by_file)
+		print_by_file(&vs);
 	mach_load_report_free(&report);
 	mach_free(mach);
 	return differ == 0 && identical > 0 ? 0 : 1;

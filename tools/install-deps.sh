@@ -3,7 +3,7 @@
 # Only missing packages are installed; needs root (or sudo) when some are missing.
 set -eu
 
-PACKAGES="gcc make meson ninja-build pkg-config valgrind libfuse3-dev libseccomp-dev fuse3 procps util-linux htop tmux gnuplot-nox clang libclang-rt-14-dev sysstat procinfo strace lsof python3-psutil"
+PACKAGES="gcc make meson ninja-build pkg-config valgrind libfuse3-dev libseccomp-dev fuse3 procps util-linux htop tmux gnuplot-nox clang libclang-rt-14-dev sysstat procinfo strace lsof python3-psutil psmisc atop btop nmon glances net-tools iproute2 prometheus-node-exporter wget"
 
 missing=""
 for p in $PACKAGES; do

@@ -79,6 +79,7 @@ static const int watched_by_pid[] = {
 	SCMP_SYS(rt_tgsigqueueinfo), SCMP_SYS(pidfd_open), SCMP_SYS(sched_getaffinity),
 	SCMP_SYS(sched_setaffinity), SCMP_SYS(sched_getscheduler), SCMP_SYS(sched_getparam),
 	SCMP_SYS(sched_setscheduler), SCMP_SYS(sched_setparam), SCMP_SYS(getpgid), SCMP_SYS(getsid),
+	SCMP_SYS(prlimit64),
 };
 /* pid in the second argument: (which, who) */
 static const int watched_by_who[] = {
@@ -273,6 +274,27 @@ static void answer_sched(struct call *c, struct mach_ctl *x)
 	}
 }
 
+/* prlimit64(pid, resource, new, old): the new limit was read before; the old one goes back. */
+static void answer_prlimit(struct call *c, struct mach_ctl *x)
+{
+	pid_t pid = arg32(c, 0);
+	struct mach_rlimit nl, old;
+
+	if (!synthetic(c, pid)) {
+		c->pass = true; /* 0 (the caller) and the run's own processes */
+		return;
+	}
+	if (c->req->data.args[2])
+		memcpy(&nl, c->in, sizeof(nl)); /* struct rlimit64: two u64, cur then max */
+	c->rc = mach_ctl_prlimit(x, &c->who, pid, (unsigned int)c->req->data.args[1],
+				 c->req->data.args[2] ? &nl : NULL, c->req->data.args[3] ? &old : NULL);
+	if (!c->rc && c->req->data.args[3]) {
+		memcpy(c->out, &old, sizeof(old));
+		c->outlen = sizeof(old);
+		c->out_addr = c->req->data.args[3];
+	}
+}
+
 /* sysinfo(2) as the machine would fill it: memory in bytes, loads in 1/65536. */
 static void answer_sysinfo(struct call *c, const struct mach_machine *m)
 {
@@ -336,6 +358,8 @@ static int answer(void *arg, struct mach_machine *m)
 		}
 		c->rc = nr == SCMP_SYS(getpgid) ? mach_ctl_getpgid(&x, a0, &v) : mach_ctl_getsid(&x, a0, &v);
 		c->val = v;
+	} else if (nr == SCMP_SYS(prlimit64)) {
+		answer_prlimit(c, &x);
 	} else if (nr == SCMP_SYS(pidfd_open)) {
 		c->pass = !synthetic(c, a0);
 		c->rc = c->pass || mach_ctl_exists(&x, a0) ? 0 : -ESRCH;
@@ -435,6 +459,8 @@ static int prepare(struct call *c)
 		return peek(c, c->req->data.args[2], sizeof(int));
 	if (nr == SCMP_SYS(sched_setparam))
 		return peek(c, c->req->data.args[1], sizeof(int));
+	if (nr == SCMP_SYS(prlimit64) && c->req->data.args[2])
+		return peek(c, c->req->data.args[2], sizeof(struct mach_rlimit));
 	return 0;
 }
 

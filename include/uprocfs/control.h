@@ -98,6 +98,16 @@ int mach_ctl_ioprio_set(struct mach_ctl *x, const struct mach_caller *who, int w
 int mach_ctl_getpgid(struct mach_ctl *x, pid_t pid, pid_t *pgid);
 int mach_ctl_getsid(struct mach_ctl *x, pid_t pid, pid_t *sid);
 
+/**
+ * prlimit64(2) on the process of thread @pid: the old limit of @resource
+ * into *@old (when not NULL), then @new_lim set (when not NULL).  The
+ * caller's real ids must be all of the target's (or CAP_SYS_RESOURCE);
+ * raising a hard limit needs CAP_SYS_RESOURCE; RLIMIT_NOFILE's is capped by
+ * fs.nr_open.  -ESRCH, -EPERM, -EINVAL.
+ */
+int mach_ctl_prlimit(struct mach_ctl *x, const struct mach_caller *who, pid_t pid, unsigned int resource,
+		     const struct mach_rlimit *new_lim, struct mach_rlimit *old);
+
 /** Whether @pid names a process or thread of the machine (for pidfd_open). */
 bool mach_ctl_exists(struct mach_ctl *x, pid_t pid);
 

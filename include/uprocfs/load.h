@@ -112,6 +112,29 @@ enum mach_ld_kind {
 	MACH_LD_PID_AUTOGROUP,
 	MACH_LD_PID_PERSONALITY,
 	MACH_LD_PID_TIMERSLACK_NS,
+	MACH_LD_PID_SMAPS,
+	MACH_LD_PID_SMAPS_ROLLUP,
+	MACH_LD_PID_SCHEDSTAT,
+	MACH_LD_PID_WCHAN,
+	MACH_LD_PID_STACK,
+	MACH_LD_PID_SYSCALL,
+	MACH_LD_PID_CHILDREN,     /* task/<tid>/children only */
+	/* /proc/<pid>/net/X: the task's network namespace (absent for a task without one) */
+	MACH_LD_PID_NET_ARP,
+	MACH_LD_PID_NET_DEV,
+	MACH_LD_PID_NET_TCP,
+	MACH_LD_PID_NET_UDP,
+	MACH_LD_PID_NET_SNMP,
+	MACH_LD_PID_NET_TCP6,
+	MACH_LD_PID_NET_UDP6,
+	MACH_LD_PID_NET_UNIX,
+	MACH_LD_PID_NET_ROUTE,
+	MACH_LD_PID_NET_SNMP6,
+	MACH_LD_PID_NET_NETSTAT,
+	MACH_LD_PID_NET_IF_INET6,
+	MACH_LD_PID_NET_SOCKSTAT,
+	MACH_LD_PID_NET_SOCKSTAT6,
+	MACH_LD_PID_NET_SOFTNET,
 	MACH_LD_NR_KINDS
 };
 
@@ -126,6 +149,17 @@ static inline bool mach_ld_kind_coll(enum mach_ld_kind kind)
 {
 	return kind == MACH_LD_PID_FD || kind == MACH_LD_PID_FDINFO;
 }
+
+/** The first and last /proc/<pid>/net file kinds. */
+#define MACH_LD_PID_NET_FIRST MACH_LD_PID_NET_ARP
+#define MACH_LD_PID_NET_LAST MACH_LD_PID_NET_SOFTNET
+
+/** Whether @kind is a /proc/<pid>/net file. */
+static inline bool mach_ld_kind_net(enum mach_ld_kind kind)
+{
+	return kind >= MACH_LD_PID_NET_FIRST && kind <= MACH_LD_PID_NET_LAST;
+}
+
 
 /**
  * Whether a tree must have a file of @kind: the machine-wide files the
@@ -172,6 +206,7 @@ struct mach_ld_name {
 	 */
 	bool link;
 	bool tgid_only;           /* per task, but only under <pid>/, not task/<tid>/ (mountstats) */
+	bool tid_only;            /* per task, but only under task/<tid>/, not <pid>/ (children) */
 	/*
 	 * What reading it gives when the task has none (a zombie's mounts:
 	 * -EINVAL, its ns/net: -ENOENT): not an error, not a sign that the task

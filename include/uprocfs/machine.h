@@ -24,6 +24,8 @@
 #include "uprocfs/mach_sysctl.h"
 #include "uprocfs/mach_ns.h"
 #include "uprocfs/mach_sys.h"
+#include "uprocfs/mach_vm.h"
+#include "uprocfs/mach_net.h"
 #include "uprocfs/mach_vocab.h"
 
 #ifdef __cplusplus
@@ -253,20 +255,18 @@ enum mach_vma_kind {
 	MACH_NR_VMA_KINDS
 };
 
-#define MACH_VM_READ   0x1u
-#define MACH_VM_WRITE  0x2u
-#define MACH_VM_EXEC   0x4u
-#define MACH_VM_SHARED 0x8u   /* VM_MAYSHARE: 's' instead of 'p' */
-
 struct mach_vma {
 	uint64_t start, end;
 	uint64_t offset;          /* bytes (pgoff << PAGE_SHIFT) */
 	uint32_t dev_major, dev_minor;
 	uint64_t inode;
-	unsigned int flags;       /* MACH_VM_* */
+	uint64_t flags;           /* vm_flags: MACH_VM_* bits */
 	enum mach_vma_kind kind;
 	bool deleted;             /* FILE: the file was unlinked */
+	bool thp_eligible;        /* smaps THPeligible: THPs may back it (thp_vma_allowable_orders) */
+	uint32_t pagesize_kb;     /* KernelPageSize = MMUPageSize on x86: 4, or the hugetlb page's */
 	char *name;               /* FILE: path; ANON_NAMED/ANON_SHMEM: the name; else NULL */
+	struct mach_mss mss;      /* what smaps counts in it */
 };
 
 /** What the mm of a process holds (shared by its threads). */
@@ -461,6 +461,38 @@ struct mach_fs {
 	bool cwd_deleted, root_deleted;
 };
 
+/*
+ * Where tasks wait in the kernel.  Kernel functions and whole stacks are
+ * kept once per machine (mach_machine.ksyms, .kstacks) and tasks refer to
+ * them by index: thousands of threads sleep in the same few places.
+ */
+
+/** A kernel function as %pB prints it: NAME+OFFSET/SIZE, and " [MODULE]" for a module's. */
+struct mach_ksym {
+	char *name;               /* "do_epoll_wait", "poll_schedule_timeout.constprop.0" */
+	uint32_t size;            /* the function's length in bytes */
+	char *module;             /* NULL: built into the kernel */
+};
+
+/** One return address of a kernel stack: inside ksyms[sym], @off bytes in. */
+struct mach_kframe {
+	uint32_t sym;
+	uint32_t off;
+};
+
+/** A stack as stack_trace_save_tsk() keeps it (scheduler functions skipped), innermost first. */
+struct mach_kstack {
+	unsigned int nframes;
+	struct mach_kframe *frames;
+};
+
+/** What task_current_syscall() finds a task blocked in (/proc/<pid>/syscall). */
+struct mach_syscall {
+	int32_t nr;               /* the syscall number; -1: in none (only sp and pc print) */
+	uint64_t args[6];         /* the argument registers, as saved at entry */
+	uint64_t sp, pc;          /* user stack pointer and instruction pointer */
+};
+
 /** One thread (a task in kernel terms). */
 struct mach_thread {
 	pid_t tid;
@@ -497,7 +529,21 @@ struct mach_thread {
 	int processor;
 	uint64_t delayacct_blkio_ticks;
 	uint64_t guest_time_ns;
-	bool wchan;               /* stat field 35: blocked in the kernel */
+	/*
+	 * Where it waits: get_wchan()'s function (0: none, "0" in wchan; a
+	 * running task has none), its kernel stack (0: empty) and the syscall
+	 * it is in.  stat field 35 follows from the state alone.
+	 */
+	uint32_t wchan_sym;       /* index into mach_machine.ksyms */
+	uint32_t kstack;          /* index into mach_machine.kstacks */
+	struct mach_syscall syscall;
+	/* sched_info (schedstat): time on a CPU, time waiting on a runqueue, timeslices */
+	uint64_t sum_exec_runtime_ns; /* se.sum_exec_runtime: utime_ns + stime_ns up to cputime_adjust */
+	uint64_t run_delay_ns;
+	uint64_t pcount;
+	/* the processes it forked (task/<tid>/children): their tgids in its children list's order */
+	unsigned int nchildren;
+	pid_t *children;
 	int ioprio;               /* ioprio_get: class << 13 | level; 0 when never set */
 	int exit_code;            /* stat field 52 of task/<tid>/stat */
 	/* namespaces and control groups (mach_ns.h): indices into the machine's tables */
@@ -510,6 +556,8 @@ struct mach_thread {
 	uint32_t sessionid;       /* audit session; 4294967295 when unset */
 	uint32_t personality;     /* ADDR_NO_RANDOMIZE 0x0040000, PER_LINUX32 8, ... */
 	uint64_t timer_slack_ns;  /* 50000 by default, 0 for RT tasks */
+	/* its network namespace (nsproxy->net_ns): 1 + index into mach_machine.nets; 0: none (a zombie) */
+	unsigned int netns;
 };
 
 /** One thread group (a process): what its threads share. */
@@ -666,6 +714,14 @@ struct mach_machine {
 	struct mach_mnt_table *mnt_tables;
 	/* block devices, swaps, zones, slabs, identity, registries, locks (mach_sys.h) */
 	struct mach_sys sys;
+	/* kernel functions and stacks tasks wait in; entry 0 of each is "none" */
+	size_t nksyms;
+	struct mach_ksym *ksyms;
+	size_t nkstacks;
+	struct mach_kstack *kstacks;
+	/* network namespaces (mach_net.h); threads name theirs by mach_thread.netns */
+	unsigned int nnets;
+	struct mach_net *nets;
 };
 
 /* ------------------------------------------------------------------ */
@@ -683,6 +739,12 @@ const char *mach_sib_name(enum mach_spec_indirect_branch v);
 const char *mach_sd_level_name(enum mach_sd_level l);
 /** "[heap]" etc. for the fixed-name kinds; NULL for FILE, ANON and the named kinds. */
 const char *mach_vma_kind_name(enum mach_vma_kind k);
+/**
+ * The VmFlags mnemonic of vm_flags bit @bit ("rd", "wr", ...); "" for the
+ * bits VmFlags does not print (the protection key); NULL for bits the kernel
+ * prints as "??".
+ */
+const char *mach_vm_flag_name(unsigned int bit);
 
 /** "Max open files" etc.: a limit's row in /proc/<pid>/limits. */
 const char *mach_rlimit_name(enum mach_rlimit_id id);
@@ -737,6 +799,12 @@ const struct mach_thread *mach_find_thread(const struct mach_process *p, pid_t t
 /** The thread @tid anywhere on the machine (and its process in *@proc), or NULL. */
 const struct mach_thread *mach_find_any_thread(const struct mach_machine *m, pid_t tid,
 					       const struct mach_process **proc);
+
+/** The network namespace of @t on @m, or NULL (none, or an index past nets). */
+static inline const struct mach_net *mach_thread_net(const struct mach_machine *m, const struct mach_thread *t)
+{
+	return t && t->netns && t->netns <= m->nnets ? &m->nets[t->netns - 1] : NULL;
+}
 
 /** Free one process's threads, mm and strings (not the struct itself). */
 void mach_process_clear(struct mach_process *p);
@@ -794,6 +862,43 @@ static inline const struct mach_fs *mach_thread_fs(const struct mach_process *p,
 {
 	return t->fs ? t->fs : p->fs;
 }
+
+/* ------------------------------------------------------------------ */
+/* Kernel functions, stacks, smaps counters                            */
+
+/**
+ * The index of kernel function @name (@len bytes), @size bytes long, of
+ * @module (NULL: built in) in m->ksyms, added if new: 0 or -ENOMEM.
+ */
+int mach_ksym_intern(struct mach_machine *m, const char *name, size_t len, uint32_t size,
+		     const char *module, uint32_t *id);
+
+/** The index of the stack of @n @frames in m->kstacks, added if new (0 for none): 0 or -ENOMEM. */
+int mach_kstack_intern(struct mach_machine *m, const struct mach_kframe *frames, unsigned int n,
+		       uint32_t *id);
+
+/** The name of m->ksyms[@id], or NULL for 0 and ids out of range. */
+const char *mach_ksym_name(const struct mach_machine *m, uint32_t id);
+
+/** Add the counters of @s to @sum. */
+void mach_mss_add(struct mach_mss *sum, const struct mach_mss *s);
+
+/** The pss smaps counts as Locked in @vma: all of it in a VM_LOCKED VMA, else none. */
+static inline uint64_t mach_vma_pss_locked(const struct mach_vma *vma)
+{
+	return (vma->flags & MACH_VM_LOCKED) ? vma->mss.pss : 0;
+}
+
+/** The VMAs of @mm proper: all but the gate VMA ([vsyscall]), which no mm holds. */
+size_t mach_mm_nvmas_own(const struct mach_mm *mm);
+
+/**
+ * What smaps_rollup shows of @mm: the sum of its own VMAs' counters, their
+ * Locked pss, and the span from the first one's start to the last one's end
+ * (0-0 without VMAs).
+ */
+void mach_mm_rollup(const struct mach_mm *mm, struct mach_mss *sum, uint64_t *pss_locked,
+		    uint64_t *start, uint64_t *end);
 
 /** Nanoseconds to clock ticks, as the kernel's nsec_to_clock_t (USER_HZ=100). */
 static inline uint64_t mach_ns_to_ticks(uint64_t ns)

@@ -154,6 +154,12 @@ struct pfs_entry {
 	/* PFS_DIR whose path ends in "*": the instances */
 	enum pfs_coll coll;
 	enum pfs_scope child_scope;       /* a directory that roots a scope (pid dirs, /proc/sys): that scope */
+	/*
+	 * PFS_DIR: the error a listing gets when none of its entries exists
+	 * (net/ of a task without a namespace: proc_tgid_net_readdir's
+	 * -EINVAL), 0: an empty listing
+	 */
+	int empty_list_err;
 	unsigned int arg;
 	/* the loader entry that parses this file, or MACH_LD_NONE: served, not loaded nor verified */
 	enum mach_ld_kind load;
@@ -319,7 +325,7 @@ int pfs_resolve(const struct mach_machine *mach, const char *path, struct pfs_no
 
 /**
  * May reader @r open node @n of the task bound in @c, by the entry's access
- * rule?  Sets c->ptrace_ok (stat's masked fields) and c->read_denied (a
+ * rule?  Sets c->ptrace_ok (stat's masked fields) and c->read_denied (the errno of a
  * rule checked at read time).  0, -EACCES, or -ESRCH (PFS_ACC_NEED_MM).  A
  * NULL reader (the command line) may read everything.
  */

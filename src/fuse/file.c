@@ -143,19 +143,17 @@ void fs_op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct f
 	/* a read at 0 regenerates: the clock moves first */
 	if (off == 0 && s->ops->advance)
 		s->ops->advance(s);
+	if (h->view.ctx.read_denied) {
+		/* the kernel checks these in show(): the open succeeded, every read fails */
+		fuse_reply_err(req, h->view.ctx.read_err ? h->view.ctx.read_err : EACCES);
+		return;
+	}
 	if (size > sizeof(stackbuf)) {
 		buf = malloc(size);
 		if (!buf) {
 			fuse_reply_err(req, ENOMEM);
 			return;
 		}
-	}
-	if (h->view.ctx.read_denied) {
-		/* the kernel checks these in show(): the open succeeded, every read fails */
-		fuse_reply_err(req, h->view.ctx.read_err ? h->view.ctx.read_err : EACCES);
-		if (buf != stackbuf)
-			free(buf);
-		return;
 	}
 	/* The model may have moved since the last read: the source finds the task again. */
 	rc = s->ops->enter(s, &h->node, &h->view);

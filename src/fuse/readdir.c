@@ -155,6 +155,21 @@ static bool list_instances(struct dirbuf *d, const struct pfs_node *dir, const s
 	return n < ID_BATCH;
 }
 
+/* Whether any of the table's entries of @dir exists for the reader. */
+static bool any_fixed(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *dir)
+{
+	unsigned int pos = 0;
+	struct pfs_reader r;
+	const char *name;
+	struct pfs_node n;
+
+	fs_reader(fs, req, &r);
+	while (pfs_dir_next(dir, NULL, &pos, &name, &n))
+		if (!fs->src->ops->exists(fs->src, &r, &n) && fs_visible(fs, req, &n) != -ENOENT)
+			return true;
+	return false;
+}
+
 static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, bool plus)
 {
 	struct pfs_fuse *fs = fuse_req_userdata(req);
@@ -170,6 +185,10 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, b
 	}
 	if (off < 0) {
 		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	if (dir.entry && dir.entry->empty_list_err && !any_fixed(fs, req, &dir)) {
+		fuse_reply_err(req, -dir.entry->empty_list_err);
 		return;
 	}
 	d.buf = malloc(size ? size : 1);

@@ -314,10 +314,19 @@ int ld_misc_listing(struct ld_misc *m, enum mach_ld_kind kind, const uint32_t *i
 void ld_misc_clear(struct ld_misc *m);
 
 /* ------------------------------------------------------------------ */
+/* /proc/<pid>/net (load_net.h)                                         */
+
+#define LD_NR_NET (MACH_LD_PID_NET_LAST - MACH_LD_PID_NET_FIRST + 1)
+struct ld_net_file;
+
+/* ------------------------------------------------------------------ */
 /* One process's records                                                */
+
+struct ld_mmsched;
 
 struct ld_task {
 	pid_t tid;
+	struct ld_mmsched *mms;    /* smaps, smaps_rollup, schedstat, wchan, stack, syscall, children */
 	struct ld_status *status;
 	struct ld_stat *stat;
 	struct ld_statm *statm;
@@ -326,6 +335,7 @@ struct ld_task {
 	struct ld_bytes *comm;
 	struct ld_nsrec *nsr;      /* cgroup, cpuset, mounts*, ns/: NULL until one is read */
 	struct ld_misc misc;      /* open files, links, io, limits, ... */
+	struct ld_net_file *net[LD_NR_NET]; /* by kind - MACH_LD_PID_NET_FIRST */
 };
 
 struct ld_pid {
@@ -364,6 +374,10 @@ struct mach_loader {
 struct ld_commit {
 	struct ld_decision dec[LD_NR_DEC];   /* by: borrowed from the records */
 	struct ld_bound cpus, mems;          /* by: owned (ld_commit_clear) */
+	/* network namespaces the threads showed: thread i's is nets[net_of[i] - 1] (0: none) */
+	unsigned int nnets;
+	struct mach_net *nets;
+	unsigned int *net_of;
 };
 
 /* ------------------------------------------------------------------ */
@@ -373,6 +387,8 @@ int ld_parse_status(struct lex *lx, pid_t tgid, pid_t tid, struct ld_status *st)
 int ld_parse_pid_stat(struct lex *lx, pid_t tid, struct ld_stat *st);
 int ld_parse_statm(struct lex *lx, struct ld_statm *st);
 int ld_parse_maps(struct lex *lx, struct ld_maps *mp);
+/** One maps line (also each smaps record's first): the header fields and the name, through the newline. */
+int ld_parse_map_line(struct lex *lx, struct mach_vma *v);
 int ld_parse_cmdline(struct lex *lx, struct ld_bytes *b);
 int ld_parse_comm(struct lex *lx, struct ld_bytes *b);
 
@@ -534,6 +550,14 @@ int ld_assemble_misc(const struct mach_loader *ld, struct ld_pid *lp, struct mac
 
 /** Merge @cm into @ld; 0 or -ENOMEM. */
 int ld_commit(struct mach_loader *ld, const struct ld_commit *cm);
+/**
+ * The namespaces of @cm into @m, each shared with an equal one already
+ * there, and @p's threads pointed at them: 0 or -ENOMEM.  The nets move.
+ */
+int ld_commit_nets(struct mach_machine *m, struct ld_commit *cm, struct mach_process *p);
+/** Build the namespace of each of the process's threads into @cm (net_assemble.c). */
+int ld_assemble_nets(const struct mach_loader *ld, struct ld_pid *lp, const struct mach_process *p,
+		     struct ld_commit *cm, const struct ld_msg *ms);
 /** Free what @cm owns. */
 void ld_commit_clear(struct ld_commit *cm);
 

@@ -94,7 +94,7 @@ static int classify(struct lex *lx, struct mach_vma *v, const char *s, size_t n)
 	return file_name(v, s, n);
 }
 
-static int parse_line(struct lex *lx, struct mach_vma *v)
+int ld_parse_map_line(struct lex *lx, struct mach_vma *v)
 {
 	const char *eol;
 	uint64_t maj, min;
@@ -114,7 +114,7 @@ static int parse_line(struct lex *lx, struct mach_vma *v)
 	    (lx->p[3] != 's' && lx->p[3] != 'p'))
 		return lex_expected(lx, "permissions like \"r-xp\"");
 	v->flags = (lx->p[0] == 'r' ? MACH_VM_READ : 0) | (lx->p[1] == 'w' ? MACH_VM_WRITE : 0) |
-		   (lx->p[2] == 'x' ? MACH_VM_EXEC : 0) | (lx->p[3] == 's' ? MACH_VM_SHARED : 0);
+		   (lx->p[2] == 'x' ? MACH_VM_EXEC : 0) | (lx->p[3] == 's' ? MACH_VM_MAYSHARE : 0);
 	lx->p += 4;
 	lex_ctx(lx, "permissions");
 	if ((rc = lex_expect(lx, " ")) || (rc = lex_hex(lx, &v->offset)))
@@ -163,7 +163,7 @@ int ld_parse_maps(struct lex *lx, struct ld_maps *mp)
 
 		if (!v)
 			return -ENOMEM;
-		rc = parse_line(lx, v);
+		rc = ld_parse_map_line(lx, v);
 		if (rc)
 			return rc;
 		if (v->end <= v->start)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "load_int.h"
+#include "load_mmsched.h"
 
 /* ------------------------------------------------------------------ */
 /* Assembly                                                             */
@@ -181,7 +182,6 @@ static void own_from_stat(struct mach_thread *t, const struct ld_stat *s)
 	t->utime_ns = s->f[LD_STAT_UTIME] * MACH_NSEC_PER_TICK;
 	t->stime_ns = s->f[LD_STAT_STIME] * MACH_NSEC_PER_TICK;
 	t->guest_time_ns = s->f[LD_STAT_GUEST_TIME] * MACH_NSEC_PER_TICK;
-	t->wchan = s->f[LD_STAT_WCHAN];
 	t->exit_code = (int)ld_sf_s(s, LD_STAT_EXIT_CODE);
 }
 
@@ -190,7 +190,7 @@ static void own_from_stat(struct mach_thread *t, const struct ld_stat *s)
  * threads left (dead_*) beyond the live threads' own.
  */
 static int aggregates(const struct ld_msg *ms, struct mach_process *p, const struct thr *th,
-		      const struct ld_stat *whole, bool hidden)
+		      const struct ld_stat *whole)
 {
 	const struct thr *lead = &th[0];
 	uint64_t sum[3] = { 0, 0, 0 };
@@ -224,8 +224,6 @@ static int aggregates(const struct ld_msg *ms, struct mach_process *p, const str
 		p->threads[0].stime_ns = whole->f[LD_STAT_STIME] * MACH_NSEC_PER_TICK;
 		p->threads[0].guest_time_ns =
 			(whole->f[LD_STAT_GUEST_TIME] - sum[2]) * MACH_NSEC_PER_TICK;
-		p->threads[0].wchan =
-			ld_sf_s(whole, LD_STAT_NUM_THREADS) < 2 ? whole->f[LD_STAT_WCHAN] : 0;
 		/* the group's exit code stands in for the leader's own */
 		p->threads[0].exit_code = (int)ld_sf_s(whole, LD_STAT_EXIT_CODE);
 		sum[0] = whole->f[LD_STAT_MINFLT];
@@ -244,17 +242,7 @@ static int aggregates(const struct ld_msg *ms, struct mach_process *p, const str
 	 */
 	p->dead_guest_time_ns = (whole->f[LD_STAT_GUEST_TIME] - sum[2]) * MACH_NSEC_PER_TICK;
 
-	/* wchan: the whole file shows the leader's only for a single-threaded process */
-	if (lead->stat) {
-		const struct ld_stat *ls = lead->stat;
-		uint64_t want = !hidden && ld_sf_s(whole, LD_STAT_NUM_THREADS) < 2
-					? ls->f[LD_STAT_WCHAN] : 0;
-
-		if (whole->f[LD_STAT_WCHAN] != want)
-			return ld_disagree_u(ms, whole->path, whole->line[LD_STAT_WCHAN], ls->path,
-					     ls->line[LD_STAT_WCHAN], ld_sf_what(LD_STAT_WCHAN, what),
-					     whole->f[LD_STAT_WCHAN], ls->f[LD_STAT_WCHAN]);
-	}
+	/* field 35 (wchan) follows from the state: ld_assemble_mmsched checks it */
 	return 0;
 }
 
@@ -541,7 +529,7 @@ static int build_from_stat(struct asm_ctx *a)
 	out->exit_signal = a->th[0].tstat ? (int)ld_sf_s(a->th[0].tstat, LD_STAT_EXIT_SIGNAL) : 0;
 	out->stat_hidden = a->hidden;
 	if (whole)
-		return aggregates(&a->ms, out, a->th, whole, a->hidden);
+		return aggregates(&a->ms, out, a->th, whole);
 	for (unsigned int i = 0; i < a->n; i++) {
 		out->group_utime_ns += out->threads[i].utime_ns;
 		out->group_stime_ns += out->threads[i].stime_ns;
@@ -659,6 +647,12 @@ static int build_misc(struct asm_ctx *a)
 	return ld_assemble_misc(a->ld, a->lp, a->out, &a->ms);
 }
 
+/* Each thread's network namespace, from the net files of its slots (net_assemble.c). */
+static int build_nets(struct asm_ctx *a)
+{
+	return ld_assemble_nets(a->ld, a->lp, a->out, a->cm, &a->ms);
+}
+
 /*
  * The checks first, in the order that names the likeliest culprit, then the
  * process; each step may use what the ones before it found.
@@ -666,7 +660,7 @@ static int build_misc(struct asm_ctx *a)
 static int (*const steps[])(struct asm_ctx *a) = {
 	collect_threads, check_leader, check_statuses, check_stats, check_mm_files, check_mm,
 	check_threads, check_thread_count,
-	build_threads, build_from_stat, build_from_status, build_mm, build_misc, build_ns,
+	build_threads, build_from_stat, build_from_status, build_mm, build_misc, build_nets, build_ns,
 };
 
 int ld_assemble(const struct mach_loader *ld, struct ld_pid *lp, struct mach_process *out,
@@ -681,5 +675,7 @@ int ld_assemble(const struct mach_loader *ld, struct ld_pid *lp, struct mach_pro
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]) && !rc; i++)
 		rc = steps[i](&a);
 	free(a.th);
+	if (!rc)
+		rc = ld_assemble_mmsched(ld, lp, out, err, errlen);
 	return rc;
 }

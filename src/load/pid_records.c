@@ -10,6 +10,8 @@
 
 #include "../util/vec.h"
 #include "load_int.h"
+#include "load_mmsched.h"
+#include "load_net.h"
 
 /* ------------------------------------------------------------------ */
 /* Records                                                              */
@@ -41,12 +43,18 @@ void ld_task_clear(struct ld_task *t)
 	ld_bytes_free(t->comm);
 	ld_nsrec_free(t->nsr);
 	t->nsr = NULL;
+	ld_mms_free(t->mms);
+	t->mms = NULL;
 	t->status = NULL;
 	t->stat = NULL;
 	t->statm = NULL;
 	t->maps = NULL;
 	t->cmdline = NULL;
 	t->comm = NULL;
+	for (int k = 0; k < LD_NR_NET; k++) {
+		ld_net_file_free(t->net[k]);
+		t->net[k] = NULL;
+	}
 }
 
 void ld_pid_free(struct ld_pid *lp)
@@ -99,6 +107,12 @@ static int rec_new(struct ld_task *t, enum mach_ld_kind kind, const char *path)
 
 	if (ld_kind_nsrec(kind))
 		return 0; /* ld_nsrec_parse makes its own */
+	if (ld_mms_kind(kind))
+		return ld_mms_new(&t->mms, kind, path);
+	if (mach_ld_kind_net(kind)) {
+		t->net[kind - MACH_LD_PID_NET_FIRST] = ld_net_file_new(kind, path);
+		return t->net[kind - MACH_LD_PID_NET_FIRST] ? 0 : -ENOMEM;
+	}
 	switch (kind) {
 	case MACH_LD_PID_STATUS: name = REC_NEW(t, status); break;
 	case MACH_LD_PID_STAT: name = REC_NEW(t, stat); break;
@@ -117,6 +131,10 @@ static int rec_parse(struct ld_task *t, enum mach_ld_kind kind, pid_t tgid, cons
 {
 	if (ld_kind_nsrec(kind))
 		return ld_nsrec_parse(t, kind, path, lx);
+	if (ld_mms_kind(kind))
+		return ld_mms_parse(t->mms, kind, lx);
+	if (mach_ld_kind_net(kind))
+		return ld_parse_net(lx, t->net[kind - MACH_LD_PID_NET_FIRST]);
 	switch (kind) {
 	case MACH_LD_PID_STATUS: return ld_parse_status(lx, tgid, t->tid, t->status);
 	case MACH_LD_PID_STAT: return ld_parse_pid_stat(lx, t->tid, t->stat);
@@ -131,6 +149,14 @@ static int rec_swap(struct ld_task *a, struct ld_task *b, enum mach_ld_kind kind
 {
 	if (ld_kind_nsrec(kind))
 		return ld_nsrec_swap(a, b, kind);
+	if (ld_mms_kind(kind)) {
+		ld_mms_swap(&a->mms, &b->mms, kind);
+		return 0;
+	}
+	if (mach_ld_kind_net(kind)) {
+		REC_SWAP(a, b, net[kind - MACH_LD_PID_NET_FIRST]);
+		return 0;
+	}
 	switch (kind) {
 	case MACH_LD_PID_STATUS: REC_SWAP(a, b, status); break;
 	case MACH_LD_PID_STAT: REC_SWAP(a, b, stat); break;
@@ -207,6 +233,10 @@ void ld_commit_clear(struct ld_commit *cm)
 	free(cm->cpus.hi_by);
 	free(cm->mems.lo_by);
 	free(cm->mems.hi_by);
+	for (unsigned int i = 0; i < cm->nnets; i++)
+		mach_net_clear(&cm->nets[i]);
+	free(cm->nets);
+	free(cm->net_of);
 	memset(cm, 0, sizeof(*cm));
 }
 

@@ -363,6 +363,8 @@ int ld_add_process(struct mach_loader *ld, struct ld_pid *lp, char *err, size_t 
 	if (!rc)
 		rc = ld_commit(ld, &cm);
 	if (!rc)
+		rc = ld_commit_nets(ld->m, &cm, &p);
+	if (!rc)
 		rc = put_process(ld->m, &p);
 	if (rc) {
 		if (rc == -ENOMEM)

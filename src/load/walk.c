@@ -364,7 +364,7 @@ static int task_slots(struct walk *w, struct attempt *a, pid_t tid)
 	for (size_t f = 0; f < w->nfiles && !rc; f++) {
 		const struct mach_ld_name *n = &w->files[f];
 
-		if (!mach_ld_kind_per_task(n->kind) || (tid && n->tgid_only))
+		if (!mach_ld_kind_per_task(n->kind) || (tid && n->tgid_only) || (!tid && n->tid_only))
 			continue;
 		rc = mach_ld_kind_coll(n->kind) ? open_coll(w, a, n, tid) : add_slot(a, n, tid, 0);
 	}
@@ -383,11 +383,22 @@ static int make_slots(struct walk *w, struct attempt *a)
 		else
 			rc = task_slots(w, a, a->tids[i]);
 	}
-	/* The leader's task/ copy right before /proc/<pid>/X: the two must agree. */
-	if (!rc && leader_task)
-		rc = task_slots(w, a, a->pid);
-	if (!rc)
-		rc = task_slots(w, a, 0);
+	/*
+	 * The leader's task/ copy right before /proc/<pid>/X, file by file: the
+	 * two must agree, and the fewer microseconds between them the likelier
+	 * counters shared with the whole machine (SigQ) still do.
+	 */
+	for (size_t f = 0; f < w->nfiles && !rc; f++) {
+		const struct mach_ld_name *n = &w->files[f];
+		bool coll = mach_ld_kind_coll(n->kind);
+
+		if (!mach_ld_kind_per_task(n->kind))
+			continue;
+		if (leader_task && !n->tgid_only)
+			rc = coll ? open_coll(w, a, n, a->pid) : add_slot(a, n, a->pid, 0);
+		if (!rc && !n->tid_only)
+			rc = coll ? open_coll(w, a, n, 0) : add_slot(a, n, 0, 0);
+	}
 	/* every collection directory is open by now: list them */
 	for (size_t i = 0; i < a->nl && !rc; i++)
 		if (!a->l[i].rc)
@@ -442,7 +453,19 @@ static int attempt_read(struct walk *w, struct attempt *a, const char **skip)
 	w->arena.used = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		struct slot *x = &a->s[i];
+		pid_t tid = x->tid ? x->tid : a->pid;
 
+		/*
+		 * The reader's own syscall shows the very read, its schedstat the
+		 * time it runs, its smaps the pages the reading touches: never the
+		 * same twice.
+		 */
+		if (((x->f->kind == MACH_LD_PID_SYSCALL || x->f->kind == MACH_LD_PID_SCHEDSTAT) && tid == w->self_tid) ||
+		    ((x->f->kind == MACH_LD_PID_SMAPS || x->f->kind == MACH_LD_PID_SMAPS_ROLLUP) && w->self_tid &&
+		     a->pid == getpid())) {
+			x->rc = LD_RC_SELF;
+			continue;
+		}
 		if (x->f->link)
 			rc = ld_walk_readlink(w, x->rel, &x->off, &x->len);
 		else
@@ -647,7 +670,8 @@ static int load_pid(struct walk *w, pid_t pid)
 		if (rc || skip)
 			break;
 		if (!again) {
-			h = attempt_hash(w, &a);
+			/* only a live tree is read again: a written one's bytes need no fingerprint */
+			h = w->live ? attempt_hash(w, &a) : 0;
 			rc = attempt_build(w, &a);
 			if (rc != -EINVAL && rc != -ENOTSUP)
 				break;
@@ -751,6 +775,7 @@ int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct ma
 	}
 	/* the live kernel's files change between reads; a captured tree's do not */
 	w.live = !fstatfs(w.dirfd, &sfs) && sfs.f_type == PROC_SUPER_MAGIC;
+	w.self_tid = w.live ? gettid() : 0;
 	w.uf_flags = w.live ? 0 : UF_BENEATH;
 	rc = ld_arena_grow(&w.arena, ARENA_FIRST);
 	if (rc)

@@ -25,6 +25,7 @@ struct walk {
 	const char *dir;
 	int dirfd;
 	bool live, no_tasks;
+	pid_t self_tid;           /* live: the thread reading, whose syscall shows its own reads */
 	const struct mach_ld_name *files; /* what to read, from the caller (the file table) */
 	size_t nfiles;
 	unsigned int uf_flags;    /* UF_BENEATH for a tree somebody wrote */
@@ -90,11 +91,19 @@ static inline bool refused(const struct walk *w, int rc)
 			       rc == -EFBIG || rc == -ENOLINK);
 }
 
+/*
+ * A slot not read: the reading thread's own syscall file, which shows the
+ * very read (a reader is "running" to everyone else).
+ */
+#define LD_RC_SELF (-EDEADLK)
+
 /* Why a file that exists is not loaded, for the report; NULL when it can be read. */
 static inline const char *unreadable(const struct walk *w, int rc)
 {
 	if (denied(rc))
 		return "permission denied";
+	if (rc == LD_RC_SELF)
+		return "the reader's own syscall, schedstat or smaps, which its reading changes";
 	return refused(w, rc) ? uf_reason(rc) : NULL;
 }
 

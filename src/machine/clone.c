@@ -183,6 +183,7 @@ static void process(struct cl *c, struct mach_process *p)
 		bitmap(c, &t->cpus_allowed);
 		bitmap(c, &t->mems_allowed);
 		t->fs = t->fs ? fs(c, t->fs) : NULL;
+		t->children = DUP(c, t->children, t->nchildren);
 	}
 }
 
@@ -241,6 +242,36 @@ static void sys(struct cl *c, struct mach_sys *s)
 	s->locks = DUP(c, s->locks, s->nlocks);
 }
 
+/* Kernel functions and stacks tasks wait in (shared by index). */
+static void kernel_stacks(struct cl *c, struct mach_machine *d)
+{
+	d->ksyms = DUP(c, d->ksyms, d->nksyms);
+	for (size_t i = 0; d->ksyms && i < d->nksyms; i++) {
+		d->ksyms[i].name = dup_str(c, d->ksyms[i].name);
+		d->ksyms[i].module = dup_str(c, d->ksyms[i].module);
+	}
+	d->kstacks = DUP(c, d->kstacks, d->nkstacks);
+	for (size_t i = 0; d->kstacks && i < d->nkstacks; i++)
+		d->kstacks[i].frames = DUP(c, d->kstacks[i].frames, d->kstacks[i].nframes);
+}
+
+/* Network namespaces: flat tables, no pointers below them. */
+static void nets(struct cl *c, struct mach_machine *d)
+{
+	d->nets = DUP(c, d->nets, d->nnets);
+	for (unsigned int i = 0; d->nets && i < d->nnets; i++) {
+		struct mach_net *n = &d->nets[i];
+
+		n->devs = DUP(c, n->devs, n->ndevs);
+		n->inet = DUP(c, n->inet, n->ninet);
+		n->inet6 = DUP(c, n->inet6, n->ninet6);
+		n->routes = DUP(c, n->routes, n->nroutes);
+		n->neigh = DUP(c, n->neigh, n->nneigh);
+		n->socks = DUP(c, n->socks, n->nsocks);
+		n->softnet = DUP(c, n->softnet, n->nsoftnet);
+	}
+}
+
 struct mach_machine *mach_clone_into(struct ua_arena *a, const struct mach_machine *m)
 {
 	struct cl c = { .a = a };
@@ -255,5 +286,7 @@ struct mach_machine *mach_clone_into(struct ua_arena *a, const struct mach_machi
 		process(&c, &d->procs[i]);
 	ns_tables(&c, d);
 	sys(&c, &d->sys);
+	kernel_stacks(&c, d);
+	nets(&c, d);
 	return c.full ? NULL : d;
 }

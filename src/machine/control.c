@@ -114,11 +114,44 @@ static bool handler_ends_process(int sig)
 }
 
 /* Children of a process that ends go to init, as the kernel reparents them without a subreaper. */
+/* Take @child off the children lists of @parent's threads (task/<tid>/children). */
+static void children_remove(struct mach_machine *m, pid_t parent, pid_t child)
+{
+	struct mach_process *pp = find_proc(m, parent, NULL);
+
+	for (unsigned int i = 0; pp && i < pp->nthreads; i++) {
+		struct mach_thread *t = &pp->threads[i];
+
+		for (unsigned int k = 0; k < t->nchildren; k++)
+			if (t->children[k] == child) {
+				memmove(&t->children[k], &t->children[k + 1], (t->nchildren - k - 1) * sizeof(pid_t));
+				t->nchildren--;
+				return;
+			}
+	}
+}
+
+/* Append @child to the children list of @parent's leader, as a reaper adopts (list_move_tail). */
+static void children_append(struct mach_machine *m, pid_t parent, pid_t child)
+{
+	struct mach_process *pp = find_proc(m, parent, NULL);
+	struct mach_thread *t = pp && pp->nthreads ? &pp->threads[0] : NULL;
+	pid_t *more;
+
+	if (!t || !(more = realloc(t->children, (t->nchildren + 1) * sizeof(pid_t))))
+		return; /* out of memory: the list misses one child, nothing else breaks */
+	t->children = more;
+	t->children[t->nchildren++] = child;
+}
+
+/* The dead process's children go to init, at the end of its list. */
 static void reparent_children(struct mach_machine *m, pid_t dead)
 {
 	for (size_t i = 0; i < m->nprocs; i++)
-		if (m->procs[i].ppid == dead)
+		if (m->procs[i].ppid == dead) {
 			m->procs[i].ppid = 1;
+			children_append(m, 1, m->procs[i].tgid);
+		}
 }
 
 /* The parent takes the child's times into its cumulative ones, as wait() does. */
@@ -146,6 +179,7 @@ static void reap(struct mach_ctl *x, size_t idx)
 	if (x->sim)
 		mach_sim_process_removed(x->sim, idx);
 	account_to_parent(m, &m->procs[idx]);
+	children_remove(m, m->procs[idx].ppid, m->procs[idx].tgid);
 	mach_process_clear(&m->procs[idx]);
 	memmove(&m->procs[idx], &m->procs[idx + 1], (m->nprocs - idx - 1) * sizeof(*m->procs));
 	m->nprocs--;
@@ -177,7 +211,9 @@ static void exit_process(struct mach_ctl *x, size_t idx, int sig)
 	p->nthreads = p->nthreads ? 1 : 0;
 	p->nr_threads = 1;
 	p->threads[0].state = MACH_TASK_ZOMBIE;
-	p->threads[0].wchan = false;
+	p->threads[0].wchan_sym = 0;  /* exit_notify: nothing to wait in, an empty stack */
+	p->threads[0].kstack = 0;
+	p->threads[0].nchildren = 0;  /* reparented above */
 	p->exit_code = sig;
 	p->threads[0].exit_code = sig;
 	mach_mm_free(p->mm);
@@ -581,6 +617,53 @@ int mach_ctl_getsid(struct mach_ctl *x, pid_t pid, pid_t *sid)
 	if (!find_thread(x->m, pid, &p))
 		return -ESRCH;
 	*sid = p->session;
+	return 0;
+}
+
+/* check_prlimit_permission: the caller's real ids are every one of the target's. */
+static bool may_prlimit(const struct mach_caller *who, const struct mach_thread *t)
+{
+	return has_cap(who, MACH_CAP_SYS_RESOURCE) ||
+	       (who->ruid == t->uid[0] && who->ruid == t->uid[1] && who->ruid == t->uid[2] &&
+		who->rgid == t->gid[0] && who->rgid == t->gid[1] && who->rgid == t->gid[2]);
+}
+
+/* fs.nr_open as the machine's /proc/sys has it (the kernel's default without one). */
+static uint64_t nr_open(const struct mach_machine *m)
+{
+	int64_t id = m->sysctl ? mach_sysctl_find(m->sysctl, "fs/nr_open") : -1;
+
+	if (id >= 0 && m->sysctl->nodes[id].nvals == 1)
+		return m->sysctl->nodes[id].vals[0];
+	return 1024 * 1024;
+}
+
+int mach_ctl_prlimit(struct mach_ctl *x, const struct mach_caller *who, pid_t pid, unsigned int resource,
+		     const struct mach_rlimit *new_lim, struct mach_rlimit *old)
+{
+	struct mach_process *p;
+	struct mach_thread *t;
+	struct mach_rlimit *r;
+
+	/* in prlimit64's order: the task, the right to it, then do_prlimit's checks */
+	t = find_thread(x->m, pid, &p);
+	if (!t)
+		return -ESRCH;
+	if (!may_prlimit(who, t))
+		return -EPERM;
+	if (resource >= MACH_RLIM_NLIMITS)
+		return -EINVAL;
+	if (new_lim && new_lim->cur > new_lim->max)
+		return -EINVAL;
+	if (new_lim && resource == MACH_RLIMIT_NOFILE && new_lim->max > nr_open(x->m))
+		return -EPERM;
+	r = &p->rlim[resource];
+	if (new_lim && new_lim->max > r->max && !has_cap(who, MACH_CAP_SYS_RESOURCE))
+		return -EPERM;
+	if (old)
+		*old = *r;
+	if (new_lim)
+		*r = *new_lim;
 	return 0;
 }
 

@@ -270,6 +270,8 @@ void mach_thread_clear(struct mach_thread *t)
 	t->fs = NULL;
 	free(t->groups);
 	t->groups = NULL;
+	free(t->children);
+	t->children = NULL;
 	mach_bitmap_free(&t->cpus_allowed);
 	mach_bitmap_free(&t->mems_allowed);
 }
@@ -327,6 +329,17 @@ void mach_free(struct mach_machine *m)
 	mach_sysctl_free(m->sysctl);
 	free_ns_tables(m);
 	mach_sys_clear(&m->sys);
+	for (size_t i = 0; m->ksyms && i < m->nksyms; i++) {
+		free(m->ksyms[i].name);
+		free(m->ksyms[i].module);
+	}
+	free(m->ksyms);
+	for (size_t i = 0; m->kstacks && i < m->nkstacks; i++)
+		free(m->kstacks[i].frames);
+	free(m->kstacks);
+	for (unsigned int i = 0; m->nets && i < m->nnets; i++)
+		mach_net_clear(&m->nets[i]);
+	free(m->nets);
 	free(m);
 }
 

@@ -32,8 +32,10 @@
 #include <time.h>
 
 #include "machine/sim_irq.h"
+#include "machine/sim_net.h"
 #include "machine/sim_testing.h"
 #include "sim_io.h"
+#include "machine/sim_waits.h"
 #include "uprocfs/calc_load.h"
 #include "uprocfs/sim.h"
 
@@ -66,6 +68,7 @@ struct wtask {
 	int group;                /* messaging: its group, or -1 */
 	int io_req;               /* in an io wait: the request it waits on (sim_io.c), or -1 */
 	bool sender;              /* messaging: sends (wakes its group's receivers) */
+	struct sim_wait sleep, io; /* where it waits asleep, and for io or memory (D) */
 };
 
 struct cpu_rq {
@@ -98,6 +101,7 @@ struct mach_sim {
 	uint64_t steps, switches, wakeups;
 	bool clock_real_cost;     /* mach_sim_set_clock_real_cost (benchmarks) */
 	struct sim_irqs irqs;     /* where device interrupts land */
+	struct sim_net *net;      /* the network's counters (sim_net.c) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -214,9 +218,14 @@ static void set_task_state(struct mach_sim *s, struct wtask *w, enum wstate st)
 		[W_SLEEP] = MACH_TASK_SLEEPING, [W_IOWAIT] = MACH_TASK_DISK_SLEEP,
 		[W_MEMSTALL] = MACH_TASK_DISK_SLEEP, [W_STOPPED] = MACH_TASK_STOPPED,
 	};
+	struct mach_thread *t = thread_of(s, w);
+	const struct sim_wait *wait = st == W_SLEEP ? &w->sleep : &w->io;
+
 	w->state = st;
-	thread_of(s, w)->state = shown[st];
-	thread_of(s, w)->wchan = st != W_RUNNING && st != W_RUNNABLE;
+	t->state = shown[st];
+	/* a task on a CPU or a runqueue waits in nothing */
+	t->kstack = st == W_RUNNING || st == W_RUNNABLE ? 0 : wait->kstack;
+	t->wchan_sym = st == W_RUNNING || st == W_RUNNABLE ? 0 : wait->wchan;
 }
 
 /* A context switch on @cpu from @prev (or idle) to the next runnable task. */
@@ -246,6 +255,7 @@ static void switch_to_next(struct mach_sim *s, int cpu, struct wtask *prev, bool
 		nw->ran_ticks = 0;
 		set_task_state(s, nw, W_RUNNING);
 		ss->pcount++;
+		thread_of(s, nw)->pcount++; /* sched_info_arrive: a timeslice begins */
 		if (nw->stall_pending) {
 			/* its memory stall ends once it runs again */
 			psi_memstall_leave(&nw->pt);
@@ -373,6 +383,7 @@ static void account_cpu(struct mach_sim *s, int cpu, uint64_t ns)
 		c->time_ns[MACH_CPU_SYSTEM] += sys;
 		t->utime_ns += user;
 		t->stime_ns += sys;
+		t->sum_exec_runtime_ns += rest; /* utime and stime split exactly this */
 		p->group_utime_ns += user;
 		p->group_stime_ns += sys;
 		c->sched.rq_cpu_time += rest;
@@ -390,6 +401,8 @@ static void account_cpu(struct mach_sim *s, int cpu, uint64_t ns)
 		s->m->idle_ns += rest;
 	}
 	c->sched.run_delay += (uint64_t)rq->len * ns;
+	for (unsigned int k = 0; k < rq->len; k++)
+		thread_of(s, &s->tasks[rq->queue[(rq->head + k) % s->ntasks]])->run_delay_ns += ns;
 }
 
 static void step(struct mach_sim *s, uint64_t dt)
@@ -493,6 +506,7 @@ int mach_sim_advance(struct mach_sim *s, uint64_t uptime_ns)
 		step(s, FAST_STEP_NS);
 	while (s->now + s->tick_ns <= uptime_ns)
 		step(s, s->tick_ns);
+	sim_net_advance(s->net, s->m);
 	publish(s);
 	return 0;
 }
@@ -667,8 +681,11 @@ static void quiesce_others(struct mach_sim *s)
 		for (unsigned int t = 0; t < m->procs[i].nthreads; t++) {
 			struct mach_thread *th = &m->procs[i].threads[t];
 			if (th->state == MACH_TASK_RUNNING || th->state == MACH_TASK_DISK_SLEEP) {
+				struct sim_wait w = sim_sleep_wait(m, &m->procs[i], th);
+
 				th->state = th->kthread ? MACH_TASK_IDLE : MACH_TASK_SLEEPING;
-				th->wchan = true;
+				th->kstack = w.kstack;
+				th->wchan_sym = w.wchan;
 			}
 		}
 }
@@ -693,6 +710,8 @@ static int start_tasks(struct mach_sim *s)
 		w->io_req = -1;
 		w->sender = s->o.messaging_groups && i % 40 < 20;
 		t->processor = cpu;
+		w->sleep = sim_sleep_wait(s->m, proc_of(s, w), t);
+		w->io = sim_io_wait(s->m, w->sleep);
 		set_task_state(s, w, W_SLEEP);
 		if (w->group >= 0)
 			w->remaining_ns = w->sender ? exponential(s, (double)s->tick_ns) : INFINITY;
@@ -740,6 +759,8 @@ int mach_sim_create(struct mach_machine *m, const struct mach_sim_opts *o, struc
 		rc = pick_workload(s);
 	if (!rc)
 		rc = sim_io_create(m, o->seed, o->io, &s->io);
+	if (!rc && !(s->net = sim_net_create(m)))
+		rc = -ENOMEM;
 	if (!rc && s->ntasks) {
 		s->rq = calloc(m->ncpus, sizeof(*s->rq));
 		if (!s->rq)
@@ -792,6 +813,7 @@ void mach_sim_destroy(struct mach_sim *s)
 	sim_irqs_free(&s->irqs);
 	sim_io_destroy(s->io);
 	psi_engine_destroy(s->psi);
+	sim_net_destroy(s->net);
 	free(s);
 }
 

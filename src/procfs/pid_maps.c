@@ -77,10 +77,9 @@ static void show_vma_name(struct seq_file *m, const struct mach_vma *vma)
 	}
 }
 
-/* The address, permission, offset, device and inode fields, through the space before the name. */
-static void show_vma_header_prefix(struct seq_file *m, const struct mach_vma *vma)
+void pfs_show_vma_header_prefix(struct seq_file *m, const struct mach_vma *vma)
 {
-	unsigned int f = vma->flags;
+	uint64_t f = vma->flags;
 
 	seq_setwidth(m, MAPS_NAME_COLUMN);
 	seq_put_hex_ll(m, NULL, vma->start, 8);
@@ -89,7 +88,7 @@ static void show_vma_header_prefix(struct seq_file *m, const struct mach_vma *vm
 	seq_putc(m, f & MACH_VM_READ ? 'r' : '-');
 	seq_putc(m, f & MACH_VM_WRITE ? 'w' : '-');
 	seq_putc(m, f & MACH_VM_EXEC ? 'x' : '-');
-	seq_putc(m, f & MACH_VM_SHARED ? 's' : 'p');
+	seq_putc(m, f & MACH_VM_MAYSHARE ? 's' : 'p');
 	seq_put_hex_ll(m, " ", vma->offset, 8);
 	seq_put_hex_ll(m, " ", vma->dev_major, 2);
 	seq_put_hex_ll(m, ":", vma->dev_minor, 2);
@@ -99,7 +98,7 @@ static void show_vma_header_prefix(struct seq_file *m, const struct mach_vma *vm
 
 void pfs_show_map_vma(struct seq_file *m, const struct mach_vma *vma)
 {
-	show_vma_header_prefix(m, vma);
+	pfs_show_vma_header_prefix(m, vma);
 	show_vma_name(m, vma);
 	seq_putc(m, '\n');
 }

@@ -80,7 +80,8 @@ int pfs_show_pid_stat(struct seq_file *m, void *v)
 	seq_put_decimal_ull(m, " ", p->sig_ignored & STAT_SIG_MASK);
 	seq_put_decimal_ull(m, " ", p->sig_caught & STAT_SIG_MASK);
 	/* wchan is only a 0/1 flag now, and for a whole group only when single-threaded */
-	seq_put_decimal_ull(m, " ", permitted && (!c->whole || p->nr_threads < 2) && t->wchan);
+	seq_put_decimal_ull(m, " ", permitted && (!c->whole || p->nr_threads < 2) &&
+				    t->state != MACH_TASK_RUNNING);
 	seq_puts(m, " 0 0"); /* nswap, cnswap */
 	/* only a group leader has an exit signal; the other threads show -1 */
 	seq_put_decimal_ll(m, " ", t->tid == p->tgid ? p->exit_signal : -1);

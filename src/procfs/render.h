@@ -19,6 +19,15 @@ int pfs_show_pid_statm(struct seq_file *m, void *v);
 extern const struct seq_operations pfs_pid_maps_ops;
 /** One maps line (show_map_vma): the header fields, then the name; smaps repeats it. */
 void pfs_show_map_vma(struct seq_file *m, const struct mach_vma *vma);
+/** The address, permission, offset, device and inode fields of @vma, through the space before the name. */
+void pfs_show_vma_header_prefix(struct seq_file *m, const struct mach_vma *vma);
+extern const struct seq_operations pfs_pid_smaps_ops;
+int pfs_show_pid_smaps_rollup(struct seq_file *m, void *v);
+int pfs_show_pid_schedstat(struct seq_file *m, void *v);
+int pfs_show_pid_wchan(struct seq_file *m, void *v);
+int pfs_show_pid_stack(struct seq_file *m, void *v);
+int pfs_show_pid_syscall(struct seq_file *m, void *v);
+extern const struct seq_operations pfs_pid_children_ops;
 int pfs_show_pid_cmdline(struct seq_file *m, void *v);
 int pfs_show_pid_comm(struct seq_file *m, void *v);
 int pfs_show_pid_environ(struct seq_file *m, void *v);
@@ -76,6 +85,25 @@ extern const struct seq_operations pfs_locks_ops;
 void pfs_lock_get_status(struct seq_file *m, const struct mach_file_lock *l, long long id, unsigned int level);
 int pfs_link_mounts(const struct pfs_ctx *c, char *buf, size_t size);
 
+/* /proc/<pid>/net (src/procfs/net_*.c): the reader's task's network namespace */
+extern const struct seq_operations pfs_net_dev_ops;
+extern const struct seq_operations pfs_net_arp_ops;
+extern const struct seq_operations pfs_net_route_ops;
+extern const struct seq_operations pfs_net_tcp_ops;
+extern const struct seq_operations pfs_net_tcp6_ops;
+extern const struct seq_operations pfs_net_udp_ops;
+extern const struct seq_operations pfs_net_udp6_ops;
+extern const struct seq_operations pfs_net_unix_ops;
+extern const struct seq_operations pfs_net_if_inet6_ops;
+extern const struct seq_operations pfs_net_softnet_ops;
+int pfs_show_net_snmp(struct seq_file *m, void *v);
+int pfs_show_net_snmp6(struct seq_file *m, void *v);
+int pfs_show_net_netstat(struct seq_file *m, void *v);
+int pfs_show_net_sockstat(struct seq_file *m, void *v);
+int pfs_show_net_sockstat6(struct seq_file *m, void *v);
+/** The namespace a net file of the task in @c shows (the table's exists predicate makes it non-NULL). */
+const struct mach_net *pfs_net(const struct pfs_ctx *c);
+
 int pfs_link_self(const struct pfs_ctx *c, char *buf, size_t size);
 int pfs_link_thread_self(const struct pfs_ctx *c, char *buf, size_t size);
 int pfs_link_exe(const struct pfs_ctx *c, char *buf, size_t size);
@@ -105,6 +133,7 @@ int pfs_show_pid_sessionid(struct seq_file *m, void *v);
 int pfs_show_pid_autogroup(struct seq_file *m, void *v);
 int pfs_show_pid_personality(struct seq_file *m, void *v);
 int pfs_show_pid_timerslack_ns(struct seq_file *m, void *v);
+int pfs_link_net(const struct pfs_ctx *c, char *buf, size_t size);
 
 /* The iterators' parts, for other show functions over the same records (bench/before). */
 void *pfs_pid_maps_start(struct seq_file *m, loff_t *pos);

@@ -94,7 +94,8 @@ static int daemon_may_read(int procfd, const struct pfs_node *n, int *read_err)
 	fd = openat(procfd, path, O_RDONLY | O_CLOEXEC | (n->entry->kind == PFS_DIR ? O_DIRECTORY : 0));
 	if (fd < 0)
 		return errno == EACCES || errno == EPERM ? -errno : 0;
-	if ((n->entry->access & PFS_ACC_AT_READ) && read(fd, target, 1) < 0 && (errno == EACCES || errno == EPERM))
+	if ((n->entry->access & PFS_ACC_AT_READ) && read(fd, target, 1) < 0 &&
+	    (errno == EACCES || errno == EPERM))
 		*read_err = errno;
 	close(fd);
 	return 0;

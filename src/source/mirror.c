@@ -228,7 +228,7 @@ static int load_task_files(struct mach_loader *ld, int procfd, pid_t pid, pid_t 
 	files = pfs_load_names(&n);
 	for (size_t i = 0; i < n; i++) {
 		if (!mach_ld_kind_per_task(files[i].kind) || !(kinds & PFS_NEEDS(files[i].kind)) ||
-		    (tid && files[i].tgid_only))
+		    (tid && files[i].tgid_only) || (!tid && files[i].tid_only))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i].name);
 		/* status and stat define the task; the rest may be denied to us */
@@ -276,7 +276,7 @@ static int load_task_once(int procfd, pid_t pid, pid_t tid, mach_ld_set kinds, l
 	if (!rc)
 		rc = load_task_files(ld, procfd, pid, 0, kinds, inst, err, errlen);
 	/* only the thread asked for: a busy process's threads never agree for long */
-	if (!rc && tid > 0 && tid != pid)
+	if (!rc && tid > 0)
 		rc = load_task_files(ld, procfd, pid, tid, kinds, inst, err, errlen);
 	return finish_or_free(m, ld, rc, out, err, errlen);
 }

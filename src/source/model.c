@@ -190,7 +190,6 @@ static void adapt_mirrored(const struct model_source *ms, const struct pfs_reade
 
 			if (r && r->pid == proc->tgid && th->tid == r->tid) {
 				th->state = MACH_TASK_RUNNING;
-				th->wchan = false;
 			}
 			if (own->uptime_ns >= th->start_time_ns) {
 				uint64_t age = own->uptime_ns - th->start_time_ns;
@@ -198,6 +197,44 @@ static void adapt_mirrored(const struct model_source *ms, const struct pfs_reade
 			}
 		}
 	}
+}
+
+/*
+ * A reader runs on the served machine, under its login shell: its net/
+ * shows that shell's network namespace (the host's), not the real one.
+ * Timers keep the time they have left.
+ */
+static int adopt_served_net(const struct mach_machine *served, struct mach_machine *own)
+{
+	const struct mach_process *login = mach_find_process(served, served->login_pid);
+	const struct mach_net *n = login ? mach_thread_net(served, &login->threads[0]) : NULL;
+
+	if (!n && served->nnets)
+		n = &served->nets[0];
+	for (unsigned int i = 0; i < own->nnets; i++)
+		mach_net_clear(&own->nets[i]);
+	free(own->nets);
+	own->nets = n ? calloc(1, sizeof(*own->nets)) : NULL;
+	own->nnets = 0;
+	if (n && (!own->nets || mach_net_copy(own->nets, n)))
+		return -ENOMEM;
+	own->nnets = n ? 1 : 0;
+	for (size_t k = 0; n && k < own->nets[0].nsocks; k++)
+		own->nets[0].socks[k].timer_expires += own->uptime_ns - served->uptime_ns;
+	for (size_t p = 0; p < own->nprocs; p++)
+		for (unsigned int i = 0; i < own->procs[p].nthreads; i++)
+			own->procs[p].threads[i].netns = own->nnets;
+	return 0;
+}
+
+/* The loader kinds of /proc/<pid>/net: a mirrored reader's come from the served machine. */
+static mach_ld_set net_kinds(void)
+{
+	mach_ld_set mask = 0;
+
+	for (int k = MACH_LD_PID_NET_FIRST; k <= MACH_LD_PID_NET_LAST; k++)
+		mask |= PFS_NEEDS(k);
+	return mask;
 }
 
 static int model_open(struct pfs_source *s, const struct pfs_reader *r, const struct pfs_node *n,
@@ -210,13 +247,17 @@ static int model_open(struct pfs_source *s, const struct pfs_reader *r, const st
 	v->ctx.caller_pid = r ? r->pid : 0;
 	v->ctx.caller_tid = r ? r->tid : 0;
 	if (n->pid && mirrored(ms, r, n->pid)) {
-		rc = mirror_load_task(ms->o.reader_proc_fd, n->pid, n->tid, node_needs(n), node_inst(n), &v->own, err,
+		rc = mirror_load_task(ms->o.reader_proc_fd, n->pid, n->tid, node_needs(n) & ~net_kinds(), node_inst(n),
+				      &v->own, err,
 				      errlen);
 		if (rc)
 			return rc == -ESRCH ? -ENOENT : rc;
 		pthread_rwlock_rdlock(&ms->lock);
 		adapt_mirrored(ms, r, v->own);
+		rc = adopt_served_net(ms->mach, v->own);
 		pthread_rwlock_unlock(&ms->lock);
+		if (rc)
+			return rc;
 		rc = pfs_bind(v->own, n, &v->ctx);
 		if (!rc)
 			rc = pfs_access_check(n, r, &v->ctx);

@@ -252,9 +252,9 @@ const struct prog sy_progs[NR_PROGS] = {
 		       NULL, PG_LIBS, 5912, 3000, 64, 0, 0, PR_FORKED | PR_PGSHM, 0.0003f, 0.4f,
 		       SIGS_PG, 0 },
 	[P_PG_BACKEND] = { "postgres", PGEXE,
-			   PG_TITLE "app appdb 10.0.{a}.{a}({p}) idle\n"
-			   PG_TITLE "app appdb 10.0.{a}.{a}({p}) idle in transaction\n"
-			   PG_TITLE "report appdb 10.0.{a}.{a}({p}) SELECT",
+			   PG_TITLE "app appdb {C} idle\n"
+			   PG_TITLE "app appdb {C} idle in transaction\n"
+			   PG_TITLE "report appdb {C} SELECT",
 			   NULL, PG_LIBS, 5912, 7000, 64, 0, 0, PR_FORKED | PR_PGSHM | PR_BUSY, 0.01f,
 			   0.7f, SIGS_PG, 0 },
 	[P_REDIS] = { "redis-server", "/usr/bin/redis-server", "/usr/bin/redis-server 127.0.0.1:6379",

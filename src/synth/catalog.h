@@ -100,7 +100,8 @@ enum prog_id {
  * One program: what its processes look like.  argv is '|'-separated;
  * '\n' separates alternatives chosen by instance number.  Placeholders:
  * {u} user name, {U} the name of the user in the instance field, {t} pts
- * number, {i} instance, {c} CPUs, {h} a 64-digit hex id, {a} an address
+ * number, {i} instance, {c} CPUs, {h} a 64-digit hex id, {C} a PostgreSQL
+ * backend's client "10.0.X.Y(PORT)" as its socket shows it, {a} an address
  * octet, {p} a port.  tnames are the comms of extra
  * threads, '|'-separated and cycled (NULL: the leader's comm).
  */

@@ -82,6 +82,15 @@ size_t sy_expand_argv(struct synth *s, const struct layout *L)
 			case 'p':
 				out += sprintf(out, "%u", (unsigned int)rng_range(L->r, 32768, 60999));
 				break;
+			case 'C': {
+				/* a backend's client, as its socket shows it */
+				uint32_t be;
+				unsigned int port;
+
+				sy_net_pg_client(s->o->seed, (size_t)(L->g - s->gen), &be, &port);
+				out += sprintf(out, "10.0.%u.%u(%u)", (be >> 16) & 0xff, be >> 24, port);
+				break;
+			}
 			}
 			t += 2;
 		} else {
@@ -97,7 +106,8 @@ size_t sy_expand_argv(struct synth *s, const struct layout *L)
  * name the process that set the environment up: {u} its user, {H} the
  * home, {n} the uid, {t} the session (pts) number, {r} its pid; and its
  * draws: {x} the unit's invocation id, {j} the journal stream's inode,
- * {i} {p} the ssh client's address and port, {h} the container's hostname.
+ * {i} {p} the ssh client's address and port, {h} the container's hostname;
+ * and {j} the inode of the service's stdout socket (its journal stream).
  */
 static const char *const env_templates[] = {
 	[ENV_SERVICE] = "LANG=C.UTF-8|PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin|"
@@ -113,6 +123,20 @@ static const char *const env_templates[] = {
 	[ENV_CONTAINER] = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin|HOSTNAME={h}|HOME=/root",
 };
 
+void sy_env_draws(uint64_t seed, uint32_t eroot, struct sy_env_draws *d)
+{
+	struct rng er;
+
+	rng_init(&er, seed, KEY_ENV + eroot);
+	d->x0 = rng_next(&er);
+	d->x1 = rng_next(&er);
+	d->h = rng_next(&er);
+	d->j = rng_range(&er, 10000, 99999);
+	d->a = (unsigned int)rng_range(&er, 1, 254);
+	d->b = (unsigned int)rng_range(&er, 1, 254);
+	d->port = (unsigned int)rng_range(&er, 32768, 60999);
+}
+
 /*
  * The environment block, NUL-separated with a trailing NUL, into
  * s->envbuf; its length.  Drawn from the stream of the process that set it
@@ -123,19 +147,18 @@ size_t sy_expand_env(struct synth *s, const struct layout *L)
 	const struct gen *root = &s->gen[L->g->eroot];
 	const char *t = env_templates[L->g->env];
 	char *out = s->envbuf, *end = s->envbuf + sizeof(s->envbuf) - 80;
-	struct rng er;
-	uint64_t x0, x1, h, j;
-	unsigned int a, b, port;
+	struct sy_env_draws d;
 
-	rng_init(&er, s->o->seed, KEY_ENV + L->g->eroot);
-	x0 = rng_next(&er);
-	x1 = rng_next(&er);
-	h = rng_next(&er);
-	j = rng_range(&er, 10000, 99999);
-	a = (unsigned int)rng_range(&er, 1, 254);
-	b = (unsigned int)rng_range(&er, 1, 254);
-	port = (unsigned int)rng_range(&er, 32768, 60999);
+	sy_env_draws(s->o->seed, L->g->eroot, &d);
 	for (; *t && out < end; t++) {
+		/* journald's own output is not a stream to itself: no JOURNAL_STREAM */
+		if ((t == env_templates[L->g->env] || t[-1] == '|') && root->prog == P_JOURNALD &&
+		    !strncmp(t, "JOURNAL_STREAM=", 15)) {
+			t = strchr(t, '|');
+			if (!t)
+				break;
+			continue;
+		}
 		if (*t == '|') {
 			*out++ = '\0';
 			continue;
@@ -163,22 +186,23 @@ size_t sy_expand_env(struct synth *s, const struct layout *L)
 			out += sprintf(out, "%u", root->inst);
 			break;
 		case 'x':
-			out += sprintf(out, "%016llx%016llx", (unsigned long long)x0, (unsigned long long)x1);
+			out += sprintf(out, "%016llx%016llx", (unsigned long long)d.x0, (unsigned long long)d.x1);
 			break;
 		case 'j':
-			out += sprintf(out, "%llu", (unsigned long long)j);
+			/* the service's stdout, a stream to journald, is this socket */
+			out += sprintf(out, "%llu", (unsigned long long)sy_net_stdout_inode(s->m->procs[L->g->eroot].tgid));
 			break;
 		case 'r':
 			out += sprintf(out, "%d", (int)s->m->procs[L->g->eroot].tgid);
 			break;
 		case 'i':
-			out += sprintf(out, "10.0.%u.%u", a, b);
+			out += sprintf(out, "10.0.%u.%u", d.a, d.b);
 			break;
 		case 'p':
-			out += sprintf(out, "%u", port);
+			out += sprintf(out, "%u", d.port);
 			break;
 		case 'h':
-			out += sprintf(out, "%012llx", (unsigned long long)(h >> 16));
+			out += sprintf(out, "%012llx", (unsigned long long)(d.h >> 16));
 			break;
 		}
 		t += 2;

@@ -112,6 +112,9 @@ void sy_build_meminfo(struct synth *s)
 	MI(VMALLOCTOTAL) = 34359738367ull;
 	MI(VMALLOCUSED) = kstack + 12000 + 400 * (uint64_t)n;
 	MI(ANONHUGEPAGES) = (uint64_t)((double)MI(ANONPAGES) * rng_uniform(r, 0, 0.15)) / 2048 * 2048;
+	/* at least the huge pages the processes' smaps show */
+	if (MI(ANONHUGEPAGES) < s->sum.thp)
+		MI(ANONHUGEPAGES) = s->sum.thp;
 	MI(HUGEPAGESIZE) = 2048;
 	/* the direct map covers all of RAM: a few 4k pages, the rest 2M */
 	MI(DIRECTMAP4K) = 2048 * rng_range(r, 8, 120);

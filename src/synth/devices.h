@@ -1,22 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * devices.h - the synthetic machine's disks and the filesystems on them:
- * the one place their device numbers live.
+ * devices.h - the synthetic machine's filesystems on its block devices: the
+ * one place the mount tables, the mappings' devices, the fd tables and the
+ * lock list learn them from.
  *
- * A KVM guest installed from Debian: one virtio disk, vda (254:0), with
- * the root filesystem, /boot, /home and the EFI system partition.  The
- * mount table (ns_mounts.c) mounts them; every mapped file of a host
- * process lives on the root filesystem, so maps shows its device.
+ * The disks themselves are m->sys.blk (sys_storage.c): whatever the layout,
+ * the root filesystem is on 254:0 (device-mapper's dynamic major, or
+ * virtio_blk's when there is no device-mapper), so maps can name it before
+ * the disks are built.  /boot and /boot/efi are partitions 2 and 1 of the
+ * disk under the root (none on a microVM's whole-disk root), /home a data
+ * disk when the layout has one.
  */
 #ifndef UPROCFS_SYNTH_DEVICES_H
 #define UPROCFS_SYNTH_DEVICES_H
 
-#define SY_VDA_MAJOR 254u   /* virtblk's dynamic major on this kernel, as the reference VM shows */
+#include <stdbool.h>
+#include <stdint.h>
 
-/** A filesystem on a partition of vda, as the host mounts it. */
+/** A filesystem on a block device, as the host mounts it. */
 struct sy_blockfs {
-	const char *dev;        /* the device name mountinfo shows */
-	unsigned int minor;     /* partition number: 254:N */
+	bool present;
+	char dev[96];           /* the source mountinfo shows ("/dev/mapper/...", "/dev/vda2") */
+	uint32_t major, minor;
 	const char *point;
 	const char *fstype;
 	const char *opts;       /* the filesystem's own options, after rw */
@@ -24,13 +29,16 @@ struct sy_blockfs {
 
 enum sy_blockfs_id { SY_FS_ROOT, SY_FS_BOOT, SY_FS_EFI, SY_FS_HOME, SY_NR_BLOCKFS };
 
-extern const struct sy_blockfs sy_blockfs[SY_NR_BLOCKFS];
-
-/* The root filesystem: what maps shows for every file of a host process. */
-#define SY_ROOT_DEV_MAJOR SY_VDA_MAJOR
-#define SY_ROOT_DEV_MINOR 1u
+/* The root filesystem's device in every layout: what maps shows for every file of a host process. */
+#define SY_ROOT_DEV_MAJOR 254u
+#define SY_ROOT_DEV_MINOR 0u
 
 /* /run: a tmpfs on anonymous device 0:23 (ns_mounts.c host_tpl), where pid files and their locks live. */
 #define SY_RUN_DEV_MINOR 23u
+
+struct synth;
+
+/** Fill s->blockfs from the built disks (m->sys): call after sy_build_storage, before the mount tables. */
+void sy_plan_blockfs(struct synth *s);
 
 #endif /* UPROCFS_SYNTH_DEVICES_H */

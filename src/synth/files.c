@@ -106,7 +106,8 @@ struct mach_fd *fx_path(struct fdgen *x, int fd, const char *path, unsigned int 
 	if (!f)
 		return NULL;
 	set_name(x, f, path);
-	f->mnt_id = mnt;
+	/* /home is a mount of its own only on a machine with a data disk */
+	f->mnt_id = mnt == MNT_HOME && !x->s->data_disk ? MNT_ROOT : mnt;
 	f->ino = ino ? ino : sy_path_inode(path);
 	return f;
 }
@@ -372,4 +373,40 @@ int sy_build_files(struct synth *s, size_t idx)
 	if (p->files->max_fds < floor)
 		p->files->max_fds = floor;
 	return 0;
+}
+
+struct mach_fd *sy_files_open_path(struct synth *s, struct mach_process *p, const char *path, bool on_run)
+{
+	struct mach_files *t = p->files;
+	struct mach_fd *fds, *f;
+	unsigned int at = 0;
+	int fd = 0;
+
+	if (!t)
+		return NULL;
+	for (unsigned int i = 0; i < t->nfds; i++)
+		if (t->fds[i].kind == MACH_FD_PATH && t->fds[i].name && !strcmp(t->fds[i].name, path))
+			return &t->fds[i];
+	/* the lowest free number, as open() gives it; the table is sorted */
+	for (at = 0; at < t->nfds && t->fds[at].fd <= fd; at++)
+		if (t->fds[at].fd == fd)
+			fd++;
+	fds = realloc(t->fds, (t->nfds + 1) * sizeof(*fds));
+	if (!fds)
+		return NULL;
+	t->fds = fds;
+	memmove(&fds[at + 1], &fds[at], (t->nfds - at) * sizeof(*fds));
+	t->nfds++;
+	f = &fds[at];
+	*f = (struct mach_fd){ .fd = fd, .kind = MACH_FD_PATH, .flags = FL_RDWR, .cloexec = true, .info_known = true,
+			       .mnt_id = on_run ? MNT_RUN : MNT_ROOT, .ino = sy_path_inode(path) };
+	if (!(f->name = strdup(path))) {
+		memmove(&fds[at], &fds[at + 1], (t->nfds - at - 1) * sizeof(*fds));
+		t->nfds--;
+		return NULL;
+	}
+	if (t->max_fds <= (unsigned int)fd)
+		t->max_fds = table_size(fd);
+	(void)s;
+	return f;
 }

@@ -57,7 +57,8 @@ static int map_java_heap(struct synth *s, struct layout *L)
 
 	if (heap > GB(4) - MB(64))
 		heap = GB(4) - MB(64);
-	if ((rc = sy_vma_nofile(s, JAVA_HEAP, JAVA_HEAP + heap, VM_RW, MACH_VMA_ANON, L->anon_kb * 4 / 5)) ||
+	if ((rc = sy_vma_nofile(s, JAVA_HEAP, JAVA_HEAP + heap, VM_RW | MACH_VM_HUGEPAGE, MACH_VMA_ANON,
+				L->anon_kb * 4 / 5)) ||
 	    (rc = sy_vma_nofile(s, JAVA_HEAP + heap, JAVA_HEAP + GB(4), 0, MACH_VMA_ANON, 0)) ||
 	    (rc = sy_vma_nofile(s, JAVA_HEAP + GB(4), JAVA_HEAP + GB(4) + MB(16), VM_RW, MACH_VMA_ANON,
 				KB(4) * rng_range(L->r, 1000, 3000) / 1024)))
@@ -80,12 +81,14 @@ static int map_go_exe(struct synth *s, struct layout *L)
 	uint64_t ino = s->exe_ino[L->g->prog];
 	int rc;
 
+	uint32_t mc = s->share.exe[L->g->prog][deleted];
+
 	if ((rc = sy_vma_add(s, at, at + text, MACH_VM_READ | MACH_VM_EXEC, MACH_VMA_FILE, pg->exe, 0,
-			     ino, DEV_ROOT, deleted, text / 1024 * 3 / 5 / 4 * 4, RES_FILE)) ||
+			     ino, DEV_ROOT, deleted, text / 1024 * 3 / 5 / 4 * 4, RES_FILE, mc)) ||
 	    (rc = sy_vma_add(s, at + text, at + text + ro, MACH_VM_READ, MACH_VMA_FILE, pg->exe, text,
-			     ino, DEV_ROOT, deleted, ro / 1024 / 2 / 4 * 4, RES_FILE)) ||
+			     ino, DEV_ROOT, deleted, ro / 1024 / 2 / 4 * 4, RES_FILE, mc)) ||
 	    (rc = sy_vma_add(s, at + text + ro, at + text + ro + data, VM_RW, MACH_VMA_FILE, pg->exe,
-			     text + ro, ino, DEV_ROOT, deleted, data / 1024, RES_ANON)))
+			     text + ro, ino, DEV_ROOT, deleted, data / 1024, RES_ANON, 1)))
 		return rc;
 	mm->start_code = at + MACH_PAGE_SIZE;
 	mm->end_code = at + text - rng_range(lr, 16, 4000);
@@ -115,8 +118,10 @@ static int map_exe(struct synth *s, struct layout *L)
 	struct elf_map em;
 	int rc;
 
+	bool deleted = L->g->flags & GF_DELETED;
+
 	if ((rc = sy_map_elf(s, L->r, base, pg->exe, strlen(pg->exe), s->exe_ino[L->g->prog], pg->text_kb,
-			     true, L->g->flags & GF_DELETED, &em)))
+			     true, deleted, s->share.exe[L->g->prog][deleted], &em)))
 		return rc;
 	mm->start_code = em.text_start;
 	mm->end_code = em.text_end - rng_range(lr, 16, 4000);
@@ -246,6 +251,8 @@ int sy_build_mm(struct synth *s, struct layout *L)
 	L->mm = mm;
 	s->vn = 0;
 	s->res_anon = s->res_file = s->res_shmem = 0;
+	s->mlock_all = pg->flags & PR_MLOCK;
+	s->vpid = L->pid;
 
 	if ((pg->flags & PR_JAVA) && (rc = map_java_heap(s, L)))
 		goto fail;

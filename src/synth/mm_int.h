@@ -42,26 +42,40 @@ struct elf_map {
 	uint64_t text_start, text_end, relro_start, data_start, data_end, end;
 };
 
+/* smaps.c */
+
+/** What smaps counts in @v: @res_kb resident in @cls, each page mapped @mapcount times. */
+void sy_vma_mss(struct synth *s, struct mach_vma *v, uint64_t res_kb, enum res_class cls,
+		uint32_t mapcount);
+
 /* vma.c */
 
-/** Append a VMA of file @name (NULL: none), @res_kb of it resident in @cls. */
-int sy_vma_add(struct synth *s, uint64_t start, uint64_t end, unsigned int flags,
+/*
+ * Mappings take protections (MACH_VM_READ, _WRITE, _EXEC, and _SHARED for
+ * MAP_SHARED) and any vm_flags bit mmap() would not set itself (ACCOUNT,
+ * NORESERVE, HUGEPAGE); vma.c adds what mmap() sets.
+ */
+
+/** Append a VMA of file @name (NULL: none), @res_kb of it resident in @cls, mapped @mapcount times. */
+int sy_vma_add(struct synth *s, uint64_t start, uint64_t end, uint64_t flags,
 	       enum mach_vma_kind kind, const char *name, uint64_t off, uint64_t inode,
-	       enum vma_dev dev, bool deleted, uint64_t res_kb, enum res_class cls);
-/** Append a VMA no file backs (anon, heap, stack, vDSO...); its resident part is anonymous. */
-int sy_vma_nofile(struct synth *s, uint64_t start, uint64_t end, unsigned int flags,
+	       enum vma_dev dev, bool deleted, uint64_t res_kb, enum res_class cls, uint32_t mapcount);
+/** Append a VMA no file backs (anon, heap, stack...); its resident part is anonymous. */
+int sy_vma_nofile(struct synth *s, uint64_t start, uint64_t end, uint64_t flags,
 		  enum mach_vma_kind kind, uint64_t res_kb);
 /** An anonymous mapping at *@cursor, kept from merging with the one before; advances it. */
-int sy_anon_at(struct synth *s, uint64_t *cursor, uint64_t size, unsigned int flags,
+int sy_anon_at(struct synth *s, uint64_t *cursor, uint64_t size, uint64_t flags,
 	       uint64_t res_kb);
-/** A file mapping at *@at (@inode 0: the path's own); advances it. */
-int sy_file_at(struct synth *s, uint64_t *at, const char *path, uint64_t size, unsigned int flags,
-	       uint64_t res_kb, bool deleted, enum vma_dev dev, enum res_class cls, uint64_t inode);
+/** A file mapping at *@at (@inode 0: the path's own), @mapcount processes map; advances it. */
+int sy_file_at(struct synth *s, uint64_t *at, const char *path, uint64_t size, uint64_t flags,
+	       uint64_t res_kb, bool deleted, enum vma_dev dev, enum res_class cls, uint64_t inode,
+	       uint32_t mapcount);
 /** The vvar, vvar_vclock and vDSO pages at *@at; advances it past them. */
 int sy_map_vdso(struct synth *s, uint64_t *at);
-/** Map the load segments of one ELF file at @base; where they went in @out. */
+/** Map the load segments of one ELF file at @base, which @mapcount processes map; where they went in @out. */
 int sy_map_elf(struct synth *s, struct rng *r, uint64_t base, const char *path, size_t plen,
-	       uint64_t ino, uint64_t text_kb, bool exe, bool deleted, struct elf_map *out);
+	       uint64_t ino, uint64_t text_kb, bool exe, bool deleted, uint32_t mapcount,
+	       struct elf_map *out);
 
 /* mmap_area.c */
 

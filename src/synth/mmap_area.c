@@ -83,10 +83,10 @@ static int map_java_area(struct synth *s, struct layout *L, uint64_t *at)
 	*at += cache + MACH_PAGE_SIZE;
 	if ((rc = sy_file_at(s, at, "/usr/lib/jvm/java-17-openjdk-amd64/lib/modules", KB(134184),
 			     MACH_VM_READ, KB(4) * rng_range(L->r, 2000, 8000) / 1024, false, DEV_ROOT,
-			     RES_FILE, 0)))
+			     RES_FILE, 0, s->share.modules)))
 		return rc;
 	snprintf(path, sizeof(path), "/tmp/hsperfdata_app/%d", (int)L->pid);
-	return sy_file_at(s, at, path, KB(32), VM_RW | MACH_VM_SHARED, 8, false, DEV_ROOT, RES_FILE, 0);
+	return sy_file_at(s, at, path, KB(32), VM_RW | MACH_VM_SHARED, 8, false, DEV_ROOT, RES_FILE, 0, 1);
 }
 
 /*
@@ -97,6 +97,8 @@ static int map_java_area(struct synth *s, struct layout *L, uint64_t *at)
 static int map_shared_memory(struct synth *s, struct layout *L, uint64_t *at)
 {
 	struct rng *lr = &L->lr, *r = L->r;
+	/* the forked copies of one layout attach the same segments */
+	uint32_t shm_mc = s->share.group[L->g->lroot];
 	char path[32];
 	int rc;
 
@@ -105,17 +107,17 @@ static int map_shared_memory(struct synth *s, struct layout *L, uint64_t *at)
 
 		if ((rc = sy_file_at(s, at, "/dev/zero", shm, VM_RW | MACH_VM_SHARED,
 				     shm / 1024 * (uint64_t)rng_range(r, 1, 40) / 100 / 4 * 4, true,
-				     DEV_SHM, RES_SHMEM, 1024 + rng_below(lr, 60000))))
+				     DEV_SHM, RES_SHMEM, 1024 + rng_below(lr, 60000), shm_mc)))
 			return rc;
 		snprintf(path, sizeof(path), "/SYSV%08llx", (unsigned long long)(rng_next(lr) & 0xffffffff));
 		if ((rc = sy_file_at(s, at, path, KB(4), VM_RW | MACH_VM_SHARED, 4, true, DEV_SHM,
-				     RES_SHMEM, rng_range(lr, 2, 65536))))
+				     RES_SHMEM, rng_range(lr, 2, 65536), shm_mc)))
 			return rc;
 	}
 	if (L->g->prog == P_NGINX || L->g->prog == P_NGINX_WORKER)
 		return sy_file_at(s, at, "/dev/zero", MB(10), VM_RW | MACH_VM_SHARED,
 				  4 * rng_range(r, 1, 64), true, DEV_SHM, RES_SHMEM,
-				  1024 + rng_below(lr, 60000));
+				  1024 + rng_below(lr, 60000), shm_mc);
 	return 0;
 }
 
@@ -133,7 +135,8 @@ static int map_journals(struct synth *s, struct layout *L, uint64_t *at)
 	for (int i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), "/var/log/journal/%s/%s", mid, journals[i]);
 		if ((rc = sy_file_at(s, at, path, MB(8), VM_RW | MACH_VM_SHARED,
-				     4 * rng_range(L->r, 64, 1024), false, DEV_ROOT, RES_FILE, 0)))
+				     4 * rng_range(L->r, 64, 1024), false, DEV_ROOT, RES_FILE, 0,
+				     s->share.journals)))
 			return rc;
 	}
 	return 0;
@@ -149,13 +152,15 @@ static int map_libraries(struct synth *s, struct layout *L, uint64_t *at)
 	for (unsigned int id = 0; id < NR_LIBS; id++) {
 		if (!(L->pg->libs & LIB(id)))
 			continue;
+		bool deleted = upgraded && (UPGRADED_LIBS & LIB(id));
+
 		if ((rc = sy_map_elf(s, L->r, *at, s->lib_path[id], s->lib_len[id], s->lib_ino[id],
-				     sy_libs[id].text_kb, false, upgraded && (UPGRADED_LIBS & LIB(id)), &em)))
+				     sy_libs[id].text_kb, false, deleted, s->share.lib[id][deleted], &em)))
 			return rc;
 		*at = em.end;
 	}
 	if ((rc = sy_map_elf(s, L->r, *at, LIBC_PATH, sizeof(LIBC_PATH) - 1, LIBC_INODE, 1368, false,
-			     false, &em)))
+			     false, s->share.libc, &em)))
 		return rc;
 	*at = em.end;
 	if ((rc = sy_anon_at(s, at, KB(52), VM_RW, 4 * rng_range(L->r, 3, 13))))
@@ -206,7 +211,7 @@ int sy_map_mmap_area(struct synth *s, struct layout *L, uint64_t at, uint64_t *e
 	/* interactive programs keep the terminal's locale archive mapped */
 	if ((pg->flags & PR_TTY) &&
 	    (rc = sy_file_at(s, &at, "/usr/lib/locale/locale-archive", KB(3048), MACH_VM_READ,
-			     4 * rng_range(L->r, 8, 80), false, DEV_ROOT, RES_FILE, 0)))
+			     4 * rng_range(L->r, 8, 80), false, DEV_ROOT, RES_FILE, 0, s->share.locale)))
 		return rc;
 	if (!(pg->flags & PR_STATIC) && (rc = map_libraries(s, L, &at)))
 		return rc;
@@ -217,7 +222,7 @@ int sy_map_mmap_area(struct synth *s, struct layout *L, uint64_t at, uint64_t *e
 		return 0;
 	}
 	if ((rc = sy_map_elf(s, L->r, at, LD_SO_PATH, sizeof(LD_SO_PATH) - 1, LD_SO_INODE, 152, false,
-			     false, &em)))
+			     false, s->share.ld_so, &em)))
 		return rc;
 	*end = em.end;
 	return 0;

@@ -73,6 +73,7 @@ static const struct tpl host_tpl[] = {
 	{ 63, 33, 33, "/", "/proc/sys/fs/binfmt_misc", NNNR, 37, "binfmt_misc", "binfmt_misc", 0, NULL },
 };
 #define NHOST (sizeof(host_tpl) / sizeof(host_tpl[0]))
+#define FIRST_SNAP_ID 64 /* snapd mounts its packages after the boot mounts (ns_plan.c HOST_FIRST_FREE_ID) */
 
 /* A container's (docker's, and a pod's with the k8s paths); ids are offsets, devices slots. */
 static const struct tpl docker_tpl[] = {
@@ -247,12 +248,12 @@ static int finish_strings(struct fill *f, struct mach_mnt_table *t, bool fail)
 static void from_tpl(struct fill *f, const struct tpl *t, int id, int parent, uint32_t dev_base,
 		     struct mach_mount *m, bool *fail)
 {
-	const struct sy_blockfs *fs = t->dev < 0 && t->dev > DEV_CGROUP2 ? &sy_blockfs[-1 - t->dev] : NULL;
+	const struct sy_blockfs *fs = t->dev < 0 && t->dev > DEV_CGROUP2 ? &f->s->blockfs[-1 - t->dev] : NULL;
 
 	*m = (struct mach_mount){ .id = id, .parent = parent, .mnt_flags = t->mnt, .sb_flags = t->sb,
 				  .shared = t->shared };
 	if (fs) {
-		m->major = SY_VDA_MAJOR;
+		m->major = fs->major;
 		m->minor = fs->minor;
 		m->source = expand(f, fs->dev, fail);
 		m->fs_opts = expand(f, fs->opts, fail);
@@ -276,20 +277,71 @@ static void short_id(struct rng *r, char out[27])
 	out[26] = '\0';
 }
 
+/* Whether host mount @h is on this machine: a disk's filesystem only when the layout has it. */
+static bool host_has(const struct synth *s, const struct tpl *h)
+{
+	return !(h->dev < 0 && h->dev > DEV_CGROUP2) || s->blockfs[-1 - h->dev].present;
+}
+
+/* The snap package loop device @b mounts, "/snap/NAME/REV"; false when it backs none. */
+static bool snap_point(const struct mach_blkdev *b, char *point, size_t size)
+{
+	const char *file = b->backing_file, *under = "/var/lib/snapd/snaps/", *us, *dot;
+
+	if (b->kind != MACH_BLK_LOOP || !file || strncmp(file, under, strlen(under)))
+		return false;
+	file += strlen(under);
+	us = strrchr(file, '_');
+	dot = strrchr(file, '.');
+	if (!us || !dot || dot < us)
+		return false;
+	snprintf(point, size, "/snap/%.*s/%.*s", (int)(us - file), file, (int)(dot - us - 1), us + 1);
+	return true;
+}
+
+/* The snaps' squashfs mounts: ids after the host's boot mounts, on /, shared. */
+static size_t snap_mounts(struct fill *f, struct mach_mount *out, bool *fail)
+{
+	const struct mach_sys *sys = &f->s->m->sys;
+	size_t n = 0;
+
+	for (size_t i = 0; i < sys->nblk; i++) {
+		char point[128], source[48];
+
+		if (!snap_point(&sys->blk[i], point, sizeof(point)))
+			continue;
+		if (out) {
+			snprintf(source, sizeof(source), "/dev/%s", sys->blk[i].name);
+			from_tpl(f, &(struct tpl){ 0, 0, 0, "/", point, NODEV | RO | RELATIME, 0, "squashfs", source,
+						   MACH_SB_RDONLY, "errors=continue,threads=single" },
+				 FIRST_SNAP_ID + (int)n, 26, 0, &out[n], fail);
+			out[n].major = sys->blk[i].major;
+			out[n].minor = sys->blk[i].minor;
+			out[n].shared = FIRST_SNAP_ID + (int)n;
+		}
+		n++;
+	}
+	return n;
+}
+
 static int host_table(struct fill *f, struct mach_mnt_table *t)
 {
 	const struct sy_ns_state *ns = f->s->ns;
+	size_t n = 0, nsnaps = snap_mounts(f, NULL, NULL);
 	bool fail = false;
 
-	t->n = NHOST + ns->nrun_users;
+	t->n = NHOST + nsnaps + ns->nrun_users;
 	t->mounts = calloc(t->n, sizeof(*t->mounts));
 	if (!t->mounts)
 		return -ENOMEM;
 	for (size_t i = 0; i < NHOST; i++)
-		from_tpl(f, &host_tpl[i], host_tpl[i].id, host_tpl[i].parent, 0, &t->mounts[i], &fail);
+		if (host_has(f->s, &host_tpl[i]))
+			from_tpl(f, &host_tpl[i], host_tpl[i].id, host_tpl[i].parent, 0, &t->mounts[n++], &fail);
+	n += snap_mounts(f, &t->mounts[n], &fail);
+	t->n = n + ns->nrun_users;
 	for (size_t k = 0; k < ns->nrun_users; k++) {
 		const struct sy_run_user *u = &ns->run_users[k];
-		struct mach_mount *m = &t->mounts[NHOST + k];
+		struct mach_mount *m = &t->mounts[n + k];
 		char point[64], opts[160];
 
 		snprintf(point, sizeof(point), "/run/user/%u", u->uid);
@@ -302,14 +354,22 @@ static int host_table(struct fill *f, struct mach_mnt_table *t)
 	return finish_strings(f, t, fail);
 }
 
-/* Where host mount @j goes in a copy of the namespace: the root first, the others in order. */
-static size_t service_pos(size_t j)
+/*
+ * The host's boot mounts as a copy of the namespace holds them: the root
+ * first, the others in order, those of disks the layout lacks left out.
+ * Their host_tpl indices into @idx; how many.
+ */
+static size_t service_order(const struct synth *s, size_t idx[NHOST])
 {
-	size_t root = 0;
+	size_t n = 0;
 
-	while (root < NHOST && host_tpl[root].parent != 1)
-		root++;
-	return j == root ? 0 : j < root ? j + 1 : j;
+	for (size_t j = 0; j < NHOST; j++)
+		if (host_tpl[j].parent == 1)
+			idx[n++] = j;
+	for (size_t j = 0; j < NHOST; j++)
+		if (host_tpl[j].parent != 1 && host_has(s, &host_tpl[j]))
+			idx[n++] = j;
+	return n;
 }
 
 /* A PrivateTmp service: / first, then the host's other boot mounts, as slaves; its /tmp and /var/tmp. */
@@ -322,22 +382,23 @@ static int service_table(struct fill *f, const struct sy_mnt_plan *mp, struct ma
 	const char *unit = units[f->s->gen[mp->owner].prog] ? units[f->s->gen[mp->owner].prog] : "service";
 	struct rng r;
 	char boot[33], root[200];
+	size_t idx[NHOST], nh = service_order(f->s, idx);
 	bool fail = false;
 
-	t->n = NHOST + 2;
+	t->n = nh + 2;
 	t->mounts = calloc(t->n, sizeof(*t->mounts));
 	if (!t->mounts)
 		return -ENOMEM;
-	for (size_t i = 0; i < NHOST; i++) {
-		const struct tpl *h = &host_tpl[i];
+	for (size_t i = 0; i < nh; i++) {
+		const struct tpl *h = &host_tpl[idx[i]];
 		int parent = mp->first_id - 1; /* the root's: outside the table */
 
-		for (size_t j = 0; j < NHOST; j++)
-			if (host_tpl[j].id == h->parent)
-				parent = mp->first_id + (int)service_pos(j);
-		from_tpl(f, h, mp->first_id + (int)service_pos(i), parent, 0, &t->mounts[service_pos(i)], &fail);
-		t->mounts[service_pos(i)].shared = 0;
-		t->mounts[service_pos(i)].master = h->shared;
+		for (size_t j = 0; j < nh; j++)
+			if (host_tpl[idx[j]].id == h->parent)
+				parent = mp->first_id + (int)j;
+		from_tpl(f, h, mp->first_id + (int)i, parent, 0, &t->mounts[i], &fail);
+		t->mounts[i].shared = 0;
+		t->mounts[i].master = h->shared;
 	}
 	rng_init(&r, f->s->o->seed, KEY_CONTAINER + mp->owner);
 	snprintf(boot, sizeof(boot), "%016llx%016llx", (unsigned long long)rng_next(&r), (unsigned long long)rng_next(&r));
@@ -347,7 +408,7 @@ static int service_table(struct fill *f, const struct sy_mnt_plan *mp, struct ma
 		snprintf(root, sizeof(root), "%s/systemd-private-%s-%s.service-%06llx/tmp", dir, boot, unit,
 			 (unsigned long long)(rng_next(&r) & 0xffffff));
 		from_tpl(f, &(struct tpl){ 0, 0, DEV_DISK(SY_FS_ROOT), root, dir, RELATIME, 0, "ext4", NULL, 0, NULL },
-			 mp->first_id + (int)NHOST + j, mp->first_id, 0, &t->mounts[NHOST + j], &fail);
+			 mp->first_id + (int)nh + j, mp->first_id, 0, &t->mounts[nh + j], &fail);
 	}
 	return finish_strings(f, t, fail);
 }

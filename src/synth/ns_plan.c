@@ -25,7 +25,7 @@
 #include "ns_int.h"
 
 #define KEY_NS 8ull                 /* the namespace plan's stream */
-#define HOST_FIRST_FREE_ID 64       /* mount ids after the host's boot mounts */
+#define HOST_FIRST_FREE_ID 80       /* mount ids after the host's boot mounts and its snaps (64..) */
 #define HOST_FIRST_FREE_MINOR 40u   /* anonymous devices after the host's boot superblocks */
 
 int ns_grow(void **arr, size_t *cap, size_t need, size_t elem)

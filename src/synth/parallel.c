@@ -63,6 +63,7 @@ static void merge_sums(struct synth_sums *sum, const struct synth_sums *w)
 	sum->swap += w->swap;
 	sum->lck += w->lck;
 	sum->lck_res += w->lck_res;
+	sum->thp += w->thp;
 	sum->minflt += w->minflt;
 	sum->majflt += w->majflt;
 	sum->raw_user += w->raw_user;

@@ -101,6 +101,8 @@ static void free_build(struct synth *s)
 	free(s->gen);
 	free(s->user_seen);
 	sy_ns_free(s);
+	free(s->share.group);
+	free(s->netns_of);
 }
 
 /* Each step reads what the steps before it built, so the order is fixed (see above). */
@@ -136,14 +138,19 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	sy_build_clock(&s);
 	sy_build_topology(&s);
 	sy_plan_storage(&s);
-	if ((rc = sy_build_cpus(&s)) || (rc = sy_plan(&s)) || (rc = sy_build_tasks(&s)))
+	if ((rc = sy_build_cpus(&s)) || (rc = sy_plan(&s)) || (rc = sy_net_plan(&s)) || (rc = sy_plan_sharing(&s)) ||
+	    (rc = sy_install_waits(&s)) || (rc = sy_build_tasks(&s)) || (rc = sy_build_children(&s)))
 		goto fail;
 	sy_fit_task_times(&s);
+	sy_build_sched_info(&s);
 	sy_build_task_io(&s);
 	if ((rc = sy_build_schedstat(&s)) || (rc = sy_build_irqs(&s)))
 		goto fail;
 	sy_build_meminfo(&s);
-	if ((rc = sy_build_storage(&s)) || (rc = sy_build_mounts(&s)))
+	if ((rc = sy_build_storage(&s)))
+		goto fail;
+	sy_plan_blockfs(&s);
+	if ((rc = sy_build_mounts(&s)))
 		goto fail;
 	finish_procs(&s);
 	sy_build_vmstat(&s);
@@ -151,7 +158,7 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	if ((rc = sy_build_zones(&s)) || (rc = sy_build_slabs(&s)) || (rc = sy_build_kernel(&s)))
 		goto fail;
 	sy_build_load(&s);
-	if ((rc = sy_build_sysctl(&s)))
+	if ((rc = sy_build_net(&s)) || (rc = sy_build_sysctl(&s)))
 		goto fail;
 	free_build(&s);
 	*out = s.m;

@@ -17,6 +17,7 @@
 #include <sys/types.h>
 
 #include "catalog.h"
+#include "devices.h"
 #include "rng.h"
 #include "uprocfs/machine.h"
 
@@ -49,6 +50,7 @@
 #define KEY_ZONES 0x600000020ull
 #define KEY_SLABS 0x600000030ull
 #define KEY_KERNEL 0x600000040ull
+#define KEY_DETAIL 0x700000000ull    /* + pid: its smaps details and wait registers */
 
 /* Round kB to whole pages. */
 static inline uint64_t kb_pages(double kb)
@@ -100,6 +102,18 @@ enum env_class {
 #define NONE (-1)
 
 /*
+ * How many processes map each shared file, from the plan: the mapcount
+ * of their resident pages, from which smaps' Pss and Shared_* follow.
+ * Index [1] counts the mappers of a deleted (replaced) copy.
+ */
+struct sy_sharing {
+	uint32_t exe[NR_PROGS][2];  /* by program: every program with the same executable */
+	uint32_t lib[NR_LIBS][2];
+	uint32_t libc, ld_so, vdso, locale, modules, journals;
+	uint32_t *group;            /* by layout root: the forked copies sharing its memory */
+};
+
+/*
  * Sums over the tasks that the global counters are derived from: kB of
  * the mms, faults, and CPU demand before it is fitted into the CPUs.  Each
  * builder thread keeps its own, added up in worker order afterwards.
@@ -107,6 +121,7 @@ enum env_class {
 struct synth_sums {
 	uint64_t anon, file, shmem, pte, data, swap;
 	uint64_t lck, lck_res;        /* VmLck, and the RSS of the mms it covers */
+	uint64_t thp;                 /* AnonHugePages of the mms */
 	uint64_t minflt, majflt;
 	uint64_t raw_user, raw_sys;
 };
@@ -128,6 +143,8 @@ struct synth {
 	double per_cpu_gib;           /* memory sizing */
 	uint8_t storage;              /* enum storage_layout (sys_storage.c) */
 	char root_name[32];           /* the block device holding / ("dm-0", "vda") */
+	bool data_disk;               /* a second disk, mounted on /home (planned with the layout) */
+	struct sy_blockfs blockfs[SY_NR_BLOCKFS]; /* the filesystems on the disks (devices.c) */
 
 	/* the plan */
 	struct gen *gen;
@@ -153,16 +170,25 @@ struct synth {
 	uint8_t lib_len[NR_LIBS];
 	uint64_t lib_ino[NR_LIBS], exe_ino[NR_PROGS];
 
+	/* who maps what: the plan's, read-only while tasks are built */
+	struct sy_sharing share;
+
 	/* one mm being built */
 	uint32_t root_major, root_minor; /* the device of its root filesystem (files it maps) */
 	struct mach_vma *vb;
 	size_t vn, vcap;
+	bool mlock_all;               /* the program mlockall()ed: its mappings are locked and resident */
+	pid_t vpid;                   /* whose: its pid keys the per-mapping details */
 	uint64_t res_anon, res_file, res_shmem; /* resident kB by class */
 	char argbuf[4096];
 	char envbuf[2048];
 
 	/* namespaces, control groups, mount tables (ns_plan.c): planned, then read-only */
 	struct sy_ns_state *ns;
+	/* the network (net.c): each process's namespace, 0 the host's, k container k */
+	uint16_t *netns_of;
+	unsigned int ncontainers;
+	uint32_t udp_hash_mask;       /* udp_hash_entries - 1: UDP's hash buckets (sl of /proc/net/udp) */
 
 	/* sums over the tasks, for the global counters */
 	struct synth_sums sum;
@@ -188,6 +214,24 @@ enum storage_layout { ST_MICROVM, ST_CLOUD_LVM, ST_NVME_LVM, ST_SATA_LVM };
 /* ------------------------------------------------------------------ */
 /* What the generator's files hand each other                           */
 
+/* net.c (net_int.h has the rest) */
+
+/** What an environment root (plan index @eroot) draws from its stream, in this order (cmdline.c). */
+struct sy_env_draws {
+	uint64_t x0, x1, h, j;
+	unsigned int a, b, port; /* an ssh login's client: 10.0.a.b:port */
+};
+void sy_env_draws(uint64_t seed, uint32_t eroot, struct sy_env_draws *d);
+/** The client of PostgreSQL backend @idx: 10.0.X.Y as a __be32, and its port (net_socks.c). */
+void sy_net_pg_client(uint64_t seed, size_t idx, uint32_t *be32, unsigned int *port);
+/** The inode of a service's journal stream, its stdout: JOURNAL_STREAM names it (net_socks.c). */
+uint64_t sy_net_stdout_inode(pid_t pid);
+
+/** Each planned process's network namespace (containers get their own): 0 or -ENOMEM. */
+int sy_net_plan(struct synth *s);
+/** The namespaces: devices, addresses, routes, sockets and counters: 0 or -ENOMEM. */
+int sy_build_net(struct synth *s);
+
 /* plan.c */
 
 /** Plan the process tree, the states, threads and pids: 0 or -ENOMEM. */
@@ -204,6 +248,29 @@ int sy_build_mm(struct synth *s, struct layout *L);
 /** Free the names of the scratch VMAs not handed to an mm, and empty the list. */
 void sy_vb_drop(struct synth *s);
 
+/* sharing.c */
+
+/** Count the mappers of every shared file from the plan (s->share): 0 or -ENOMEM. */
+int sy_plan_sharing(struct synth *s);
+
+/* smaps.c (and sy_vma_mss in mm_int.h) */
+
+/** Swap out @mm->vm_swap kB of its anonymous mappings, back a JVM heap with THPs: their kB. */
+uint64_t sy_mm_swap_thp(struct mach_mm *mm, bool java);
+
+/* waits.c */
+
+/** The kernel functions and stacks tasks wait in, into the machine's tables: 0 or -ENOMEM. */
+int sy_install_waits(struct synth *s);
+/** Where thread @j of user process @p waits (wchan, stack, syscall), by its program and state. */
+void sy_user_wait(struct synth *s, const struct gen *g, struct mach_process *p, unsigned int j);
+/** Where kernel thread @p waits, by its kind. */
+void sy_kthread_wait(const struct gen *g, struct mach_thread *t);
+/** sched_info of every task (schedstat): run time from the fitted times, waits and timeslices. */
+void sy_build_sched_info(struct synth *s);
+/** Each thread's children list from the processes' parents: 0 or -ENOMEM. */
+int sy_build_children(struct synth *s);
+
 /* tasks.c */
 
 /** Build planned process @idx, kernel thread or user process: 0 or -ENOMEM. */
@@ -215,6 +282,14 @@ void sy_fit_task_times(struct synth *s);
 
 /** The fd table of planned process @idx (init's for a kernel thread, none for a zombie): 0 or -ENOMEM. */
 int sy_build_files(struct synth *s, size_t idx);
+
+/**
+ * The fd of process @p open on @path (a file it locks): the one its table
+ * has, or a new one at the lowest free number, read-write, on /run's tmpfs
+ * when @on_run, else the root filesystem.  NULL when @p has no table, or on
+ * ENOMEM.  The pointer holds until the table changes again.
+ */
+struct mach_fd *sy_files_open_path(struct synth *s, struct mach_process *p, const char *path, bool on_run);
 /** Limits, cwd and root, exe, oom_score_adj, audit ids, autogroup, timer slack of @idx: 0 or -ENOMEM. */
 int sy_build_proc_misc(struct synth *s, size_t idx);
 /** Every thread's I/O counters, in step with its fitted CPU time. */

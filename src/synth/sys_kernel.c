@@ -168,48 +168,96 @@ static int cgroup_controllers(struct synth *s)
 	return 0;
 }
 
+/*
+ * The machine's lock list, from the fd tables: every lock is held through
+ * an open file of its owner (fdinfo prints it), and /proc/locks lists them
+ * all, plus the requests blocked on them (which no fdinfo shows).
+ */
 struct lock_list {
 	struct mach_file_lock *v;
 	size_t n, cap;
+	struct synth *s;
 	uint32_t root_major, root_minor; /* the root filesystem's device */
 };
 
-static int add_lock(struct lock_list *l, const struct mach_process *p, enum mach_lock_class cls,
+/* Append a copy of @k to the list, numbered as the kernel numbers: waiters share their holder's id. */
+static int push_lock(struct lock_list *l, const struct mach_file_lock *k)
+{
+	struct mach_file_lock *n = VEC_PUSH(l->v, l->n, l->cap);
+
+	if (!n)
+		return -ENOMEM;
+	*n = *k;
+	n->id = k->level ? l->v[l->n - 2].id : (l->n > 1 ? l->v[l->n - 2].id + 1 : 1);
+	return 0;
+}
+
+/* Locks the fd tables already hold (a daemon's pid file), in process order. */
+static int held_locks(struct lock_list *l)
+{
+	const struct mach_machine *m = l->s->m;
+	int rc = 0;
+
+	for (size_t i = 0; i < m->nprocs && !rc; i++) {
+		const struct mach_files *t = m->procs[i].files;
+
+		for (unsigned int j = 0; t && j < t->nfds && !rc; j++)
+			for (unsigned int k = 0; k < t->fds[j].nlocks && !rc; k++)
+				rc = push_lock(l, &t->fds[j].locks[k]);
+	}
+	return rc;
+}
+
+/*
+ * Lock @path for @p: through the fd its table has on the file (opened if
+ * none), which then shows the lock in fdinfo; @level > 0 is a request
+ * blocked behind the lock before it, which no fdinfo shows.  A lock the
+ * table already holds is not taken twice.
+ */
+static int add_lock(struct lock_list *l, struct mach_process *p, enum mach_lock_class cls,
 		    enum mach_lock_type type, bool on_run, const char *path, int64_t start, int64_t end,
 		    unsigned int level)
 {
-	struct mach_file_lock *k = VEC_PUSH(l->v, l->n, l->cap);
+	/* a kernel thread's table is init's, a zombie has none: only user processes lock */
+	struct mach_fd *f = p->mm ? sy_files_open_path(l->s, p, path, on_run) : NULL;
+	struct mach_file_lock k = {
+		.level = level, .cls = cls, .type = type, .pid = cls == MACH_LOCK_OFDLCK ? -1 : p->tgid,
+		.has_inode = true, .start = start, .end = end, .fd = f ? f->fd : -1,
+		/* files under /run are on its tmpfs, the others on the root filesystem */
+		.dev_major = on_run ? 0 : l->root_major, .dev_minor = on_run ? SY_RUN_DEV_MINOR : l->root_minor,
+	};
+	struct mach_file_lock *more;
 
-	if (!k)
-		return -ENOMEM;
-	k->id = level ? l->v[l->n - 2].id : (l->n > 1 ? l->v[l->n - 2].id + 1 : 1);
-	k->level = level;
-	k->cls = cls;
-	k->type = type;
-	k->pid = cls == MACH_LOCK_OFDLCK ? -1 : p->tgid;
-	k->has_inode = true;
-	/* files under /run are on its tmpfs, the others on the root filesystem */
-	k->dev_major = on_run ? 0 : l->root_major;
-	k->dev_minor = on_run ? SY_RUN_DEV_MINOR : l->root_minor;
-	k->ino = on_run ? 600 + sy_path_inode(path) % 4000 : sy_path_inode(path);
-	k->start = start;
-	k->end = end;
-	k->fd = -1; /* merge: the owner's fd table names the descriptor and prints the fdinfo "lock:" line */
-	return 0;
+	if (!f)
+		return p->mm && p->files ? -ENOMEM : 0;
+	k.ino = f->ino;
+	for (unsigned int i = 0; i < f->nlocks; i++)
+		if (f->locks[i].cls == cls && f->locks[i].start == start && f->locks[i].end == end)
+			return 0;
+	if (!level) {
+		more = realloc(f->locks, (f->nlocks + 1) * sizeof(*more));
+		if (!more)
+			return -ENOMEM;
+		f->locks = more;
+		f->locks[f->nlocks] = k;
+		f->locks[f->nlocks].id = f->nlocks + 1;
+		f->nlocks++;
+	}
+	return push_lock(l, &k);
 }
 
 /* The locks the daemons of the machine hold, in the order they took them. */
 static int file_locks(struct synth *s, struct rng *r)
 {
-	struct lock_list l = { 0 };
+	struct lock_list l = { .s = s };
 	bool waiter = rng_chance(r, 0.3);
 	unsigned int sqlite = 0;
-	int rc = 0;
+	int rc;
 
 	sy_root_dev(s, 0, &l.root_major, &l.root_minor); /* plan 0: a host process */
-
+	rc = held_locks(&l);
 	for (size_t i = 0; i < s->m->nprocs && !rc; i++) {
-		const struct mach_process *p = &s->m->procs[i];
+		struct mach_process *p = &s->m->procs[i];
 		const char *comm = p->nthreads ? p->threads[0].comm : "";
 
 		if (!p->mm)
@@ -232,18 +280,23 @@ static int file_locks(struct synth *s, struct rng *r)
 			/* SQLite's shared lock: the byte range past its pending byte */
 			rc = add_lock(&l, p, MACH_LOCK_POSIX, MACH_LOCK_READ, false, "/opt/app/data/app.db", 1073741826,
 				      1073742335, 0);
-			if (!rc && waiter) {
+			if (!rc && waiter && i + 1 < s->m->nprocs && s->m->procs[i + 1].files) {
 				/* another worker waits to write: blocked on the pending byte */
-				rc = add_lock(&l, p + (i + 1 < s->m->nprocs), MACH_LOCK_POSIX, MACH_LOCK_WRITE, false,
-					      "/opt/app/data/app.db", 1073741824, 1073741824, 1);
+				rc = add_lock(&l, p + 1, MACH_LOCK_POSIX, MACH_LOCK_WRITE, false, "/opt/app/data/app.db",
+					      1073741824, 1073741824, 1);
 				waiter = false;
 			}
 		}
 	}
-	if (!rc && rng_chance(r, 0.5) && s->m->nprocs) {
-		/* an OFD lock (owned by the open file, pid -1): a container runtime's state file */
-		rc = add_lock(&l, &s->m->procs[s->m->nprocs - 1], MACH_LOCK_OFDLCK, MACH_LOCK_WRITE, true,
-			      "/run/containerd/runc/k8s.io/state.json", 0, MACH_LOCK_EOF, 0);
+	if (!rc && rng_chance(r, 0.5)) {
+		/* an OFD lock (owned by the open file, pid -1): a container runtime's state file, by the last process */
+		size_t last = s->m->nprocs;
+
+		while (last > 0 && !s->m->procs[last - 1].mm)
+			last--;
+		if (last)
+			rc = add_lock(&l, &s->m->procs[last - 1], MACH_LOCK_OFDLCK, MACH_LOCK_WRITE, true,
+				      "/run/containerd/runc/k8s.io/state.json", 0, MACH_LOCK_EOF, 0);
 	}
 	s->m->sys.locks = l.v;
 	s->m->sys.nlocks = l.n;

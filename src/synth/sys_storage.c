@@ -55,6 +55,9 @@ void sy_plan_storage(struct synth *s)
 	else
 		s->storage = rng_chance(&r, 0.7) ? ST_NVME_LVM : ST_SATA_LVM;
 	snprintf(s->root_name, sizeof(s->root_name), "%s", s->storage == ST_MICROVM ? "vda" : "dm-0");
+	/* a data disk (mounted on /home): known before the tasks, whose files may live there */
+	s->data_disk = s->storage == ST_MICROVM ? rng_chance(&r, 0.5)
+						: s->storage == ST_SATA_LVM ? rng_chance(&r, 0.4) : false;
 }
 
 struct blk_build {
@@ -190,7 +193,7 @@ static int layout(struct synth *s, struct blk_build *b, struct rng *r, bool *swa
 	case ST_MICROVM:
 		if (blk_add(b, "vda", 254, 0, MACH_BLK_VIRTIO, rng_range(r, 4, 64) * GIB_SECTORS))
 			b->sys->root_blk = (int)b->sys->nblk - 1;
-		if (rng_chance(r, 0.5))
+		if (s->data_disk)
 			blk_add(b, "vdb", 254, 16, MACH_BLK_VIRTIO, rng_range(r, 8, 512) * GIB_SECTORS);
 		break;
 	case ST_CLOUD_LVM:
@@ -207,7 +210,7 @@ static int layout(struct synth *s, struct blk_build *b, struct rng *r, bool *swa
 		pv = gpt_disk(b, "sda", 8, 0, MACH_BLK_SCSI, sata_sizes[rng_below(r, 3)]);
 		if (pv >= 0)
 			lvm(b, pv, *swap_lv, swap_size_sectors(s->m));
-		if (!b->rc && rng_chance(r, 0.4) && blk_add(b, "sdb", 8, 16, MACH_BLK_SCSI, sata_sizes[rng_below(r, 3)]))
+		if (!b->rc && s->data_disk && blk_add(b, "sdb", 8, 16, MACH_BLK_SCSI, sata_sizes[rng_below(r, 3)]))
 			part_add(b, 1, 2048, (b->sys->blk[b->sys->nblk - 1].nr_sects - 2048 - 34) / 2048 * 2048);
 		break;
 	}

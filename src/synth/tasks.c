@@ -144,6 +144,7 @@ static int user_mm(struct synth *s, struct user_task *u, struct layout *L)
 		return rc;
 	if (s->o->mem > 0.05 && rng_chance(&u->r, s->o->mem))
 		mm->vm_swap = kb_pages((double)mm->rss_anon * rng_uniform(&u->r, 0, s->o->mem));
+	s->sum.thp += sy_mm_swap_thp(mm, u->pg->flags & PR_JAVA);
 	s->sum.anon += mm->rss_anon;
 	s->sum.file += mm->rss_file;
 	s->sum.shmem += mm->rss_shmem;
@@ -290,8 +291,8 @@ static int build_user_thread(struct synth *s, struct user_task *u, unsigned int 
 	user_thread_faults(s, u, t, j, raw);
 	t->nvcsw = (pg->flags & PR_BUSY) ? wakeups(&u->r, life, 0.5, 200) :
 		   (pg->flags & PR_TTY) ? wakeups(&u->r, life, 0.05, 5) : wakeups(&u->r, life, 0.002, 2);
-	t->wchan = t->state != MACH_TASK_RUNNING;
 	t->exit_code = u->stopped ? SIGSTOP_NR : u->zombie ? u->status : 0;
+	sy_user_wait(s, u->g, u->p, j);
 	return 0;
 }
 
@@ -428,7 +429,7 @@ static int build_kthread(struct synth *s, size_t idx)
 	t->stime_ns = raw;
 	s->sum.raw_sys += raw;
 	t->nvcsw = wakeups(&r, life, 0.01 + 2000 * k->cpu, 0.02 + 20000 * k->cpu);
-	t->wchan = t->state != MACH_TASK_RUNNING;
+	sy_kthread_wait(g, t);
 	if ((rc = sy_build_files(s, idx)))
 		return rc;
 	return sy_build_proc_misc(s, idx);

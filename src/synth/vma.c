@@ -15,20 +15,64 @@
 #include "mm_int.h"
 
 /*
- * Append one VMA to the scratch list of the mm being built and count
- * @res_kb of it as resident in @cls.  Addresses must come in ascending
- * order; the caller keeps them apart.
+ * The vm_flags mmap() and the kernel's special mappings leave on a mapping
+ * of protection @prot (READ, WRITE, EXEC; SHARED meaning MAP_SHARED; any
+ * other MACH_VM_* bit is taken as it is, such as the ACCOUNT of a RELRO
+ * segment once writable): every mapping may be read, written and executed
+ * unless it is a shared one of a file opened read-only; private writable
+ * memory is charged to the commit limit; the stack grows down.
  */
-static int vma_add_len(struct synth *s, uint64_t start, uint64_t end, unsigned int flags,
+static uint64_t vm_flags_of(const struct synth *s, uint64_t prot, enum mach_vma_kind kind, bool file)
+{
+	const uint64_t rwx = MACH_VM_READ | MACH_VM_WRITE | MACH_VM_EXEC;
+	uint64_t f = (prot & ~MACH_VM_SHARED) | MACH_VM_MAY_RWX;
+
+	switch (kind) {
+	case MACH_VMA_VVAR:
+	case MACH_VMA_VVAR_VCLOCK:
+		return MACH_VM_READ | MACH_VM_MAYREAD | MACH_VM_PFNMAP | MACH_VM_IO | MACH_VM_DONTEXPAND |
+		       MACH_VM_DONTDUMP;
+	case MACH_VMA_VDSO:
+		return (prot & rwx) | MACH_VM_MAY_RWX | MACH_VM_DONTEXPAND;
+	case MACH_VMA_VSYSCALL:
+		return prot & rwx;
+	default:
+		break;
+	}
+	if (prot & MACH_VM_SHARED) {
+		f |= MACH_VM_MAYSHARE;
+		if (prot & MACH_VM_WRITE)
+			f |= MACH_VM_SHARED;
+		else if (file)
+			f &= ~MACH_VM_MAYWRITE;
+	} else if ((prot & MACH_VM_WRITE) && !(prot & MACH_VM_NORESERVE)) {
+		f |= MACH_VM_ACCOUNT;
+	}
+	if (kind == MACH_VMA_STACK)
+		f |= MACH_VM_GROWSDOWN;
+	if (s->mlock_all)
+		f |= MACH_VM_LOCKED;
+	return f;
+}
+
+/*
+ * Append one VMA to the scratch list of the mm being built and count
+ * @res_kb of it as resident in @cls, each of its pages mapped by @mapcount
+ * processes.  Addresses must come in ascending order; the caller keeps them
+ * apart.  Memory an mlockall() locked is all resident, but for PROT_NONE.
+ */
+static int vma_add_len(struct synth *s, uint64_t start, uint64_t end, uint64_t prot,
 		       enum mach_vma_kind kind, const char *name, size_t nlen, uint64_t off,
-		       uint64_t inode, enum vma_dev dev, bool deleted, uint64_t res_kb, enum res_class cls)
+		       uint64_t inode, enum vma_dev dev, bool deleted, uint64_t res_kb, enum res_class cls,
+		       uint32_t mapcount)
 {
 	struct mach_vma *v = VEC_PUSH(s->vb, s->vn, s->vcap);
 
 	if (!v)
 		return -ENOMEM;
 	*v = (struct mach_vma){ .start = start, .end = end, .offset = off, .inode = inode,
-				.flags = flags, .kind = kind, .deleted = deleted };
+				.flags = vm_flags_of(s, prot, kind, name != NULL), .kind = kind,
+				.deleted = deleted, .pagesize_kb = PAGE_KB };
 	if (dev == DEV_ROOT) {
 		/* the root filesystem as this process sees it: the host's disk, or its container's overlay */
 		v->dev_major = s->root_major;
@@ -41,6 +85,8 @@ static int vma_add_len(struct synth *s, uint64_t start, uint64_t end, unsigned i
 			return -ENOMEM;
 		memcpy(v->name, name, nlen + 1);
 	}
+	if ((v->flags & MACH_VM_LOCKED) && (prot & (MACH_VM_READ | MACH_VM_WRITE | MACH_VM_EXEC)))
+		res_kb = (end - start) / 1024;
 	/* resident memory comes in whole pages, and never beyond the mapping */
 	res_kb = res_kb / PAGE_KB * PAGE_KB;
 	if (res_kb > (end - start) / 1024)
@@ -51,36 +97,41 @@ static int vma_add_len(struct synth *s, uint64_t start, uint64_t end, unsigned i
 		s->res_file += res_kb;
 	else
 		s->res_shmem += res_kb;
+	/* the huge-page flags of a JVM heap */
+	v->thp_eligible = (v->flags & MACH_VM_HUGEPAGE) && end - ALIGN_DOWN(end, MB(2)) < end - start &&
+			  (ALIGN_DOWN(end, MB(2)) - MB(2) >= start);
+	sy_vma_mss(s, v, res_kb, cls, mapcount ? mapcount : 1);
 	return 0;
 }
 
 /* Callers name files by C string; ELF paths come with their length precomputed. */
-int sy_vma_add(struct synth *s, uint64_t start, uint64_t end, unsigned int flags,
+int sy_vma_add(struct synth *s, uint64_t start, uint64_t end, uint64_t flags,
 	       enum mach_vma_kind kind, const char *name, uint64_t off, uint64_t inode,
-	       enum vma_dev dev, bool deleted, uint64_t res_kb, enum res_class cls)
+	       enum vma_dev dev, bool deleted, uint64_t res_kb, enum res_class cls, uint32_t mapcount)
 {
 	return vma_add_len(s, start, end, flags, kind, name, name ? strlen(name) : 0, off, inode, dev,
-			   deleted, res_kb, cls);
+			   deleted, res_kb, cls, mapcount);
 }
 
 /* Most mappings have no file: one short call for them keeps the layouts readable. */
-int sy_vma_nofile(struct synth *s, uint64_t start, uint64_t end, unsigned int flags,
+int sy_vma_nofile(struct synth *s, uint64_t start, uint64_t end, uint64_t flags,
 		  enum mach_vma_kind kind, uint64_t res_kb)
 {
-	return vma_add_len(s, start, end, flags, kind, NULL, 0, 0, 0, DEV_NONE, false, res_kb, RES_ANON);
+	return vma_add_len(s, start, end, flags, kind, NULL, 0, 0, 0, DEV_NONE, false, res_kb, RES_ANON, 1);
 }
 
 /*
  * One page further when it would merge with the mapping before: the kernel
  * would show the two as one VMA, and the layout means two.
  */
-int sy_anon_at(struct synth *s, uint64_t *cursor, uint64_t size, unsigned int flags,
+int sy_anon_at(struct synth *s, uint64_t *cursor, uint64_t size, uint64_t flags,
 	       uint64_t res_kb)
 {
 	const struct mach_vma *prev = s->vn ? &s->vb[s->vn - 1] : NULL;
 	int rc;
 
-	if (prev && prev->end == *cursor && prev->kind == MACH_VMA_ANON && prev->flags == flags)
+	if (prev && prev->end == *cursor && prev->kind == MACH_VMA_ANON &&
+	    prev->flags == vm_flags_of(s, flags, MACH_VMA_ANON, false))
 		*cursor += MACH_PAGE_SIZE;
 	rc = sy_vma_nofile(s, *cursor, *cursor + size, flags, MACH_VMA_ANON, res_kb);
 	*cursor += size;
@@ -88,11 +139,12 @@ int sy_anon_at(struct synth *s, uint64_t *cursor, uint64_t size, unsigned int fl
 }
 
 /* Files mapped whole at the cursor: journals, perf data, caches, shared memory. */
-int sy_file_at(struct synth *s, uint64_t *at, const char *path, uint64_t size, unsigned int flags,
-	       uint64_t res_kb, bool deleted, enum vma_dev dev, enum res_class cls, uint64_t inode)
+int sy_file_at(struct synth *s, uint64_t *at, const char *path, uint64_t size, uint64_t flags,
+	       uint64_t res_kb, bool deleted, enum vma_dev dev, enum res_class cls, uint64_t inode,
+	       uint32_t mapcount)
 {
 	int rc = sy_vma_add(s, *at, *at + size, flags, MACH_VMA_FILE, path, 0,
-			    inode ? inode : sy_path_inode(path), dev, deleted, res_kb, cls);
+			    inode ? inode : sy_path_inode(path), dev, deleted, res_kb, cls, mapcount);
 
 	*at += size;
 	return rc;
@@ -104,9 +156,11 @@ int sy_map_vdso(struct synth *s, uint64_t *at)
 	uint64_t a = *at;
 	int rc;
 
+	/* the vDSO's text page is resident and mapped by every process: RssFile, a sliver of Pss */
 	if ((rc = sy_vma_nofile(s, a, a + KB(16), MACH_VM_READ, MACH_VMA_VVAR, 0)) ||
 	    (rc = sy_vma_nofile(s, a + KB(16), a + KB(24), MACH_VM_READ, MACH_VMA_VVAR_VCLOCK, 0)) ||
-	    (rc = sy_vma_nofile(s, a + KB(24), a + KB(32), MACH_VM_READ | MACH_VM_EXEC, MACH_VMA_VDSO, 0)))
+	    (rc = vma_add_len(s, a + KB(24), a + KB(32), MACH_VM_READ | MACH_VM_EXEC, MACH_VMA_VDSO, NULL,
+			      0, 0, 0, DEV_NONE, false, PAGE_KB, RES_FILE, s->share.vdso)))
 		return rc;
 	*at = a + KB(32);
 	return 0;
@@ -137,7 +191,8 @@ static struct elf_segs elf_segs(uint64_t text_kb, uint64_t inode, bool exe)
  * were written (relocations), so they are anonymous memory now.
  */
 int sy_map_elf(struct synth *s, struct rng *r, uint64_t base, const char *path, size_t plen,
-	       uint64_t ino, uint64_t text_kb, bool exe, bool deleted, struct elf_map *out)
+	       uint64_t ino, uint64_t text_kb, bool exe, bool deleted, uint32_t mapcount,
+	       struct elf_map *out)
 {
 	uint64_t off = 0, at = base;
 	struct elf_segs e = elf_segs(text_kb, ino, exe);
@@ -147,7 +202,7 @@ int sy_map_elf(struct synth *s, struct rng *r, uint64_t base, const char *path, 
 #define SEG(size, fl, res, cls) \
 	do { \
 		rc = vma_add_len(s, at, at + (size), (fl), MACH_VMA_FILE, path, plen, off, ino, \
-				 DEV_ROOT, deleted, (res), (cls)); \
+				 DEV_ROOT, deleted, (res), (cls), (cls) == RES_FILE ? mapcount : 1); \
 		if (rc) \
 			return rc; \
 		at += (size); \
@@ -159,7 +214,7 @@ int sy_map_elf(struct synth *s, struct rng *r, uint64_t base, const char *path, 
 	out->text_end = at;
 	SEG(e.ro, MACH_VM_READ, kb_pages((double)e.ro / 1024 * hot * 0.6), RES_FILE);
 	out->relro_start = at;
-	SEG(e.relro, MACH_VM_READ, e.relro / 1024, RES_ANON);
+	SEG(e.relro, MACH_VM_READ | MACH_VM_ACCOUNT, e.relro / 1024, RES_ANON);
 	out->data_start = at;
 	SEG(e.data, VM_RW, e.data / 1024, RES_ANON);
 #undef SEG

@@ -48,6 +48,7 @@ int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struc
 {
 	unsigned int acc = n->entry ? n->entry->access : 0;
 	bool allowed;
+	int err = 0;
 
 	c->read_denied = false;
 	c->read_err = 0;
@@ -79,15 +80,18 @@ int pfs_access_check(const struct pfs_node *n, const struct pfs_reader *r, struc
 	/* mm_access: a task without an mm, or sharing the reader's, has nothing to hide */
 	if ((acc & PFS_ACC_MM) && (!c->proc->mm || (r->pid && r->pid == c->proc->tgid)))
 		allowed = true;
+	/* stack asks for CAP_SYS_ADMIN first (EACCES), then lock_trace's attach (EPERM) */
 	if ((acc & PFS_ACC_CAP_SYS_ADMIN) && !r->cap_sys_admin)
-		allowed = false;
-	if (allowed)
+		err = EACCES;
+	else if (!allowed)
+		err = (acc & PFS_ACC_PTRACE_ATTACH) && (acc & PFS_ACC_AT_READ) ? EPERM : EACCES;
+	if (!err)
 		return 0;
 	if (acc & PFS_ACC_AT_READ) {
-		/* lock_trace's attach check fails with EPERM; the others with EACCES */
+		/* checked when read: lock_trace's attach check fails with EPERM, the others with EACCES */
 		c->read_denied = true;
-		c->read_err = (acc & PFS_ACC_PTRACE_ATTACH) ? EPERM : EACCES;
+		c->read_err = err;
 		return 0;
 	}
-	return -EACCES;
+	return -err;
 }

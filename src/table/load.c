@@ -63,6 +63,7 @@ static void collect_names(void)
 			.kind = e->load,
 			.link = e->kind == PFS_LINK,
 			.tgid_only = !(e->scopes & PFS_IN(PFS_SCOPE_TID)),
+			.tid_only = !(e->scopes & PFS_IN(PFS_SCOPE_TGID)),
 			.absent_rc = pfs_entry_absent_rc(e),
 		};
 	}
@@ -74,6 +75,8 @@ int pfs_entry_absent_rc(const struct pfs_entry *e)
 		return -EINVAL;
 	if (e->access & PFS_ACC_NEED_MM)
 		return -ESRCH;
+	if (e->load != MACH_LD_NONE && mach_ld_kind_net(e->load))
+		return -ENOENT; /* a task without a network namespace (a zombie) has no net/ files */
 	return e->kind == PFS_LINK ? -ENOENT : 0;
 }
 

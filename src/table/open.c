@@ -211,6 +211,8 @@ static int each_in_scope(const struct mach_machine *mach, unsigned int flags, en
 		} else {
 			if (pfs_bind(mach, &n, &c) || !node_renders(&n, &c))
 				continue;
+			if ((e->access & PFS_ACC_NEED_MM) && !c.proc->mm)
+				continue; /* opening it fails (ESRCH): a tree has no such file, as the loader reads it */
 			rc = fn(arg, &n, &c);
 		}
 		if (rc)

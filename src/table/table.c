@@ -12,6 +12,7 @@
  * Adding a file is one line here, its renderer in src/procfs/, its parser
  * in src/load/ (or MACH_LD_NONE) and its model fields: docs/architecture.md.
  */
+#include <errno.h>
 #include <sys/stat.h>
 
 #include "../procfs/render.h"
@@ -74,10 +75,19 @@ static bool has_cgroups(const struct pfs_ctx *c)
 /* An ns/ link: the kernel lists all ten for every task; readlink says which it has. */
 #define NS_LINK(p, type, ld) \
 	LINK(p, PT, pfs_link_ns, "proc_ns_readlink", .access = PFS_ACC_PTRACE_READ, .arg = type, .load = ld)
+/* A task without a network namespace (a zombie) has an empty net/: get_proc_task_net fails. */
+static bool has_net(const struct pfs_ctx *c)
+{
+	return mach_thread_net(c->mach, c->thread) != NULL;
+}
+
+/* The net files that name devices render them from net/dev's list. */
+#define NEEDS_DEV .needs = PFS_NEEDS(MACH_LD_PID_NET_DEV)
 
 const struct pfs_entry pfs_entries[] = {
 	/* /proc */
 	DIR_("pressure", G, 0555),
+	LINK("net", G, pfs_link_net, "proc_net_init"),
 	/* /proc/sys: a scope per directory of the machine's tree (mach_sysctl.h) */
 	DIR_("sys", G, 0555, .child_scope = PFS_SCOPE_SYSCTL, .exists = has_sysctl),
 	DIR_("tty", G, 0555),
@@ -140,6 +150,29 @@ const struct pfs_entry pfs_entries[] = {
 	FILE_("fdinfo/*", T, 0444, pfs_show_pid_fdinfo, MACH_LD_NONE, "seq_show", .coll = PFS_COLL_FDS,
 	      .access = PFS_ACC_PTRACE_READ, .needs = PFS_NEEDS(MACH_LD_PID_FDINFO)),
 	DIR_("ns", PT, 0511),
+	/* net/: the task's network namespace (fs/proc/proc_net.c), in the namespace's readdir order */
+	DIR_("net", PT, 0555, .empty_list_err = -EINVAL),
+	ITER("net/arp", PT, 0444, &pfs_net_arp_ops, MACH_LD_PID_NET_ARP, "arp_seq_show", .exists = has_net, NEEDS_DEV),
+	ITER("net/dev", PT, 0444, &pfs_net_dev_ops, MACH_LD_PID_NET_DEV, "dev_seq_show", .exists = has_net),
+	ITER("net/tcp", PT, 0444, &pfs_net_tcp_ops, MACH_LD_PID_NET_TCP, "tcp4_seq_show", .exists = has_net),
+	ITER("net/udp", PT, 0444, &pfs_net_udp_ops, MACH_LD_PID_NET_UDP, "udp4_seq_show", .exists = has_net),
+	FILE_("net/snmp", PT, 0444, pfs_show_net_snmp, MACH_LD_PID_NET_SNMP, "snmp_seq_show", .exists = has_net),
+	ITER("net/tcp6", PT, 0444, &pfs_net_tcp6_ops, MACH_LD_PID_NET_TCP6, "tcp6_seq_show", .exists = has_net),
+	ITER("net/udp6", PT, 0444, &pfs_net_udp6_ops, MACH_LD_PID_NET_UDP6, "udp6_seq_show", .exists = has_net),
+	ITER("net/unix", PT, 0444, &pfs_net_unix_ops, MACH_LD_PID_NET_UNIX, "unix_seq_show", .exists = has_net),
+	ITER("net/route", PT, 0444, &pfs_net_route_ops, MACH_LD_PID_NET_ROUTE, "fib_route_seq_show",
+	     .exists = has_net, NEEDS_DEV),
+	FILE_("net/snmp6", PT, 0444, pfs_show_net_snmp6, MACH_LD_PID_NET_SNMP6, "snmp6_seq_show", .exists = has_net),
+	FILE_("net/netstat", PT, 0444, pfs_show_net_netstat, MACH_LD_PID_NET_NETSTAT, "netstat_seq_show",
+	      .exists = has_net),
+	ITER("net/if_inet6", PT, 0444, &pfs_net_if_inet6_ops, MACH_LD_PID_NET_IF_INET6, "if6_seq_show",
+	     .exists = has_net, NEEDS_DEV),
+	FILE_("net/sockstat", PT, 0444, pfs_show_net_sockstat, MACH_LD_PID_NET_SOCKSTAT, "sockstat_seq_show",
+	      .exists = has_net),
+	FILE_("net/sockstat6", PT, 0444, pfs_show_net_sockstat6, MACH_LD_PID_NET_SOCKSTAT6, "sockstat6_seq_show",
+	      .exists = has_net),
+	ITER("net/softnet_stat", PT, 0444, &pfs_net_softnet_ops, MACH_LD_PID_NET_SOFTNET, "softnet_seq_show",
+	     .exists = has_net),
 	FILE_("environ", PT, 0400, pfs_show_pid_environ, MACH_LD_NONE, "environ_read",
 	      .access = PFS_ACC_PTRACE_READ | PFS_ACC_MM | PFS_ACC_NEED_MM),
 	FILE_("status", PT, 0444, pfs_show_pid_status, MACH_LD_PID_STATUS, "proc_pid_status"),
@@ -148,11 +181,15 @@ const struct pfs_entry pfs_entries[] = {
 	FILE_("limits", PT, 0444, pfs_show_pid_limits, MACH_LD_PID_LIMITS, "proc_pid_limits"),
 	FILE_("autogroup", P, 0644, pfs_show_pid_autogroup, MACH_LD_PID_AUTOGROUP, "proc_sched_autogroup_show_task"),
 	FILE_("comm", PT, 0644, pfs_show_pid_comm, MACH_LD_PID_COMM, "comm_show"),
+	FILE_("syscall", PT, 0400, pfs_show_pid_syscall, MACH_LD_PID_SYSCALL, "proc_pid_syscall",
+	      .access = PFS_ACC_PTRACE_ATTACH | PFS_ACC_AT_READ),
 	FILE_("cmdline", PT, 0444, pfs_show_pid_cmdline, MACH_LD_PID_CMDLINE, "proc_pid_cmdline_read"),
 	FILE_("stat", PT, 0444, pfs_show_pid_stat, MACH_LD_PID_STAT, "do_task_stat"),
 	FILE_("statm", PT, 0444, pfs_show_pid_statm, MACH_LD_PID_STATM, "proc_pid_statm"),
 	ITER("maps", PT, 0444, &pfs_pid_maps_ops, MACH_LD_PID_MAPS, "show_map",
 	     .access = PFS_ACC_PTRACE_READ | PFS_ACC_MM),
+	/* memory and scheduling (syscall is above, before stat, as the kernel lists it) */
+	ITER("children", T, 0444, &pfs_pid_children_ops, MACH_LD_PID_CHILDREN, "children_seq_show"),
 	LINK("cwd", PT, pfs_link_cwd, "proc_cwd_link", .load = MACH_LD_PID_CWD, .access = PFS_ACC_PTRACE_READ),
 	LINK("root", PT, pfs_link_root, "proc_root_link", .load = MACH_LD_PID_ROOT, .access = PFS_ACC_PTRACE_READ),
 	LINK("exe", PT, pfs_link_exe, "proc_exe_link", .load = MACH_LD_PID_EXE, .access = PFS_ACC_PTRACE_READ),
@@ -162,6 +199,15 @@ const struct pfs_entry pfs_entries[] = {
 	     .access = PFS_ACC_NEED_NS, .exists = has_mounts),
 	ITER("mountstats", P, 0400, &pfs_pid_mountstats_ops, MACH_LD_PID_MOUNTSTATS, "show_vfsstat",
 	     .access = PFS_ACC_NEED_NS, .exists = has_mounts, .needs = PFS_NEEDS(MACH_LD_PID_MOUNTINFO)),
+	ITER("smaps", PT, 0444, &pfs_pid_smaps_ops, MACH_LD_PID_SMAPS, "show_smap",
+	     .access = PFS_ACC_PTRACE_READ | PFS_ACC_MM),
+	FILE_("smaps_rollup", PT, 0444, pfs_show_pid_smaps_rollup, MACH_LD_PID_SMAPS_ROLLUP,
+	      "show_smaps_rollup", .access = PFS_ACC_PTRACE_READ | PFS_ACC_MM | PFS_ACC_NEED_MM,
+	      .needs = PFS_NEEDS(MACH_LD_PID_SMAPS)),
+	FILE_("wchan", PT, 0444, pfs_show_pid_wchan, MACH_LD_PID_WCHAN, "proc_pid_wchan"),
+	FILE_("stack", PT, 0400, pfs_show_pid_stack, MACH_LD_PID_STACK, "proc_pid_stack",
+	      .access = PFS_ACC_PTRACE_ATTACH | PFS_ACC_CAP_SYS_ADMIN | PFS_ACC_AT_READ),
+	FILE_("schedstat", PT, 0444, pfs_show_pid_schedstat, MACH_LD_PID_SCHEDSTAT, "proc_pid_schedstat"),
 	FILE_("cpuset", PT, 0444, pfs_show_pid_cpuset, MACH_LD_PID_CPUSET, "proc_cpuset_show", .exists = has_cgroups,
 	      .needs = PFS_NEEDS(MACH_LD_PID_CGROUP)),
 	FILE_("cgroup", PT, 0444, pfs_show_pid_cgroup, MACH_LD_PID_CGROUP, "proc_cgroup_show", .exists = has_cgroups),

@@ -85,14 +85,37 @@ sed -n 3p "$tmp/nice" | grep -q 'affinity mask: 2$'; ok $? "taskset -p 0x2 chang
 grep -q 'Cpus_allowed_list:	1$' "$tmp/nice"; ok $? "status shows the new affinity"
 grep -q 'best-effort: prio 6' "$tmp/nice"; ok $? "ionice sets and reads the I/O priority"
 
+# --- limits (prlimit64) ---------------------------------------------------------------
+run sh -c "prlimit --pid $cron --nofile --noheadings --output SOFT,HARD; prlimit --pid $cron --nofile=512:4096;
+	prlimit --pid $cron --nofile --noheadings --output SOFT,HARD; grep '^Max open files' /proc/$cron/limits;
+	setpriv --reuid=65534 --regid=65534 --clear-groups prlimit --pid $cron --nofile=100:100 || echo refused;
+	prlimit --pid $cron --nofile=1:99999999 || echo nr_open" > "$tmp/limits" 2>&1
+want=$(awk '/^Max open files/ {print $4, $5}' "$tmp/tree/$cron/limits")
+[ "$(sed -n 1p "$tmp/limits" | tr -s ' ' | sed 's/^ //')" = "$want" ]; ok $? "prlimit --pid prints the model's limit ($want)"
+[ "$(sed -n 2p "$tmp/limits" | tr -s ' ' | sed 's/^ //')" = "512 4096" ]; ok $? "prlimit --nofile=512:4096 changes it"
+grep -q '^Max open files            512                  4096                 files' "$tmp/limits"
+ok $? "/proc/PID/limits shows the new limit"
+grep -q 'Operation not permitted' "$tmp/limits" && grep -qx refused "$tmp/limits"
+ok $? "as nobody, prlimit of a root task: Operation not permitted"
+grep -qx nr_open "$tmp/limits"; ok $? "a hard limit of open files above fs.nr_open is refused"
+
 # --- psutil, for every task --------------------------------------------------------
 run $PY -c '
 import psutil
 bad = 0
+capeff = int([l.split()[1] for l in open("/proc/self/status") if l.startswith("CapEff:")][0], 16)
+may_any = bool(capeff >> 24 & 1)
 pids = psutil.pids()
 for p in psutil.process_iter():
     try:
         p.nice(); p.cpu_affinity(); p.ionice()
+        # without CAP_SYS_RESOURCE (containers drop it) only tasks all of whose ids are ours: the kernel rule
+        mine = set(p.uids()) == {0} and set(p.gids()) == {0}
+        try:
+            p.rlimit(psutil.RLIMIT_NOFILE)
+            if not (mine or may_any): raise Exception("rlimit allowed without the right")
+        except psutil.AccessDenied:
+            if mine or may_any: raise
     except psutil.NoSuchProcess:
         pass
     except Exception as e:
@@ -100,10 +123,17 @@ for p in psutil.process_iter():
         if bad < 4: print("error", p.pid, repr(e))
 print("pids", len(pids), "exists", sum(psutil.pid_exists(p) for p in pids), "bad", bad)
 ' > "$tmp/psutil" 2>&1
-tail -1 "$tmp/psutil" | grep -q 'bad 0$'; ok $? "psutil nice, cpu_affinity, ionice work for every task ($(tail -1 "$tmp/psutil"))"
+tail -1 "$tmp/psutil" | grep -q 'bad 0$'; ok $? "psutil nice, cpu_affinity, ionice, rlimit work for every task ($(tail -1 "$tmp/psutil"))"
 listed=$(awk '/^pids/ {print $2}' "$tmp/psutil"); exist=$(awk '/^pids/ {print $4}' "$tmp/psutil")
 [ -n "$listed" ] && [ "$listed" -gt 500 ] && [ "$listed" = "$exist" ]
 ok $? "psutil.pid_exists (kill 0) is true for every pid it lists ($exist of $listed)"
+
+# glances counts processes through psutil (pid_exists is kill 0): the machine's, and the run's own few
+machine_procs=$(ls -d "$tmp"/tree/[0-9]* | wc -l)
+run timeout 60 glances --stdout processcount --stop-after 1 > "$tmp/glances" 2>&1
+total=$(sed -n "s/.*'total': \([0-9]*\).*/\1/p" "$tmp/glances" | tail -1)
+[ -n "$total" ] && [ "$total" -ge "$machine_procs" ] && [ "$total" -le $((machine_procs + 5)) ]
+ok $? "glances counts the machine's processes ($total; the machine has $machine_procs and the run a few)"
 
 # --- top's k and htop's F9 ------------------------------------------------------------
 sess="uprocfs-ctl-$$"

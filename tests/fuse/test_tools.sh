@@ -1,9 +1,9 @@
 #!/bin/sh
 # test_tools.sh - unmodified ps, top, free, vmstat, uptime, pgrep, htop,
-# findmnt, pwdx, lsof and psutil read a synthetic machine through `uprocfs
-# run`; the live mirror gives the kernel's bytes; the tree survives 1-byte
-# reads, random offsets, 8 concurrent readers, a task that exits between
-# readdir and open, and an unmount during reads.
+# findmnt, pwdx, lsof, pidstat and psutil read a synthetic machine through
+# `uprocfs run`; the live mirror gives the kernel's bytes; the tree survives
+# 1-byte reads, random offsets, 8 concurrent readers, a task that exits
+# between readdir and open, and an unmount during reads.
 #
 # TAP.  usage: test_tools.sh PATH-TO-uprocfs PATH-TO-fuse_stress [fuse|preload]
 # The third argument is the transport the tools read through: the FUSE mount
@@ -108,9 +108,11 @@ want=$(wc -l < "$tmp/tree/1/mountinfo")
 got=$(run findmnt --task 1 -n -o TARGET | wc -l)
 [ "$got" = "$want" ]; ok $? "findmnt --task 1 lists the machine's $want mounts ($got)"
 run findmnt --task 1 -n -o TARGET,SOURCE,FSTYPE > "$tmp/findmnt1"
-grep -q '^/ *[^ ]*/dev/vda1 *ext4' "$tmp/findmnt1" && grep -q '/home *[^ ]*/dev/vda3 *ext4' "$tmp/findmnt1" &&
+# the root's device as the machine's mountinfo names it (a disk or an LVM volume, by layout)
+rootdev=$(awk '$5 == "/" { for (i = 7; i <= NF; i++) if ($i == "-") { print $(i + 2); exit } }' "$tmp/tree/1/mountinfo")
+[ -n "$rootdev" ] && grep -q "^/ *[^ ]*$rootdev *ext4" "$tmp/findmnt1" &&
 	grep -q '/sys/fs/cgroup *cgroup2 *cgroup2' "$tmp/findmnt1"
-ok $? "findmnt shows / on /dev/vda1, /home on /dev/vda3, cgroup2 on /sys/fs/cgroup"
+ok $? "findmnt shows / on the machine's root device ($rootdev), cgroup2 on /sys/fs/cgroup"
 cpid=$(grep -l 'docker-\|cri-containerd-' "$tmp"/tree/[0-9]*/cgroup | head -1 | xargs -r dirname | xargs -r basename)
 if [ -n "$cpid" ]; then
 	run findmnt -F "/proc/$cpid/mountinfo" -n -o TARGET,FSTYPE > "$tmp/findmntc"
@@ -226,6 +228,72 @@ grep -q "^tasks $nprocs fds [0-9]* errors 0$" "$tmp/psutil"; ok $? "psutil: io_c
 want=$(awk '/^Max open files/ {print $4}' "$tmp/tree/1/limits")
 got=$(run sh -c 'grep "^Max open files" /proc/1/limits' | awk '{print $4}')
 [ -n "$want" ] && [ "$got" = "$want" ]; ok $? "limits: pid 1's soft Max open files, as node_exporter's process_max_fds reads it ($got)"
+# --- wchan, smaps, context switches: ps, psutil, pidstat ------------------------
+# ps shows /proc/<pid>/wchan: a function for a sleeping task, "-" for a running one or a zombie
+# (the simulator moves a few tasks between ps's reads of stat and wchan: a few may disagree)
+run ps -eo pid=,stat=,wchan:40= > "$tmp/pswchan"
+for f in "$tmp"/tree/[0-9]*/task/*/wchan; do cat "$f"; echo; done | cut -c1-40 | sort -u > "$tmp/wchans"
+bad=$(awk -v known="$tmp/wchans" 'BEGIN { while ((getline w < known) > 0) k[w] = 1 }
+	$1 >= 3000000 { next }
+	{ running = substr($2, 1, 1) == "R" || substr($2, 1, 1) == "Z" }
+	(running && $3 != "-") || (!running && !(($3 in k) || $3 == "-")) || $3 == "?" { bad++ }
+	!running && $3 == "-" { bad++ }
+	END { print bad + 0 }' "$tmp/pswchan")
+named=$(awk '$3 != "-"' "$tmp/pswchan" | wc -l)
+[ "$bad" -le 3 ] && [ "$named" -gt $((nprocs / 2)) ]
+ok $? "ps -eo pid,stat,wchan: a kernel function for every sleeping task ($named named, $bad moved)"
+
+# psutil reads smaps_rollup (uss, pss, swap) and smaps (memory_maps) of every process
+PY=/usr/bin/python3
+if [ -x "$PY" ] && "$PY" -c 'import psutil' 2>/dev/null; then
+	cat > "$tmp/mem_check.py" <<'PYEOF'
+import psutil
+for p in psutil.process_iter():
+    try:
+        full = p.memory_full_info()
+        maps = p.memory_maps(grouped=False)
+        print(p.pid, "ok", full.pss, full.uss, len(maps))
+    except (psutil.NoSuchProcess, psutil.AccessDenied) as e:
+        # a task without an mm: smaps_rollup is ESRCH (the kernel's zombie answer
+        # becomes NoSuchProcess here, the synthetic pid being no real one)
+        print(p.pid, "refused", type(e).__name__)
+    except Exception as e:
+        print(p.pid, "error", repr(e))
+PYEOF
+	run "$PY" "$tmp/mem_check.py" > "$tmp/psutil" 2> "$tmp/psutil.err"
+	bad=0
+	while read -r pid verdict pss uss nmaps; do
+		d="$tmp/tree/$pid"
+		[ -d "$d" ] || continue
+		if [ "$verdict" = ok ]; then
+			want_pss=$(awk '/^Pss:/ {print $2 * 1024}' "$d/smaps_rollup" 2>/dev/null)
+			want_uss=$(awk '/^Private_/ {s += $2} END {print s * 1024}' "$d/smaps_rollup" 2>/dev/null)
+			want_maps=$(grep -c '^VmFlags' "$d/smaps")
+			if [ "$pss" != "${want_pss:-0}" ] || [ "$uss" != "${want_uss:-0}" ] || [ "$nmaps" != "$want_maps" ]; then
+				[ $bad -lt 5 ] && diag "pid $pid: psutil pss $pss uss $uss maps $nmaps; machine $want_pss $want_uss $want_maps"
+				bad=$((bad + 1))
+			fi
+		elif grep -q '^VmRSS' "$d/status"; then
+			[ $bad -lt 5 ] && diag "pid $pid: psutil: $verdict $pss"
+			bad=$((bad + 1))
+		fi
+	done < "$tmp/psutil"
+	nok=$(grep -c ' ok ' "$tmp/psutil")
+	[ $bad = 0 ] && [ "$nok" -gt $((nprocs / 2)) ] && ! grep -q ' error ' "$tmp/psutil"
+	ok $? "psutil memory_full_info() and memory_maps(): every process with an mm, the machine's pss and uss ($nok)"
+else
+	ok 0 "# SKIP python3-psutil is not installed"
+fi
+
+# pidstat -w: the simulator's context switches, per second, for the tasks it runs
+if command -v pidstat > /dev/null; then
+	run pidstat -w 1 1 > "$tmp/pidstat" 2>&1
+	busy=$(awk '$4 ~ /^[0-9.]+$/ && $4 + 0 > 0 && $NF != "pidstat"' "$tmp/pidstat" | wc -l)
+	grep -q 'cswch/s' "$tmp/pidstat" && [ "$busy" -gt 0 ]
+	ok $? "pidstat -w shows context switches of the machine's tasks ($busy switching)"
+else
+	ok 0 "# SKIP sysstat (pidstat) is not installed"
+fi
 
 # --- htop ---------------------------------------------------------------------
 session="uprocfs-htop-$$"
@@ -256,9 +324,14 @@ for p in $sleepers; do kill -STOP "$p"; done
 sleep 0.2
 bad=0
 for p in $sleepers 2 $(pgrep -x 'kworker/R-rcu_gp' | head -1); do
-	for f in status stat statm maps cmdline comm cgroup cpuset mounts mountinfo mountstats; do
+	for f in status stat statm maps cmdline comm cgroup cpuset mounts mountinfo mountstats smaps smaps_rollup wchan stack syscall; do
 		[ -r "/proc/$p/$f" ] && cat "/proc/$p/$f" > /dev/null 2>&1 || continue
-		if ! cmp -s "$tmp/live/$p/$f" "/proc/$p/$f"; then
+		# DAMON and reclaim age pages under a stopped task too (smaps' Referenced): try thrice
+		same=1
+		for try in 1 2 3; do
+			cmp -s "$tmp/live/$p/$f" "/proc/$p/$f" && { same=0; break; }
+		done
+		if [ $same != 0 ]; then
 			diag "live $p/$f differs from the kernel's"
 			bad=1
 		fi

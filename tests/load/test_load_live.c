@@ -317,9 +317,12 @@ void test_live(void)
 			const struct mach_load_file *f = &r.files[i];
 			long pid = path_pid(f->path);
 
-			/* maps, cmdline, locks, the root autogroup's file or a sysctl key (vm/stat_refresh) may be empty */
+			/* empty: a kernel thread's maps and cmdline, a zombie's stack, most children, no locks, the
+			 * root autogroup's file, a sysctl key (vm/stat_refresh) */
 			if (f->status == MACH_LOAD_OK && (!f->text || (!f->len && !strstr(f->path, "maps") &&
 								       !strstr(f->path, "cmdline") &&
+								       !strstr(f->path, "stack") &&
+								       !strstr(f->path, "children") &&
 								       !strstr(f->path, "autogroup") && strcmp(f->path, "locks") &&
 								       strncmp(f->path, "sys/", 4))))
 				bad++;
@@ -335,8 +338,15 @@ void test_live(void)
 	p = mach_find_process(m, getpid());
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)getpid());
 	self_cmd = slurp(path, &len);
-	ok(p && p->mm && self_cmd && len && !strncmp(p->threads[0].comm, self_cmd, len - 1),
-	   "this process is in the model");
+	if (!ok(p && p->mm && self_cmd && len && !strncmp(p->threads[0].comm, self_cmd, len - 1),
+		"this process is in the model")) {
+		char prefix[32];
+
+		snprintf(prefix, sizeof(prefix), "%d/", (int)getpid());
+		for (size_t i = 0; i < r.nfiles; i++)
+			if (!strncmp(r.files[i].path, prefix, strlen(prefix)) && r.files[i].status != MACH_LOAD_OK)
+				diag("%s: %s", r.files[i].path, r.files[i].reason ? r.files[i].reason : "?");
+	}
 	free(self_cmd);
 	/* relative to a /proc fd, as the loader reads it (valgrind fakes /proc/<pid>/cmdline) */
 	{

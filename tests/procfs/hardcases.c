@@ -13,9 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/magic.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <semaphore.h>
+#include <stddef.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -53,9 +59,105 @@ static void map_file(const char *path, bool unlink_after)
 }
 
 enum hc_kind { HC_NAME, HC_FILES, HC_THREADS, HC_STOPPED, HC_NOBODY, HC_PINNED, HC_SIGNALS, HC_FDS, HC_LIMITS,
-	       HC_CGROUP, HC_MNTNS, HC_NEWNS, HC_PIDNS, HC_PIDNS_EMPTY };
+	       HC_SOCKETS, HC_NETNS, HC_CGROUP, HC_MNTNS, HC_NEWNS, HC_PIDNS, HC_PIDNS_EMPTY };
 
 static void become_ns(enum hc_kind kind, const char *dir);
+
+/* ------------------------------------------------------------------ */
+/* Sockets: every kind of row /proc/net/{tcp,tcp6,udp,udp6,unix} prints  */
+
+/* A listening TCP socket of @family on the loopback (or any) address; its port in *@port. */
+static int tcp_listener(int family, bool any, unsigned short *port)
+{
+	struct sockaddr_storage ss = { 0 };
+	socklen_t len = family == AF_INET ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6);
+	int fd = socket(family, SOCK_STREAM, 0);
+
+	ss.ss_family = (sa_family_t)family;
+	if (family == AF_INET && !any)
+		((struct sockaddr_in *)&ss)->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	else if (family == AF_INET6 && !any)
+		((struct sockaddr_in6 *)&ss)->sin6_addr = in6addr_loopback;
+	if (fd < 0 || bind(fd, (struct sockaddr *)&ss, len) || listen(fd, 8) ||
+	    getsockname(fd, (struct sockaddr *)&ss, &len))
+		_exit(3);
+	*port = ntohs(family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port : ((struct sockaddr_in6 *)&ss)->sin6_port);
+	return fd;
+}
+
+/* Connect to 127.0.0.1:@port and accept: both ends stay open. */
+static int tcp_pair(int lfd, unsigned short port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(port),
+				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int c = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (c < 0 || connect(c, (struct sockaddr *)&sin, sizeof(sin)) || accept(lfd, NULL, NULL) < 0)
+		_exit(3);
+	return c;
+}
+
+/* A unix socket bound to @path (@len bytes: abstract names start with NUL). */
+static int unix_bound(int type, const char *path, size_t len, bool listening)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, type, 0);
+
+	memcpy(sun.sun_path, path, len);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sun, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len)) ||
+	    (listening && listen(fd, 4)))
+		_exit(3);
+	return fd;
+}
+
+static void make_sockets(const char *dir)
+{
+	unsigned short p4, p6;
+	int l4 = tcp_listener(AF_INET, false, &p4), l6 = tcp_listener(AF_INET6, true, &p6), c, u, sv[2];
+	struct sockaddr_in self = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t slen = sizeof(self);
+	char path[256];
+
+	tcp_pair(l4, p4);
+	tcp_pair(l6, p6); /* IPv4 on an IPv6 socket: ::ffff:127.0.0.1 in tcp6 */
+	c = tcp_pair(l4, p4);
+	close(c); /* the side that closes first keeps a time-wait sock */
+	u = socket(AF_INET, SOCK_DGRAM, 0);
+	if (u < 0 || bind(u, (struct sockaddr *)&self, sizeof(self)) || getsockname(u, (struct sockaddr *)&self, &slen))
+		_exit(3);
+	c = socket(AF_INET, SOCK_DGRAM, 0);
+	if (c < 0 || connect(c, (struct sockaddr *)&self, sizeof(self)) || send(c, "datagram", 8, 0) != 8)
+		_exit(3); /* u holds it unread: a receive queue */
+	if (socket(AF_INET6, SOCK_DGRAM, 0) < 0)
+		_exit(3);
+	snprintf(path, sizeof(path), "%s/sock with space\nand newline", dir);
+	unix_bound(SOCK_STREAM, path, strlen(path), true);
+	snprintf(path, sizeof(path), "%s/seq@packet", dir);
+	unix_bound(SOCK_SEQPACKET, path, strlen(path), true);
+	unix_bound(SOCK_DGRAM, "\0uprocfs-hc\0abstract", 21, false);
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) || socket(AF_UNIX, SOCK_DGRAM, 0) < 0)
+		_exit(3);
+}
+
+/* A network namespace of its own, its loopback up, a socket or two in it. */
+static void own_netns(void)
+{
+	struct ifreq ifr = { 0 };
+	unsigned short port;
+	int fd, l;
+
+	if (unshare(CLONE_NEWNET))
+		_exit(3);
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	strcpy(ifr.ifr_name, "lo");
+	if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &ifr))
+		_exit(3);
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(fd, SIOCSIFFLAGS, &ifr))
+		_exit(3);
+	l = tcp_listener(AF_INET, false, &port);
+	tcp_pair(l, port);
+}
 
 /* What each child does before it sleeps for good. */
 static void become(enum hc_kind kind, const char *dir)
@@ -106,6 +208,14 @@ static void become(enum hc_kind kind, const char *dir)
 			_exit(3);
 		break;
 	}
+	case HC_SOCKETS:
+		prctl(PR_SET_NAME, "hc-sockets", 0, 0, 0);
+		make_sockets(dir);
+		break;
+	case HC_NETNS:
+		prctl(PR_SET_NAME, "hc-netns", 0, 0, 0);
+		own_netns();
+		break;
 	case HC_SIGNALS: {
 		sigset_t block;
 		struct sigaction sa = { .sa_handler = on_hup };
@@ -373,7 +483,8 @@ int hardcases_start(struct hardcases *hc)
 		{ HC_NAME, "odd comm" }, { HC_FILES, "odd mapped files" }, { HC_THREADS, "threads" },
 		{ HC_STOPPED, "stopped" }, { HC_NOBODY, "nobody" }, { HC_PINNED, "pinned" },
 		{ HC_SIGNALS, "signals" }, { HC_FDS, "200 fds of every kind" },
-		{ HC_LIMITS, "limits, oom, autogroup, deleted cwd" },
+		{ HC_LIMITS, "limits, oom, autogroup, deleted cwd" }, { HC_SOCKETS, "sockets" },
+		{ HC_NETNS, "own network namespace" },
 	};
 	pid_t zp;
 	int pipefd[2];
@@ -431,6 +542,10 @@ int hardcases_start(struct hardcases *hc)
 		wait_state(zp, 'S');
 	}
 	close(pipefd[0]);
+	if (hardcases_start_mem(hc)) {
+		hardcases_stop(hc);
+		return -ECHILD;
+	}
 	return 0;
 }
 
@@ -448,8 +563,10 @@ void hardcases_stop(struct hardcases *hc)
 	hc->n = 0;
 	stop_ns_cases(hc);
 	if (hc->dir[0]) {
+		hardcases_stop_mem(hc);
 		static const char *const names[] = { "with space", "with\ttab", "with\nnewline",
-						     "with\\backslash", "deleted file" };
+						     "with\\backslash", "deleted file", "sock with space\nand newline",
+						     "seq@packet" };
 		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 			snprintf(path, sizeof(path), "%s/%s", hc->dir, names[i]);
 			unlink(path);

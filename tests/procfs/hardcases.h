@@ -36,6 +36,16 @@ struct hardcases {
  */
 int hardcases_start(struct hardcases *hc);
 
+/**
+ * The memory and waiting cases (hardcases_mem.c), which hardcases_start
+ * starts last: mappings of every kind shared three ways, a thread's child,
+ * threads asleep in a dozen different ways.  0 or -errno.
+ */
+int hardcases_start_mem(struct hardcases *hc);
+
+/** Remove the files hardcases_start_mem made (its processes end with the others). */
+void hardcases_stop_mem(struct hardcases *hc);
+
 /** End exactly the processes hardcases_start began and remove its files. */
 void hardcases_stop(struct hardcases *hc);
 

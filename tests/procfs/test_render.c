@@ -24,7 +24,7 @@ static void set_bits(struct mach_bitmap *b, unsigned int nbits, unsigned int fir
 		mach_bitmap_set(b, i);
 }
 
-static struct mach_vma vma(uint64_t start, uint64_t end, unsigned int flags, uint64_t off,
+static struct mach_vma vma(uint64_t start, uint64_t end, uint64_t flags, uint64_t off,
 			   uint32_t maj, uint32_t min, uint64_t ino, enum mach_vma_kind kind,
 			   const char *name)
 {
@@ -146,7 +146,7 @@ static void build_machine(void)
 			  MACH_VMA_HEAP, NULL);
 	mm->vmas[2] = vma(0x7fe3960cc000, 0x7fe3960ee000, MACH_VM_READ | MACH_VM_WRITE, 0, 0, 0, 0,
 			  MACH_VMA_ANON, NULL);
-	mm->vmas[3] = vma(0x7fe396334000, 0x7fe39633b000, MACH_VM_READ | MACH_VM_SHARED, 0x1000,
+	mm->vmas[3] = vma(0x7fe396334000, 0x7fe39633b000, MACH_VM_READ | MACH_VM_MAYSHARE, 0x1000,
 			  0xfe, 0, 332280, MACH_VMA_FILE, "/tmp/we ird\nna\\me");
 	mm->vmas[3].deleted = true;
 	mm->vmas[4] = vma(0xffffffffff600000ull, 0xffffffffff601000ull, MACH_VM_EXEC, 0, 0, 0, 0,
@@ -341,7 +341,7 @@ static void test_resolve_errors(void)
 
 	ok(pfs_resolve(mach, "/proc/99/status", &f, &ctx, err, sizeof(err)) == -ENOENT &&
 	   strstr(err, "no process 99"), "a missing pid is ENOENT naming it");
-	ok(pfs_resolve(mach, "/proc/6410/smaps", &f, &ctx, err, sizeof(err)) == -ENOENT,
+	ok(pfs_resolve(mach, "/proc/6410/no_such_file", &f, &ctx, err, sizeof(err)) == -ENOENT,
 	   "a file outside the table is ENOENT");
 	ok(pfs_resolve(mach, "/etc/passwd", &f, &ctx, err, sizeof(err)) == -ENOENT,
 	   "a path outside /proc is ENOENT");

@@ -23,8 +23,10 @@
 #include "irq_sums.h"
 #include "sysctl_checks.h"
 #include "spec.h"
+#include "synth_mmsched.h"
 #include "tap.h"
 #include "uprocfs/procfs.h"
+#include "uprocfs/sim.h"
 
 #define EPOCH_NOW 1798761600ull
 #define INITIAL_JIFFIES 4294892296ull
@@ -37,7 +39,9 @@
 enum prop {
 	P_BUILD, P_SORTED, P_TIDS, P_TREE, P_KTHREADS, P_ZOMBIES, P_CMDLINE, P_VMAS, P_LAYOUT,
 	P_COUNTERS, P_TIMES, P_TASK_CPU, P_CPU_TIMES, P_STATES, P_MASKS, P_IDS, P_SIGNALS,
-	P_MEMINFO, P_VMSTAT, P_LOAD, P_PSI, P_IRQS, P_SYSCTL, P_SCHEDSTAT, P_RENDER, NR_PROPS
+	P_MEMINFO, P_VMSTAT, P_LOAD, P_PSI, P_IRQS, P_SYSCTL, P_SCHEDSTAT, P_RENDER,
+	P_MMS, /* synth_mmsched.c's properties follow */
+	NR_PROPS = P_MMS + MMS_NR
 };
 
 static const char *const prop_names[NR_PROPS] = {
@@ -66,11 +70,18 @@ static const char *const prop_names[NR_PROPS] = {
 	[P_SYSCTL] = "/proc/sys: the 6.18 keys and modes, per interface, agreeing with meminfo and the CPUs",
 	[P_SCHEDSTAT] = "schedstat: domains nest, spans hold their CPU, timestamp in jiffies",
 	[P_RENDER] = "every global, process and task file renders; exe links name the executable",
+	/* [P_MMS + k]: mms_prop_names[k] */
 };
 
 static unsigned long fails[NR_PROPS];
 static unsigned long checks[NR_PROPS];
-static const char *cur_label = "";
+static struct tap_props props = { prop_names, fails, checks, "" };
+
+/* The name of property @p. */
+static const char *prop_name(int p)
+{
+	return p >= P_MMS ? mms_prop_names[p - P_MMS] : prop_names[p];
+}
 
 /* Record one check of @p; on failure print the first few reasons. */
 static void check(enum prop p, int cond, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -86,8 +97,21 @@ static void check(enum prop p, int cond, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(msg, sizeof(msg), fmt, ap);
 		va_end(ap);
-		diag("%s: %s: %s", prop_names[p], cur_label, msg);
+		diag("%s: %s: %s", prop_name(p), props.label, msg);
 	}
+}
+
+/* synth_mmsched.c's checks, as properties of this test. */
+static void mms_check(enum mms_prop p, int cond, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void mms_check(enum mms_prop p, int cond, const char *fmt, ...)
+{
+	va_list ap;
+	char msg[512];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	check(P_MMS + p, cond, "%s", msg);
 }
 
 /* ------------------------------------------------------------------ */
@@ -190,7 +214,7 @@ static int render_one(void *arg, const struct pfs_node *n, const struct pfs_ctx 
 	(void)c;
 	pfs_node_path(n, c, path + 6, sizeof(path) - 6);
 	if (render_into(c->mach, path, a->b) && (*a->bad)++ < 5)
-		diag("%s: %s fails", cur_label, path);
+		diag("%s: %s fails", props.label, path);
 	return 0;
 }
 
@@ -433,7 +457,9 @@ static void check_machine(const struct mach_machine *m, const struct mach_synth_
 			majflt += t->majflt;
 			nrun += t->state == MACH_TASK_RUNNING;
 			nblk += t->state == MACH_TASK_DISK_SLEEP;
-			check(P_STATES, t->wchan == (t->state != MACH_TASK_RUNNING), "tid %d: wchan", (int)t->tid);
+			check(P_STATES, (t->wchan_sym != 0) == (t->state != MACH_TASK_RUNNING &&
+							       t->state != MACH_TASK_ZOMBIE),
+			      "tid %d: a wait channel exactly when it waits", (int)t->tid);
 			check(P_STATES, j == 0 || t->state == t0->state || t->state == MACH_TASK_SLEEPING ||
 					t->state == MACH_TASK_RUNNING, "tid %d: state", (int)t->tid);
 
@@ -762,7 +788,7 @@ static void test_determinism(void)
 		struct buf ba = { 0 }, bb = { 0 };
 		unsigned long bad = 0;
 
-		cur_label = specs[i];
+		props.label = specs[i];
 		if (!a || !b) {
 			ok(0, "synth:%s builds: %s", specs[i], err);
 			mach_free(a);
@@ -913,6 +939,28 @@ static void test_contents(void)
 	   mt_names, pinned, groups, seccomp);
 }
 
+/*
+ * The memory and scheduling files as built, and again once the simulator
+ * has run the machine for a few seconds: its tasks ran, waited on
+ * runqueues and slept, and their files must still agree.
+ */
+static void check_after_sim(struct mach_machine *m, const struct mach_synth_opts *o)
+{
+	struct mach_sim_opts so;
+	struct mach_sim *sim = NULL;
+	char err[256];
+
+	mms_check_machine(m, true, mms_check);
+	mach_sim_defaults(&so);
+	so.seed = o->seed;
+	check(P_MMS + MMS_SCHED, mach_sim_create(m, &so, &sim, err, sizeof(err)) == 0, "simulator: %s", err);
+	if (!sim)
+		return;
+	mach_sim_advance(sim, m->uptime_ns + 3000000000ull);
+	mms_check_machine(m, false, mms_check);
+	mach_sim_destroy(sim);
+}
+
 static void test_invariants(void)
 {
 	static const char *const shapes[] = {
@@ -932,17 +980,19 @@ static void test_invariants(void)
 			snprintf(spec, sizeof(spec), "seed=%d", seed);
 		else
 			snprintf(spec, sizeof(spec), "%s", shapes[seed - 51]);
-		cur_label = spec;
+		props.label = spec;
 		check(P_BUILD, mach_synth_parse(&o, spec, err, sizeof(err)) == 0 &&
 				       mach_synth_build(&o, &m, err, sizeof(err)) == 0,
 		      "%s", err);
 		if (!m)
 			continue;
 		check_machine(m, &o, seed <= 50 || o.tasks <= 2000);
+		if (seed <= 50)
+			check_after_sim(m, &o);
 		mach_free(m);
 	}
 	for (int p = 0; p < NR_PROPS; p++)
-		ok(fails[p] == 0 && checks[p] > 0, "%s (%lu checks, %lu failed)", prop_names[p], checks[p], fails[p]);
+		ok(fails[p] == 0 && checks[p] > 0, "%s (%lu checks, %lu failed)", prop_name(p), checks[p], fails[p]);
 }
 
 int main(void)

@@ -9,7 +9,7 @@
  * cpuset css is at or above its group where its parents enable cpuset;
  * mount tables have unique ids, parents inside them (the root's outside),
  * mount points under their parent's; the host has /, /boot, /home and
- * /boot/efi on the disk devices.h names; every file a process maps lies on
+ * /boot/efi on the disks m->sys holds; every file a process maps lies on
  * the root mount of its own table (so maps and mountinfo agree); a
  * container's tasks have pid 1 for the first and unique pids inside their
  * namespace; no inode names two namespaces of different types; the
@@ -37,7 +37,7 @@ static const char *const names[NR_PROPS] = {
 	[P_TREE] = "cgroup tree: parents first, named, tasks only in leaves (and the root)",
 	[P_CSS] = "cpuset css at or above the task's group, where the parents enable cpuset",
 	[P_MOUNTS] = "mount tables: unique ids, parents inside (the root's outside), points under the parent's",
-	[P_HOST] = "the host mounts /, /boot, /boot/efi, /home from the disks of devices.h, cgroup2 on /sys/fs/cgroup",
+	[P_HOST] = "the host mounts /, /boot, /boot/efi, /home and the snaps from the disks of m->sys, cgroup2 on /sys/fs/cgroup",
 	[P_MAPS] = "every mapped file lies on the root mount of its process's table",
 	[P_PIDNS] = "containers: pids inside from 1, unique in their own pid namespace",
 	[P_INO] = "no namespace inode names two types; zombies keep only pid and user",
@@ -130,23 +130,63 @@ static void check_table(const struct mach_mnt_table *t, size_t ti)
 	}
 }
 
+/* Whether the host table mounts @point from block device @b (NULL: nothing is mounted there). */
+static void check_mounted(const struct mach_mnt_table *host, const char *point, const struct mach_blkdev *b)
+{
+	bool found = false;
+
+	for (size_t i = 0; i < host->n; i++)
+		if (!strcmp(host->mounts[i].point, point))
+			found |= b && host->mounts[i].major == b->major && host->mounts[i].minor == b->minor;
+	if (b)
+		check(P_HOST, found, "no %s on %s (%u:%u)", point, b->name, b->major, b->minor);
+	else
+		check(P_HOST, !found, "%s mounted, but the layout has no disk for it", point);
+}
+
+/*
+ * The host's disk mounts are the disks of m->sys: / on the root device,
+ * /boot and /boot/efi on partitions 2 and 1 of the partitioned disk under
+ * it (a microVM's whole-disk root has none), /home on a data disk (vdb or
+ * sdb1) when there is one; every snap's loop device on /snap/NAME/REV.
+ */
 static void check_host(const struct mach_machine *m)
 {
-	static const struct { const char *point; unsigned int major, minor; } want[] = {
-		{ "/", 254, 1 }, { "/boot", 254, 2 }, { "/boot/efi", 254, 15 }, { "/home", 254, 3 },
-		{ "/sys/fs/cgroup", 0, 26 },
-	};
 	const struct mach_mnt_table *host = m->nmnt_tables ? &m->mnt_tables[0] : NULL;
+	const struct mach_sys *sys = &m->sys;
+	const struct mach_blkdev *root = sys->root_blk >= 0 ? &sys->blk[sys->root_blk] : NULL, *under = root;
+	const struct mach_blkdev *boot = NULL, *efi = NULL, *data = NULL;
 
 	check(P_HOST, host && host->ns_ino == MACH_NS_INO_INIT_MNT, "table 0 is the initial namespace's");
-	for (size_t k = 0; host && k < sizeof(want) / sizeof(want[0]); k++) {
-		bool found = false;
+	check(P_HOST, root != NULL, "the machine has a root device");
+	if (!host || !root)
+		return;
+	if (root->kind == MACH_BLK_DM && root->slave >= 0)
+		under = &sys->blk[root->slave];
+	for (size_t i = 0; i < sys->nblk; i++) {
+		const struct mach_blkdev *b = &sys->blk[i];
 
-		for (size_t i = 0; i < host->n; i++)
-			found |= !strcmp(host->mounts[i].point, want[k].point) && host->mounts[i].major == want[k].major &&
-				 host->mounts[i].minor == want[k].minor;
-		check(P_HOST, found, "no %s on %u:%u", want[k].point, want[k].major, want[k].minor);
+		if (under->partno && b->disk == under->disk && b != &sys->blk[under->disk])
+			boot = b->partno == 2 ? b : boot, efi = b->partno == 1 ? b : efi;
+		if (!strcmp(b->name, "vdb") || !strcmp(b->name, "sdb1"))
+			data = b;
+		if (b->kind == MACH_BLK_LOOP && b->backing_file && strstr(b->backing_file, "/snapd/snaps/")) {
+			char point[128];
+			const char *f = strrchr(b->backing_file, '/') + 1, *us = strrchr(f, '_'), *dot = strrchr(f, '.');
+
+			snprintf(point, sizeof(point), "/snap/%.*s/%.*s", (int)(us - f), f, (int)(dot - us - 1), us + 1);
+			check_mounted(host, point, b);
+		}
 	}
+	check_mounted(host, "/", root);
+	check_mounted(host, "/boot", boot);
+	check_mounted(host, "/boot/efi", efi);
+	check_mounted(host, "/home", data);
+	bool cgroup2 = false;
+
+	for (size_t i = 0; i < host->n; i++)
+		cgroup2 |= !strcmp(host->mounts[i].point, "/sys/fs/cgroup") && !strcmp(host->mounts[i].fstype, "cgroup2");
+	check(P_HOST, cgroup2, "no cgroup2 on /sys/fs/cgroup");
 }
 
 /* Files a process maps from its root filesystem: named, not the SysV or /dev/zero ones on 0:1. */

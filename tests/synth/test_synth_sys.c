@@ -22,7 +22,7 @@
 #include "tap.h"
 #include "uprocfs/machine.h"
 
-enum prop { P_SWAP, P_BLK, P_ROOT, P_DISKIO, P_ZONES, P_BUDDY, P_ZONESTAT, P_WMARK, P_SLAB, P_KERNEL, NR_PROPS };
+enum prop { P_SWAP, P_BLK, P_ROOT, P_DISKIO, P_ZONES, P_BUDDY, P_ZONESTAT, P_WMARK, P_SLAB, P_KERNEL, P_LOCKFD, NR_PROPS };
 
 static const char *const prop_names[NR_PROPS] = {
 	[P_SWAP] = "swaps: SwapTotal and SwapFree are the areas' pages; a partition's device exists",
@@ -35,6 +35,7 @@ static const char *const prop_names[NR_PROPS] = {
 	[P_WMARK] = "watermarks ordered, protection from the reserve ratios, a pageset per online CPU",
 	[P_SLAB] = "slab caches: whole slabs, and 95-100% of SReclaimable and SUnreclaim",
 	[P_KERNEL] = "version names the release; locks: ids ascending, live owners; cgroups counted",
+	[P_LOCKFD] = "every lock held is an fd's lock: /proc/locks and the owners' fdinfo lock: lines agree",
 };
 
 static unsigned long fails[NR_PROPS], checks[NR_PROPS];
@@ -266,6 +267,48 @@ static void check_kernel(const struct mach_machine *m)
 	}
 }
 
+/* The fd of @pid whose file @l locks, or NULL. */
+static const struct mach_fd *lock_fd(const struct mach_machine *m, const struct mach_file_lock *l)
+{
+	const struct mach_process *p = l->pid > 0 ? mach_find_process(m, l->pid) : NULL;
+
+	for (size_t i = 0; !p && l->fd >= 0 && i < m->nprocs; i++)
+		for (unsigned int j = 0; m->procs[i].files && j < m->procs[i].files->nfds; j++)
+			if (m->procs[i].files->fds[j].ino == l->ino && m->procs[i].files->fds[j].fd == l->fd)
+				p = &m->procs[i];
+	for (unsigned int j = 0; p && p->files && j < p->files->nfds; j++)
+		if (p->files->fds[j].fd == l->fd)
+			return &p->files->fds[j];
+	return NULL;
+}
+
+/*
+ * A lock is held through an open file: each /proc/locks line that is not a
+ * waiter is one of its owner's fd's locks (same inode, class and range),
+ * a waiter's process has the file open, and each fd's lock is listed.
+ */
+static void check_lock_fds(const struct mach_machine *m)
+{
+	size_t held = 0, listed = 0;
+
+	for (size_t i = 0; i < m->sys.nlocks; i++) {
+		const struct mach_file_lock *l = &m->sys.locks[i];
+		const struct mach_fd *f = lock_fd(m, l);
+		bool found = false;
+
+		check(P_LOCKFD, f && f->ino == l->ino, "lock %zu (pid %d, fd %d): no open file", i, l->pid, l->fd);
+		for (unsigned int k = 0; f && !l->level && k < f->nlocks; k++)
+			found |= f->locks[k].cls == l->cls && f->locks[k].start == l->start && f->locks[k].end == l->end &&
+				 f->locks[k].ino == l->ino && f->locks[k].dev_minor == l->dev_minor;
+		check(P_LOCKFD, l->level || found, "lock %zu not among fd %d's locks", i, l->fd);
+		listed += !l->level;
+	}
+	for (size_t i = 0; i < m->nprocs; i++)
+		for (unsigned int j = 0; m->procs[i].files && j < m->procs[i].files->nfds; j++)
+			held += m->procs[i].files->fds[j].nlocks;
+	check(P_LOCKFD, held == listed, "fds hold %zu locks, /proc/locks lists %zu", held, listed);
+}
+
 static void run(const char *spec)
 {
 	struct mach_machine *m = NULL;
@@ -283,6 +326,7 @@ static void run(const char *spec)
 	check_zones(m);
 	check_slabs(m);
 	check_kernel(m);
+	check_lock_fds(m);
 	mach_free(m);
 }
 

@@ -189,3 +189,26 @@ int tap_done(void)
 		printf("# %d of %d tests failed\n", tests_failed, tests_run);
 	return tests_failed || (planned > 0 && planned != tests_run) ? 1 : 0;
 }
+
+void tap_prop(struct tap_props *ps, int p, int cond, const char *fmt, ...)
+{
+	va_list ap;
+	char msg[512];
+
+	ps->checks[p]++;
+	if (cond)
+		return;
+	if (ps->fails[p]++ < 5) {
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+		diag("%s: %s: %s", ps->names[p], ps->label, msg);
+	}
+}
+
+void tap_props_report(const struct tap_props *ps, int n)
+{
+	for (int p = 0; p < n; p++)
+		ok(ps->fails[p] == 0 && ps->checks[p] > 0, "%s (%lu checks, %lu failed)", ps->names[p], ps->checks[p],
+		   ps->fails[p]);
+}

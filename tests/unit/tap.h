@@ -40,6 +40,20 @@ int is_bytes(const void *got, size_t got_len, const void *want, size_t want_len,
 void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /** Print a diagnostic showing @len bytes of @p escaped. */
 void diag_escaped(const char *label, const void *p, size_t len);
+/**
+ * Property checks: each check of property p counts in checks[p], each
+ * failure in fails[p], and the first few failures print "# NAME: LABEL: why".
+ */
+struct tap_props {
+	const char *const *names;  /* per property */
+	unsigned long *fails, *checks;
+	const char *label;         /* what is being checked now (a machine's spec) */
+};
+/** Record one check of property @p of @ps. */
+void tap_prop(struct tap_props *ps, int p, int cond, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/** One ok() per property of @ps (@n of them): none failed, and some were checked. */
+void tap_props_report(const struct tap_props *ps, int n);
+
 /** Finish: print the plan if it was deferred; return the exit status. */
 int tap_done(void);
 
