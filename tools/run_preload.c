@@ -54,6 +54,7 @@ struct pl_daemon {
 	struct ua_arena *next;
 	uint64_t next_gen;
 	size_t last_used;
+	size_t last_tasks;        /* tasks (threads) of the last snapshot: its bytes per task */
 };
 
 static uint64_t mono_ns(clockid_t clk)
@@ -133,6 +134,7 @@ void pl_daemon_changed(void *arg)
 struct clone_job {
 	struct ua_arena *a;
 	struct pl_snap *hdr;
+	size_t tasks;
 };
 
 static int clone_locked(void *arg, const struct mach_machine *m)
@@ -141,6 +143,9 @@ static int clone_locked(void *arg, const struct mach_machine *m)
 
 	j->hdr->mach = mach_clone_into(j->a, m);
 	j->hdr->uptime_ns = m->uptime_ns;
+	j->tasks = 0;
+	for (size_t i = 0; i < m->nprocs; i++)
+		j->tasks += m->procs[i].nthreads;
 	return j->hdr->mach ? 0 : -ENOMEM;
 }
 
@@ -198,6 +203,7 @@ static int publish(struct pl_daemon *d)
 	j.hdr->changes = __atomic_load_n(&d->ctl->changes, __ATOMIC_SEQ_CST);
 	rc = pfs_model_source_read(d->src, clone_locked, &j);
 	d->last_used = ua_used(j.a);
+	d->last_tasks = j.tasks;
 	if (!rc)
 		rc = ua_trim(j.a);
 	uptime = j.hdr->uptime_ns;
@@ -287,11 +293,12 @@ void pl_daemon_stats(const struct pl_daemon *d, char *buf, size_t size)
 
 	snprintf(buf, size,
 		 "preload: %llu processes served, %llu left to FUSE; %llu files served, %llu calls passed on, "
-		 "%llu waits; %llu snapshots, %.1f ms each",
+		 "%llu waits; %llu snapshots, %.1f ms each, the last %.1f MiB (%zu bytes per task of %zu)",
 		 (unsigned long long)q->procs_served, (unsigned long long)q->procs_fallback,
 		 (unsigned long long)q->opens, (unsigned long long)q->passes, (unsigned long long)q->waits,
 		 (unsigned long long)d->ctl->publishes,
-		 d->ctl->publishes ? (double)d->publish_total_ns / 1e6 / (double)d->ctl->publishes : 0.0);
+		 d->ctl->publishes ? (double)d->publish_total_ns / 1e6 / (double)d->ctl->publishes : 0.0,
+		 (double)d->last_used / 1048576.0, d->last_tasks ? d->last_used / d->last_tasks : 0, d->last_tasks);
 }
 
 void pl_daemon_stop(struct pl_daemon *d)
