@@ -493,6 +493,12 @@ int plb_list(const char *path, struct plb_dirent **ents, size_t *n)
 		if (!pfs_bind(x.c.mach, &child, &cc))
 			add(&l, name, &child, pfs_node_mode(&child, NULL), i);
 	}
+	/* a directory none of whose entries exists lists an error (net/ of a zombie), as the mount's readdir */
+	if (x.n.entry && x.n.entry->empty_list_err && l.n == 2) {
+		pls_leave(&x.h);
+		free(l.v);
+		return x.n.entry->empty_list_err;
+	}
 	if (pfs_dir_merged(&x.n)) {
 		list_instances(&x, NULL, ID_OFFSET_BASE, &l);
 	} else {
