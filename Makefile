@@ -22,13 +22,15 @@ demo: build
 check: deps
 	@./tools/check.sh
 
-# Every libFuzzer target for FUZZ_SECONDS (default 60) each: make fuzz FUZZ_SECONDS=600
+# Every libFuzzer target for FUZZ_SECONDS (default 60) each: make fuzz FUZZ_SECONDS=600;
+# then the slow checks: 200 lazy unmounts during reads (test_unmount.sh)
 FUZZ_SECONDS ?= 60
-fuzz: deps
+fuzz: build
 	@[ -f build-fuzz/build.ninja ] || CC=clang meson setup build-fuzz -Dfuzz=true \
 		-Db_sanitize=address,undefined -Db_lundef=false
 	meson configure build-fuzz -Dfuzz_seconds=$(FUZZ_SECONDS)
 	meson test -C build-fuzz --suite fuzz --print-errorlogs -v
+	tests/fuse/test_unmount.sh build/uprocfs build/tests/fuse/fuse_stress 200
 
 bench: build
 	./build/uprocfs bench

@@ -54,7 +54,7 @@ static int remove_tree(const char *path)
 	return rmdir(path) ? -errno : 0;
 }
 
-/* 1 when @path is a directory with entries, 0 when empty or missing, -errno otherwise. */
+/* 1 when @path is a directory with entries (or no directory), 0 when empty or missing, -ELOOP for a symlink, -errno otherwise. */
 static int holds_anything(const char *path)
 {
 	struct dirent *de;
@@ -64,6 +64,8 @@ static int holds_anything(const char *path)
 
 	if (lstat(path, &st))
 		return errno == ENOENT ? 0 : -errno;
+	if (S_ISLNK(st.st_mode))
+		return -ELOOP;
 	if (!S_ISDIR(st.st_mode))
 		return 1;
 	d = opendir(path);
@@ -85,6 +87,11 @@ int tw_begin(struct tree_writer *w, const char *dest, bool force, char *err, siz
 	while (len > 1 && dest[len - 1] == '/')
 		len--;
 	full = holds_anything(dest);
+	if (full == -ELOOP) {
+		/* even with --force: replacing a planted link would leave it behind, renamed, outside our tree */
+		snprintf(err, errlen, "%s: a symlink (not followed): give a directory", dest);
+		return full;
+	}
 	if (full < 0) {
 		snprintf(err, errlen, "%s: %s", dest, strerror(-full));
 		return full;

@@ -73,10 +73,17 @@ enum mach_cputime {
 	MACH_NR_CPUTIME
 };
 
-/** Per-CPU scheduler statistics of /proc/schedstat version 17. */
+/*
+ * Per-CPU scheduler statistics of /proc/schedstat versions 15 to 17.  The
+ * idle types in the enum order of version 16 and later (busy first);
+ * version 15 prints idle, busy, newly idle.
+ */
 enum mach_idle_type { MACH_IDLE_BUSY, MACH_IDLE_IDLE, MACH_IDLE_NEWLY, MACH_NR_IDLE_TYPES };
 
-/* Per idle type, in printed order (v17). */
+/*
+ * Per idle type, in printed order of version 17, then the one counter
+ * versions 15 and 16 print in place of the four imbalance kinds.
+ */
 enum mach_lb_stat {
 	MACH_LB_COUNT,
 	MACH_LB_BALANCED,
@@ -89,8 +96,14 @@ enum mach_lb_stat {
 	MACH_LB_HOT_GAINED,
 	MACH_LB_NOBUSYQ,
 	MACH_LB_NOBUSYG,
+	MACH_LB_IMBALANCE,        /* versions 15 and 16: lb_imbalance */
 	MACH_NR_LB_STATS
 };
+
+/** The lb counters a schedstat version prints per idle type, in order; *@n set. */
+const enum mach_lb_stat *mach_schedstat_lb_fields(unsigned int version, unsigned int *n);
+/** The idle types in the order schedstat @version prints them. */
+const enum mach_idle_type *mach_schedstat_idle_order(unsigned int version);
 
 /* After the three idle-type groups, in printed order. */
 enum mach_domain_tail {
@@ -113,7 +126,7 @@ enum mach_domain_tail {
 enum mach_sd_level { MACH_SD_SMT, MACH_SD_CLS, MACH_SD_MC, MACH_SD_PKG, MACH_SD_NUMA, MACH_NR_SD_LEVELS };
 
 struct mach_sched_domain {
-	enum mach_sd_level level;
+	enum mach_sd_level level; /* printed by version 17 only: a loaded version 15/16 leaves it 0 */
 	struct mach_bitmap span;   /* CPUs of the domain, nr_cpu_ids bits */
 	uint32_t lb[MACH_NR_IDLE_TYPES][MACH_NR_LB_STATS];
 	uint32_t tail[MACH_NR_DOMAIN_TAIL];
@@ -275,6 +288,7 @@ struct mach_mm {
 	uint64_t vm_peak, vm_size, vm_lck, vm_pin, vm_hwm, vm_rss;
 	uint64_t rss_anon, rss_file, rss_shmem;
 	uint64_t vm_data, vm_stk, vm_exe, vm_lib, vm_pte, vm_swap;
+	uint64_t vm_pmd;          /* VmPMD: (4.0-4.14 kept PMD pages apart from VmPTE) */
 	uint64_t hugetlb_pages;
 	bool core_dumping;
 	bool thp_enabled;
@@ -544,6 +558,7 @@ struct mach_thread {
 	/* the processes it forked (task/<tid>/children): their tgids in its children list's order */
 	unsigned int nchildren;
 	pid_t *children;
+	uint64_t wchan_addr;      /* field 35 before 4.4 (profile.stat_wchan_addr): where it blocks */
 	int ioprio;               /* ioprio_get: class << 13 | level; 0 when never set */
 	int exit_code;            /* stat field 52 of task/<tid>/stat */
 	/* namespaces and control groups (mach_ns.h): indices into the machine's tables */
@@ -612,6 +627,23 @@ struct mach_process {
 /* ------------------------------------------------------------------ */
 /* The kernel profile: optional lines of the source kernel             */
 
+/* Keys outside the vocabulary a profile holds, per file. */
+#define MACH_MAX_EXTRA_KEYS 64
+
+/*
+ * A line of /proc/meminfo or /proc/vmstat whose name is not in the
+ * vocabulary (mach_vocab.h): a counter of an older kernel (nr_bounce,
+ * allocstall, workingset_refault), a distribution's backport, a key of a
+ * newer kernel.  Kept by name and printed where the file listed it; its
+ * value is the machine's (meminfo_extra[], vmstat_extra[]).
+ */
+struct mach_extra_key {
+	char name[48];            /* vmstat: the name; meminfo: the label through its ':' */
+	unsigned char col;        /* meminfo: the column the digits end at (label, padding, digits) */
+	bool kb;                  /* meminfo: " kB" follows the value */
+	bool is_signed;           /* an s64 (printed with '-' when negative), else a u64 */
+};
+
 struct mach_profile {
 	unsigned int kernel_major, kernel_minor;
 	char kernel_release[64];  /* /proc/sys/kernel/osrelease */
@@ -620,17 +652,35 @@ struct mach_profile {
 	bool status_hugetlb, status_core_dumping, status_thp_enabled, status_untag_mask;
 	bool status_seccomp, status_seccomp_filters, status_spec_ib, status_mems_allowed;
 	bool status_x86_features;
+	/* lines of older kernels: VmPin (3.2), Rss* and HugetlbPages (4.5), VmPMD (4.0-4.14 only) */
+	bool status_vmpin, status_rss, status_vmpmd;
+	bool status_capamb, status_nnp, status_ssb; /* CapAmb (4.3), NoNewPrivs (4.10), Speculation_ (4.17) */
+	bool status_groups_space;  /* an empty Groups: list prints "\t " (4.10+), not "\t" */
 	unsigned int sig_hex_digits; /* _NSIG / 4: 16 on x86 */
+	/* /proc/<pid>/stat: start_data..start_brk (3.3), arg_start..exit_code (3.5) */
+	bool stat_brk_fields, stat_arg_fields;
+	bool stat_wchan_addr;     /* field 35 is the wchan address (before 4.4), not a 0/1 flag */
+	/* /proc/stat: the cpu lines' columns (7 to 10: steal 2.6.11, guest 2.6.24, guest_nice 2.6.33) */
+	unsigned int stat_cpu_columns;
+	bool stat_softirq;        /* the softirq line (2.6.31) */
 	/* /proc/schedstat (absent without CONFIG_SCHEDSTATS, as on the reference VM) */
 	bool has_schedstat;
 	unsigned int schedstat_version;
 	/* /proc/interrupts: the arch rows this kernel prints (bit per enum mach_arch_irq) */
 	uint32_t arch_irq_rows;
-	/* /proc/meminfo and /proc/vmstat: which lines, in order */
+	/*
+	 * /proc/meminfo and /proc/vmstat: which lines, in order.  An entry
+	 * below MACH_NR_MEMINFO (MACH_NR_VMSTAT) is a vocabulary id; one at or
+	 * above it is the key meminfo_extra[entry - MACH_NR_MEMINFO] (vmstat_extra).
+	 */
 	unsigned int nmeminfo;
-	enum mach_meminfo_id meminfo_order[MACH_NR_MEMINFO];
+	uint16_t meminfo_order[MACH_NR_MEMINFO + MACH_MAX_EXTRA_KEYS];
+	unsigned int nmeminfo_extra;
+	struct mach_extra_key meminfo_extra[MACH_MAX_EXTRA_KEYS];
 	unsigned int nvmstat;
-	enum mach_vmstat_id vmstat_order[MACH_NR_VMSTAT];
+	uint16_t vmstat_order[MACH_NR_VMSTAT + MACH_MAX_EXTRA_KEYS];
+	unsigned int nvmstat_extra;
+	struct mach_extra_key vmstat_extra[MACH_MAX_EXTRA_KEYS];
 	/* zoneinfo's lists, HZ (mach_sys.h) */
 	struct mach_sys_profile sys;
 };
@@ -676,6 +726,9 @@ struct mach_machine {
 
 	uint64_t meminfo[MACH_NR_MEMINFO]; /* kB, or a count for HugePages_* */
 	uint64_t vmstat[MACH_NR_VMSTAT];
+	/* the values of the profile's extra keys (an s64 one as two's complement) */
+	uint64_t meminfo_extra[MACH_MAX_EXTRA_KEYS];
+	uint64_t vmstat_extra[MACH_MAX_EXTRA_KEYS];
 
 	unsigned long avenrun[3]; /* FSHIFT fixed point */
 	unsigned int nr_running;  /* loadavg 4th field, numerator */
@@ -918,7 +971,15 @@ struct mach_synth_opts {
 	unsigned int depth;       /* cgroup depth of the workload (simulator), default 2 */
 	double load;              /* target CPU busy fraction (simulator), default 0.5 */
 	double io, mem;           /* fractions of time tasks stall on io / memory, default 0.05 / 0.02 */
+	/*
+	 * The kernel whose files the machine prints: major * 100 + minor, one
+	 * of mach_synth_kernels(); 0 (the default) is Linux 6.18.
+	 */
+	unsigned int kernel;
 };
+
+/** The kernels `synth:kernel=` accepts (major * 100 + minor, oldest first); *@n set. */
+const unsigned int *mach_synth_kernels(size_t *n);
 
 /** The defaults above. */
 void mach_synth_defaults(struct mach_synth_opts *o);

@@ -303,6 +303,66 @@ int lex_s64(struct lex *lx, int64_t *v, int64_t min, int64_t max)
 	return 0;
 }
 
+/* The digits at the cursor, refusing a leading zero (the kernel never prints one). */
+static int canonical_digits(struct lex *lx, uint64_t *v)
+{
+	const char *start = lx->p;
+	int rc = digits(lx, v);
+
+	if (!rc && *start == '0' && lx->p - start > 1) {
+		char ctx[128];
+
+		ctx_text(lx, ctx, sizeof(ctx));
+		return lex_fail_at(lx, start, "leading zero in a number the kernel prints without one%s", ctx);
+	}
+	return rc;
+}
+
+int lex_u64_exact(struct lex *lx, uint64_t *v)
+{
+	if (lex_peek(lx, ' '))
+		return lex_expected(lx, "a number with no padding");
+	return canonical_digits(lx, v);
+}
+
+int lex_s64_exact(struct lex *lx, int64_t *v)
+{
+	const char *start = lx->p;
+	bool neg = lex_accept(lx, "-");
+	uint64_t mag;
+	int rc;
+
+	if (lex_peek(lx, ' '))
+		return lex_expected(lx, "a number with no padding");
+	if ((rc = canonical_digits(lx, &mag)))
+		return rc;
+	if (neg && !mag)
+		return lex_fail_at(lx, start, "\"-0\" is not a number the kernel prints");
+	if (neg ? mag > (uint64_t)INT64_MAX + 1 : mag > (uint64_t)INT64_MAX)
+		return too_large(lx, start);
+	*v = neg ? (mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag) : (int64_t)mag;
+	return 0;
+}
+
+int lex_u64_width(struct lex *lx, uint64_t *v, unsigned int width)
+{
+	const char *start = lx->p;
+	size_t pad = lex_skip_spaces(lx), ndig;
+	int rc = canonical_digits(lx, v);
+
+	if (rc)
+		return rc;
+	ndig = (size_t)(lx->p - start) - pad;
+	if (pad + ndig != (ndig < width ? width : ndig)) {
+		char ctx[128];
+
+		ctx_text(lx, ctx, sizeof(ctx));
+		return lex_fail_at(lx, start, "%zu spaces before a %zu-digit number where the kernel pads to "
+				   "%u columns%s", pad, ndig, width, ctx);
+	}
+	return 0;
+}
+
 int lex_token_end(struct lex *lx, const char *start)
 {
 	if (lex_eof(lx) || *lx->p == ' ' || *lx->p == '\n')

@@ -93,6 +93,20 @@ int lex_u64_max(struct lex *lx, uint64_t *v, uint64_t max);
 /** An optionally negative decimal within [@min, @max]. */
 int lex_s64(struct lex *lx, int64_t *v, int64_t min, int64_t max);
 /**
+ * A decimal number as the kernel prints it, with nothing to choose: no
+ * padding and no leading zero (but "0"), so its text is the only one that
+ * value has.  A text that is not is refused rather than read by value.
+ */
+int lex_u64_exact(struct lex *lx, uint64_t *v);
+/** lex_u64_exact of an optionally negative number ("-0" refused). */
+int lex_s64_exact(struct lex *lx, int64_t *v);
+/**
+ * A decimal right-aligned with spaces to @width columns, as
+ * seq_put_decimal_ull_width and "%*lu" print it: exactly the padding that
+ * width leaves, no leading zero.
+ */
+int lex_u64_width(struct lex *lx, uint64_t *v, unsigned int width);
+/**
  * After a number that must stand alone (fields separated by spaces): fail
  * with "expected a number" naming the whole token from @start unless the
  * text continues with a space, a newline or its end.

@@ -33,7 +33,7 @@ enum ld_st {
 	ST_UID, ST_GID, ST_FDSIZE, ST_GROUPS, ST_NSTGID, ST_NSPID, ST_NSPGID, ST_NSSID,
 	ST_KTHREAD,
 	ST_VMPEAK, ST_VMSIZE, ST_VMLCK, ST_VMPIN, ST_VMHWM, ST_VMRSS, ST_RSSANON, ST_RSSFILE,
-	ST_RSSSHMEM, ST_VMDATA, ST_VMSTK, ST_VMEXE, ST_VMLIB, ST_VMPTE, ST_VMSWAP,
+	ST_RSSSHMEM, ST_VMDATA, ST_VMSTK, ST_VMEXE, ST_VMLIB, ST_VMPTE, ST_VMPMD, ST_VMSWAP,
 	ST_HUGETLB, ST_COREDUMP, ST_THP, ST_UNTAG,
 	ST_THREADS, ST_SIGQ, ST_SIGPND, ST_SHDPND, ST_SIGBLK, ST_SIGIGN, ST_SIGCGT,
 	ST_CAPINH, ST_CAPPRM, ST_CAPEFF, ST_CAPBND, ST_CAPAMB, ST_NNP, ST_SECCOMP,
@@ -46,6 +46,12 @@ enum ld_st {
 enum ld_dec {
 	DEC_UMASK, DEC_NGID, DEC_NS, DEC_KTHREAD, DEC_HUGETLB, DEC_COREDUMP, DEC_THP,
 	DEC_UNTAG, DEC_SECCOMP, DEC_SECCOMP_FILTERS, DEC_SIB, DEC_MEMS, DEC_X86,
+	/* lines older kernels lack (and VmPMD, which only 4.0-4.14 print) */
+	DEC_VMPIN, DEC_RSS, DEC_VMPMD, DEC_CAPAMB, DEC_NNP, DEC_SSB,
+	/* not a line: whether an empty Groups: list prints a space (4.10+) */
+	DEC_GROUPS_SPACE,
+	/* decided by /proc/<pid>/stat: fields 45-47 (3.3+), 48-52 (3.5+), wchan an address (< 4.4) */
+	DEC_STAT_BRK, DEC_STAT_ARGS, DEC_STAT_WCHAN_ADDR,
 	LD_NR_DEC, DEC_NONE = -1
 };
 
@@ -69,6 +75,7 @@ struct ld_status {
 	char name[MACH_COMM_MAX];        /* Name:, unescaped */
 	unsigned int ngroups;
 	uint32_t *groups;
+	signed char groups_space;        /* an empty Groups: list: 1 "\t ", 0 "\t"; -1 a list */
 	unsigned int ns_levels;
 	pid_t ns[4][MACH_NS_LEVELS_MAX]; /* tgid, pid, pgid, sid */
 	struct mach_bitmap cpus, mems;   /* as wide as their text allows (hi) */
@@ -119,6 +126,7 @@ struct ld_stat {
 	char comm[MACH_COMM_MAX];
 	enum mach_task_state state;
 	uint64_t f[LD_STAT_FIELDS + 1];     /* by field number; signed ones as two's complement */
+	unsigned int nfields;               /* 44, 47 or 52: the kernel's (the rest read 0) */
 	unsigned int line[LD_STAT_FIELDS + 1];
 };
 
@@ -395,6 +403,13 @@ int ld_parse_comm(struct lex *lx, struct ld_bytes *b);
 int ld_parse_stat(struct lex *lx, struct mach_machine *m);
 int ld_parse_meminfo(struct lex *lx, struct mach_machine *m);
 int ld_parse_vmstat(struct lex *lx, struct mach_machine *m);
+/**
+ * Start extra key @n of @keys (meminfo's or vmstat's names outside the
+ * vocabulary) as @name (@len bytes): refused when too long, repeated or one
+ * too many (@what names the kind: "line", "counter").  0 or -EINVAL.
+ */
+int ld_extra_key_new(struct lex *lx, struct mach_extra_key *keys, unsigned int n, const char *name, size_t len,
+		     const char *esc, const char *what);
 int ld_parse_loadavg(struct lex *lx, struct mach_machine *m);
 /** /proc/interrupts and /proc/softirqs, after stat: -EAGAIN when they disagree with its totals. */
 int ld_parse_interrupts(struct lex *lx, struct mach_machine *m);

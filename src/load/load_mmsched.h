@@ -134,9 +134,10 @@ int ld_assemble_smaps(const struct ld_msg *ms, struct ld_pid *lp, struct mach_pr
  * and children files against each other and against what @out holds from
  * its status, stat and maps, and put them into @out: its mm's VMAs take
  * smaps' counters, its threads the rest.  0, -EINVAL (files disagree),
- * -ENOTSUP (they agree but the model cannot hold them), -ENOMEM.
+ * -ENOTSUP (they agree but the model cannot hold them), -ENOMEM.  @wchan_addr:
+ * stat field 35 is an address (before 4.4), not the 0/1 flag of the state.
  */
 int ld_assemble_mmsched(const struct mach_loader *ld, struct ld_pid *lp, struct mach_process *out,
-			char *err, size_t errlen);
+			bool wchan_addr, char *err, size_t errlen);
 
 #endif

@@ -123,7 +123,7 @@ static int snmp_icmp(struct lex *lx, struct mach_net *n, uint64_t types[2][MACH_
 /* " InType3" or " OutType8": the per-type index (0x100 | type for Out). */
 static int msg_name(struct lex *lx, int *idx)
 {
-	uint64_t t;
+	uint64_t t = 0; /* read below even when the number failed */
 	int out, rc = lex_expect(lx, " ");
 
 	if (rc)
@@ -134,7 +134,8 @@ static int msg_name(struct lex *lx, int *idx)
 	rc = lex_expect(lx, "Type");
 	if (!rc)
 		rc = ld_net_dec(lx, 0, 255, &t);
-	*idx = (int)t | (out ? 0x100 : 0);
+	if (!rc)
+		*idx = (int)t | (out ? 0x100 : 0);
 	return rc;
 }
 

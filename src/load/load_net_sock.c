@@ -21,14 +21,15 @@
 /* "ADDR:PORT" in the file's form. */
 static int endpoint(struct lex *lx, bool v6, unsigned char addr[16], uint16_t *port)
 {
-	uint64_t p;
+	uint64_t p = 0; /* stored below even when a read failed */
 	int rc = v6 ? ld_net_ipv6_hex(lx, addr) : ld_net_ipv4_hex(lx, addr);
 
 	if (!rc)
 		rc = lex_expect(lx, ":");
 	if (!rc)
 		rc = ld_net_hex_max(lx, 4, true, 0xffff, &p);
-	*port = (uint16_t)p;
+	if (!rc)
+		*port = (uint16_t)p;
 	return rc;
 }
 
@@ -101,8 +102,8 @@ static int row_end(struct lex *lx, const char *start, size_t width)
 /* After the pointer of a full socket: " %lu %lu %u %u %d". */
 static int tcp_full_tail(struct lex *lx, struct mach_socket *s)
 {
-	uint64_t rto, ato, ack, cwnd;
-	int64_t ss;
+	uint64_t rto = 0, ato = 0, ack = 0, cwnd = 0; /* stored below even when a read failed */
+	int64_t ss = 0;
 	int rc;
 
 	lex_ctx(lx, "rto");
@@ -121,12 +122,14 @@ static int tcp_full_tail(struct lex *lx, struct mach_socket *s)
 	lex_ctx(lx, "ssthresh");
 	if (!rc && !(rc = lex_expect(lx, " ")))
 		rc = ld_net_int(lx, INT32_MIN, INT32_MAX, &ss);
+	if (rc)
+		return rc;
 	s->rto = (uint32_t)rto;
 	s->ato = (uint32_t)ato;
 	s->ack_flags = (unsigned char)ack;
 	s->cwnd = (uint32_t)cwnd;
 	s->ssthresh = (int32_t)ss;
-	return rc;
+	return 0;
 }
 
 /* What a time-wait or request row says of the kind, and the zeros it prints. */

@@ -13,14 +13,15 @@
 /* @label then a "%d" into *@v. */
 static int labelled_int(struct lex *lx, const char *label, int32_t *v)
 {
-	int64_t x;
+	int64_t x = 0; /* read below even when the number failed */
 	int rc;
 
 	lex_ctx(lx, label);
 	rc = lex_expect(lx, label);
 	if (!rc)
 		rc = ld_net_int(lx, INT32_MIN, INT32_MAX, &x);
-	*v = (int32_t)x;
+	if (!rc)
+		*v = (int32_t)x;
 	return rc;
 }
 

@@ -3,7 +3,7 @@
  * load_pid_stat.c - parse /proc/<pid>/stat and task/<tid>/stat, as printed by
  * fs/proc/array.c do_task_stat() (Linux 6.18; procfs-facts.md section 3.1).
  *
- * One line of 52 fields.  The comm (field 2) is printed raw between
+ * One line of 52 fields (44 before 3.3, 47 before 3.5).  The comm (field 2) is printed raw between
  * parentheses, so it may hold spaces, parentheses and even newlines: it runs
  * from the first '(' to the last ')' of the file, since no later field can
  * contain one.  Signed fields may be negative.  What a field means for the
@@ -101,8 +101,8 @@ static int parse_value(struct lex *lx, struct ld_stat *st, enum ld_stat_field n)
 	case LD_STAT_FLAGS: case LD_STAT_RT_PRIORITY: case LD_STAT_POLICY:
 		/* unsigned int in the kernel */
 		return lex_u64_max(lx, &st->f[n], UINT32_MAX);
-	case LD_STAT_WCHAN: /* a 0/1 flag since 4.x */
-		return lex_u64_max(lx, &st->f[n], 1);
+	case LD_STAT_WCHAN: /* a 0/1 flag since 4.4, an address before (pid_assemble.c decides) */
+		return lex_u64(lx, &st->f[n]);
 	case LD_STAT_ITREALVALUE: case LD_STAT_NSWAP: case LD_STAT_CNSWAP:
 		return lex_u64_max(lx, &st->f[n], 0);
 	default:
@@ -177,9 +177,13 @@ int ld_parse_pid_stat(struct lex *lx, pid_t tid, struct ld_stat *st)
 	for (enum ld_stat_field n = LD_STAT_PID; n <= LD_STAT_FIELDS; n++)
 		st->line[n] = line;
 	for (enum ld_stat_field n = LD_STAT_PPID; n <= LD_STAT_FIELDS; n++) {
+		/* older kernels end after cguest_time (before 3.3) or start_brk (3.3, 3.4) */
+		if ((n == LD_STAT_START_DATA || n == LD_STAT_ARG_START) && lex_peek(lx, '\n'))
+			break;
 		rc = parse_field(lx, st, n);
 		if (rc)
 			return rc;
+		st->nfields = n;
 	}
 	lex_field(lx, 0, NULL);
 	lex_ctx(lx, "exit_code");

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * load_schedstat.c - parse /proc/schedstat version 17, as printed by
- * kernel/sched/stats.c show_schedstat() (Linux 6.15+; procfs-facts.md
- * section 6).  The file exists only with CONFIG_SCHEDSTATS.
+ * load_schedstat.c - parse /proc/schedstat versions 15, 16 and 17, as
+ * printed by kernel/sched/stats.c show_schedstat() (procfs-facts.md section
+ * 6).  The file exists only with CONFIG_SCHEDSTATS.
  *
  *   version 17
  *   timestamp <jiffies>
@@ -10,7 +10,9 @@
  *   domain<D> <NAME> <%*pb span> <11 x 3 load-balance counters> <12 more>
  *
  * One cpu line per online CPU, followed by its domains numbered from 0.
- * Other versions lay the columns out differently and are refused.
+ * Versions 15 (up to 6.9) and 16 (6.10 to 6.14) print no domain name
+ * and 8 counters per idle type (one lb_imbalance); 15 lists the idle types
+ * idle, busy, newly idle, 16 and 17 busy first.  Other versions are refused.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -68,13 +70,34 @@ static int cpu_line(struct lex *lx, struct sched_cpu *c)
 	return lex_eol(lx);
 }
 
-static int domain_line(struct lex *lx, struct sched_cpu *c, struct ld_bound *cpus)
+/* The domain's name (version 17 prints it before the span). */
+static int domain_name(struct lex *lx, struct mach_sched_domain *d)
 {
+	const char *sp = memchr(lx->p, ' ', (size_t)(lex_line_end(lx) - lx->p));
+	int level = -1;
+
+	for (int l = 0; sp && l < MACH_NR_SD_LEVELS; l++) {
+		const char *name = mach_sd_level_name((enum mach_sd_level)l);
+
+		if (strlen(name) == (size_t)(sp - lx->p) && !memcmp(name, lx->p, strlen(name)))
+			level = l;
+	}
+	if (level < 0)
+		return lex_expected(lx, "a domain name (SMT, CLS, MC, PKG or NUMA)");
+	d->level = (enum mach_sd_level)level;
+	lx->p = sp + 1;
+	return 0;
+}
+
+static int domain_line(struct lex *lx, unsigned int version, struct sched_cpu *c, struct ld_bound *cpus)
+{
+	const enum mach_idle_type *order = mach_schedstat_idle_order(version);
+	unsigned int nlb;
+	const enum mach_lb_stat *lb = mach_schedstat_lb_fields(version, &nlb);
 	struct mach_sched_domain *d;
-	const char *sp;
 	unsigned int lo, hi;
 	uint64_t num;
-	int level = -1, rc;
+	int rc;
 
 	lex_ctx(lx, "domain");
 	if ((rc = lex_u64_max(lx, &num, UINT32_MAX)))
@@ -87,26 +110,17 @@ static int domain_line(struct lex *lx, struct sched_cpu *c, struct ld_bound *cpu
 		return -ENOMEM;
 	if ((rc = lex_expect(lx, " ")))
 		return rc;
-	sp = memchr(lx->p, ' ', (size_t)(lex_line_end(lx) - lx->p));
-	for (int l = 0; sp && l < MACH_NR_SD_LEVELS; l++) {
-		const char *name = mach_sd_level_name((enum mach_sd_level)l);
-
-		if (strlen(name) == (size_t)(sp - lx->p) && !memcmp(name, lx->p, strlen(name)))
-			level = l;
-	}
-	if (level < 0)
-		return lex_expected(lx, "a domain name (SMT, CLS, MC, PKG or NUMA)");
-	d->level = (enum mach_sd_level)level;
-	lx->p = sp + 1;
-	lex_ctx(lx, "domain name");
+	if (version >= 17 && (rc = domain_name(lx, d)))
+		return rc;
+	lex_ctx(lx, version >= 17 ? "domain name" : "domain");
 	if ((rc = lex_bitmap(lx, &d->span, LD_MAX_CPU_BITS, &lo, &hi)))
 		return rc;
 	ld_bound_lo(cpus, lo, lx->path);
 	ld_bound_hi(cpus, hi, lx->path);
 	lex_ctx(lx, "domain span");
 	for (int t = 0; t < MACH_NR_IDLE_TYPES; t++)
-		for (int k = 0; k < MACH_NR_LB_STATS; k++)
-			if ((rc = u32_field(lx, &d->lb[t][k])))
+		for (unsigned int k = 0; k < nlb; k++)
+			if ((rc = u32_field(lx, &d->lb[order[t]][lb[k]])))
 				return rc;
 	for (int k = 0; k < MACH_NR_DOMAIN_TAIL; k++)
 		if ((rc = u32_field(lx, &d->tail[k])))
@@ -125,9 +139,9 @@ int ld_parse_schedstat(struct lex *lx, struct mach_machine *m, struct ld_bound *
 	lex_ctx(lx, NULL);
 	if ((rc = lex_expect(lx, "version ")) || (rc = lex_u64(lx, &version)))
 		goto out;
-	if (version != 17) {
-		rc = lex_fail(lx, "schedstat version %llu; only version 17 (Linux 6.15+) is "
-			      "understood", (unsigned long long)version);
+	if (version < 15 || version > 17) {
+		rc = lex_fail(lx, "schedstat version %llu; versions 15 (up to 6.9), 16 (6.10-6.14) and 17 "
+			      "(6.15+) are understood", (unsigned long long)version);
 		goto out;
 	}
 	lex_ctx(lx, "version");
@@ -156,7 +170,7 @@ int ld_parse_schedstat(struct lex *lx, struct mach_machine *m, struct ld_bound *
 				goto out;
 			}
 		} else if (n && lex_accept(lx, "domain")) {
-			if ((rc = domain_line(lx, &cpus[n - 1], bound)))
+			if ((rc = domain_line(lx, (unsigned int)version, &cpus[n - 1], bound)))
 				goto out;
 		} else {
 			rc = lex_expected(lx, n ? "\"cpu\" or \"domain\"" : "\"cpu\"");
@@ -178,7 +192,7 @@ int ld_parse_schedstat(struct lex *lx, struct mach_machine *m, struct ld_bound *
 	}
 	m->schedstat_timestamp = ts;
 	m->profile.has_schedstat = true;
-	m->profile.schedstat_version = 17;
+	m->profile.schedstat_version = (unsigned int)version;
 out:
 	for (unsigned int i = 0; i < n; i++)
 		sched_free(&cpus[i].s);

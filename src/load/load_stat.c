@@ -64,17 +64,31 @@ struct cpu_line {
 	uint64_t ticks[MACH_NR_CPUTIME];
 };
 
-static int parse_times(struct lex *lx, uint64_t *t)
+/*
+ * The times of a cpu line: *@ncols columns, or, when it is 0 (the
+ * aggregate line), as many as the line has, 7 to 10 (steal came in 2.6.11,
+ * guest in 2.6.24, guest_nice in 2.6.33).  Columns not printed hold 0.
+ */
+static int parse_times(struct lex *lx, uint64_t *t, unsigned int *ncols)
 {
+	unsigned int want = *ncols, c;
 	int rc;
 
-	for (int c = 0; c < MACH_NR_CPUTIME; c++) {
+	memset(t, 0, MACH_NR_CPUTIME * sizeof(*t));
+	for (c = 0; c < MACH_NR_CPUTIME; c++) {
+		if (c && (want ? c == want : c >= 7 && lex_peek(lx, '\n')))
+			break;
 		if (c && (rc = lex_expect(lx, " ")))
 			return rc;
-		rc = lex_u64_max(lx, &t[c], MAX_TICKS);
+		rc = lex_u64_exact(lx, &t[c]);
+		if (!rc && t[c] > MAX_TICKS)
+			rc = lex_fail(lx, "%llu ticks too large", (unsigned long long)t[c]);
 		if (rc)
 			return rc;
 	}
+	if (!want && c < 7)
+		return lex_expected(lx, "7 to 10 cpu time columns");
+	*ncols = c;
 	return lex_eol(lx);
 }
 
@@ -93,12 +107,12 @@ static int parse_intr(struct lex *lx, struct intr *in)
 	int rc;
 
 	lex_ctx(lx, "intr");
-	if ((rc = lex_expect(lx, "intr ")) || (rc = lex_u64(lx, &total)))
+	if ((rc = lex_expect(lx, "intr ")) || (rc = lex_u64_exact(lx, &total)))
 		return rc;
 	while (!lex_peek(lx, '\n')) {
 		uint64_t v;
 
-		if ((rc = lex_expect(lx, " ")) || (rc = lex_u64(lx, &v)))
+		if ((rc = lex_expect(lx, " ")) || (rc = lex_u64_exact(lx, &v)))
 			goto fail;
 		if (nr == UINT32_MAX) {
 			rc = lex_fail(lx, "too many interrupts");
@@ -192,7 +206,7 @@ static int spread(struct lex *lx, const uint64_t *agg, const struct cpu_line *cl
 }
 
 /* The "cpuN" lines, ascending: *@cl (the caller frees it) and *@n. */
-static int parse_cpu_lines(struct lex *lx, struct cpu_line **cl, unsigned int *n)
+static int parse_cpu_lines(struct lex *lx, struct cpu_line **cl, unsigned int *n, unsigned int ncols)
 {
 	size_t cap = 0;
 	uint64_t v;
@@ -215,7 +229,7 @@ static int parse_cpu_lines(struct lex *lx, struct cpu_line **cl, unsigned int *n
 			return lex_fail(lx, "cpu%llu after cpu%u", (unsigned long long)v, c[-1].id);
 		c->id = (unsigned int)v;
 		lex_ctx(lx, "cpuN");
-		if ((rc = lex_expect(lx, " ")) || (rc = parse_times(lx, c->ticks)))
+		if ((rc = lex_expect(lx, " ")) || (rc = parse_times(lx, c->ticks, &ncols)))
 			return rc;
 		++*n;
 	}
@@ -228,10 +242,10 @@ static int parse_softirq(struct lex *lx, uint64_t *softirq)
 	int rc;
 
 	lex_ctx(lx, "softirq");
-	if ((rc = lex_expect(lx, "softirq ")) || (rc = lex_u64(lx, &total)))
+	if ((rc = lex_expect(lx, "softirq ")) || (rc = lex_u64_exact(lx, &total)))
 		return rc;
 	for (int i = 0; i < MACH_NR_SOFTIRQS; i++) {
-		if ((rc = lex_expect(lx, " ")) || (rc = lex_u64(lx, &softirq[i])))
+		if ((rc = lex_expect(lx, " ")) || (rc = lex_u64_exact(lx, &softirq[i])))
 			return rc;
 		if (sum + softirq[i] < sum)
 			return lex_fail(lx, "the softirq counts overflow");
@@ -297,15 +311,15 @@ int ld_parse_stat(struct lex *lx, struct mach_machine *m)
 	uint64_t (*ns)[MACH_NR_CPUTIME] = NULL;
 	uint64_t agg[MACH_NR_CPUTIME], offline[MACH_NR_CPUTIME], softirq[MACH_NR_SOFTIRQS];
 	uint64_t ctxt, btime, processes, running, blocked;
-	unsigned int n = 0;
-	bool need_offline;
+	unsigned int n = 0, ncols = 0;
+	bool need_offline, has_softirq;
 	int rc;
 
 	lex_ctx(lx, NULL);
 	if ((rc = lex_expect(lx, "cpu  ")))
 		goto out;
 	lex_ctx(lx, "cpu");
-	if ((rc = parse_times(lx, agg)) || (rc = parse_cpu_lines(lx, &cl, &n)) ||
+	if ((rc = parse_times(lx, agg, &ncols)) || (rc = parse_cpu_lines(lx, &cl, &n, ncols)) ||
 	    (rc = parse_intr(lx, &in)))
 		goto out;
 	if ((rc = parse_scalar(lx, "ctxt ", &ctxt, UINT64_MAX)) ||
@@ -314,7 +328,10 @@ int ld_parse_stat(struct lex *lx, struct mach_machine *m)
 	    (rc = parse_scalar(lx, "procs_running ", &running, UINT32_MAX)) ||
 	    (rc = parse_scalar(lx, "procs_blocked ", &blocked, UINT32_MAX)))
 		goto out;
-	if ((rc = parse_softirq(lx, softirq)) || (rc = lex_expect_eof(lx)))
+	/* the softirq line came in 2.6.31 */
+	memset(softirq, 0, sizeof(softirq));
+	has_softirq = !lex_eof(lx);
+	if ((has_softirq && (rc = parse_softirq(lx, softirq))) || (rc = lex_expect_eof(lx)))
 		goto out;
 
 	ns = calloc(n ? n : 1, sizeof(*ns));
@@ -346,6 +363,8 @@ int ld_parse_stat(struct lex *lx, struct mach_machine *m)
 	m->procs_running = (unsigned int)running;
 	m->procs_blocked = (unsigned int)blocked;
 	memcpy(m->softirq, softirq, sizeof(softirq));
+	m->profile.stat_cpu_columns = ncols;
+	m->profile.stat_softirq = has_softirq;
 out:
 	free(in.irqs);
 	free(cl);

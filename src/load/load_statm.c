@@ -26,7 +26,7 @@ int ld_parse_statm(struct lex *lx, struct ld_statm *st)
 		if (i && (rc = lex_expect(lx, " ")))
 			return rc;
 		start = lx->p;
-		rc = lex_u64(lx, &st->v[i]);
+		rc = lex_u64_exact(lx, &st->v[i]);
 		if (!rc)
 			rc = lex_token_end(lx, start);
 		if (rc)

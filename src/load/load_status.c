@@ -47,17 +47,18 @@ const struct ld_st_def ld_st_defs[ST_NR] = {
 	[ST_VMPEAK] = { "VmPeak:", K_KB, M, DEC_NONE },
 	[ST_VMSIZE] = { "VmSize:", K_KB, M, DEC_NONE },
 	[ST_VMLCK] = { "VmLck:", K_KB, M, DEC_NONE },
-	[ST_VMPIN] = { "VmPin:", K_KB, M, DEC_NONE },
+	[ST_VMPIN] = { "VmPin:", K_KB, M, DEC_VMPIN },
 	[ST_VMHWM] = { "VmHWM:", K_KB, M, DEC_NONE },
 	[ST_VMRSS] = { "VmRSS:", K_KB, M, DEC_NONE },
-	[ST_RSSANON] = { "RssAnon:", K_KB, M, DEC_NONE },
-	[ST_RSSFILE] = { "RssFile:", K_KB, M, DEC_NONE },
-	[ST_RSSSHMEM] = { "RssShmem:", K_KB, M, DEC_NONE },
+	[ST_RSSANON] = { "RssAnon:", K_KB, M, DEC_RSS },
+	[ST_RSSFILE] = { "RssFile:", K_KB, M, DEC_RSS },
+	[ST_RSSSHMEM] = { "RssShmem:", K_KB, M, DEC_RSS },
 	[ST_VMDATA] = { "VmData:", K_KB, M, DEC_NONE },
 	[ST_VMSTK] = { "VmStk:", K_KB, M, DEC_NONE },
 	[ST_VMEXE] = { "VmExe:", K_KB, M, DEC_NONE },
 	[ST_VMLIB] = { "VmLib:", K_KB, M, DEC_NONE },
 	[ST_VMPTE] = { "VmPTE:", K_KB, M, DEC_NONE },
+	[ST_VMPMD] = { "VmPMD:", K_KB, M, DEC_VMPMD },
 	[ST_VMSWAP] = { "VmSwap:", K_KB, M, DEC_NONE },
 	[ST_HUGETLB] = { "HugetlbPages:", K_KB, M, DEC_HUGETLB },
 	[ST_COREDUMP] = { "CoreDumping:", K_BOOL, M, DEC_COREDUMP },
@@ -74,11 +75,11 @@ const struct ld_st_def ld_st_defs[ST_NR] = {
 	[ST_CAPPRM] = { "CapPrm:", K_MASK, 0, DEC_NONE },
 	[ST_CAPEFF] = { "CapEff:", K_MASK, 0, DEC_NONE },
 	[ST_CAPBND] = { "CapBnd:", K_MASK, 0, DEC_NONE },
-	[ST_CAPAMB] = { "CapAmb:", K_MASK, 0, DEC_NONE },
-	[ST_NNP] = { "NoNewPrivs:", K_BOOL, 0, DEC_NONE },
+	[ST_CAPAMB] = { "CapAmb:", K_MASK, 0, DEC_CAPAMB },
+	[ST_NNP] = { "NoNewPrivs:", K_BOOL, 0, DEC_NNP },
 	[ST_SECCOMP] = { "Seccomp:", K_SECCOMP, 0, DEC_SECCOMP },
 	[ST_SECCOMP_FILTERS] = { "Seccomp_filters:", K_U32, 0, DEC_SECCOMP_FILTERS },
-	[ST_SSB] = { "Speculation_Store_Bypass:", K_SSB, 0, DEC_NONE },
+	[ST_SSB] = { "Speculation_Store_Bypass:", K_SSB, 0, DEC_SSB },
 	[ST_SIB] = { "SpeculationIndirectBranch:", K_SIB, 0, DEC_SIB },
 	[ST_CPUS] = { "Cpus_allowed:", K_CPUS, 0, DEC_NONE },
 	[ST_CPUS_LIST] = { "Cpus_allowed_list:", K_CPULIST, 0, DEC_NONE },
@@ -169,19 +170,41 @@ static const char *sib_name(unsigned int i)
 	return mach_sib_name((enum mach_spec_indirect_branch)i);
 }
 
+/*
+ * A number as seq_put_decimal_ull prints it (no padding, no leading zero:
+ * a text read by value would render otherwise), at most @max.
+ */
+static int exact_max(struct lex *lx, uint64_t *v, uint64_t max)
+{
+	const char *start = lx->p;
+	int rc = lex_u64_exact(lx, v);
+
+	if (!rc && *v > max)
+		return lex_fail_at(lx, start, "number %llu out of range 0..%llu", (unsigned long long)*v,
+				   (unsigned long long)max);
+	return rc;
+}
+
 static int parse_groups(struct lex *lx, struct ld_status *st)
 {
 	size_t cap = 0;
 	int rc;
 
-	/* Each gid is followed by one space; none at all prints a lone space. */
-	if (lex_accept(lx, " "))
+	/*
+	 * Each gid is followed by one space.  An empty list prints a lone
+	 * space since 4.10 ("proc: faster /proc/PID/status" made the space a
+	 * separate putc), nothing before.
+	 */
+	st->groups_space = -1;
+	if (lex_peek(lx, '\n') || lex_peek(lx, ' ')) {
+		st->groups_space = lex_accept(lx, " ");
 		return 0;
+	}
 	do {
 		uint32_t *slot;
 		uint64_t g;
 
-		rc = lex_u64_max(lx, &g, UINT32_MAX);
+		rc = exact_max(lx, &g, UINT32_MAX);
 		if (rc)
 			return rc;
 		if (st->ngroups == 65536) /* NGROUPS_MAX */
@@ -208,7 +231,7 @@ static int parse_ns(struct lex *lx, struct ld_status *st, unsigned int which)
 		rc = lex_expect(lx, "\t");
 		if (rc)
 			return rc;
-		rc = lex_u64_max(lx, &v, INT32_MAX);
+		rc = exact_max(lx, &v, INT32_MAX);
 		if (rc)
 			return rc;
 		if (n == MACH_NS_LEVELS_MAX)
@@ -255,21 +278,21 @@ static int parse_value(struct lex *lx, struct ld_status *st, enum ld_st i)
 		rc = parse_word(lx, state_name, MACH_NR_TASK_STATES, v, "a task state");
 		break;
 	case K_PID:
-		rc = lex_u64_max(lx, v, INT32_MAX);
+		rc = exact_max(lx, v, INT32_MAX);
 		break;
 	case K_ID4:
 		for (int k = 0; k < 4 && !rc; k++) {
 			if (k)
 				rc = lex_expect(lx, "\t");
 			if (!rc)
-				rc = lex_u64_max(lx, &v[k], UINT32_MAX);
+				rc = exact_max(lx, &v[k], UINT32_MAX);
 		}
 		break;
 	case K_U32:
-		rc = lex_u64_max(lx, v, UINT32_MAX);
+		rc = exact_max(lx, v, UINT32_MAX);
 		break;
 	case K_U64:
-		rc = lex_u64(lx, v);
+		rc = lex_u64_exact(lx, v);
 		break;
 	case K_GROUPS:
 		rc = parse_groups(lx, st);
@@ -278,10 +301,10 @@ static int parse_value(struct lex *lx, struct ld_status *st, enum ld_st i)
 		rc = parse_ns(lx, st, (unsigned int)(i - ST_NSTGID));
 		break;
 	case K_BOOL:
-		rc = lex_u64_max(lx, v, 1);
+		rc = exact_max(lx, v, 1);
 		break;
 	case K_KB:
-		rc = lex_u64(lx, v);
+		rc = lex_u64_width(lx, v, 8);
 		if (!rc)
 			rc = lex_expect(lx, " kB");
 		break;
@@ -296,17 +319,17 @@ static int parse_value(struct lex *lx, struct ld_status *st, enum ld_st i)
 		}
 		break;
 	case K_SIGQ:
-		rc = lex_u64(lx, &v[0]);
+		rc = lex_u64_exact(lx, &v[0]);
 		if (!rc)
 			rc = lex_expect(lx, "/");
 		if (!rc)
-			rc = lex_u64(lx, &v[1]);
+			rc = lex_u64_exact(lx, &v[1]);
 		break;
 	case K_MASK:
 		rc = lex_hex(lx, v);
 		break;
 	case K_SECCOMP:
-		rc = lex_u64_max(lx, v, 2);
+		rc = exact_max(lx, v, 2);
 		break;
 	case K_SSB:
 		rc = parse_word(lx, ssb_name, MACH_NR_SSB, v, "a Speculation_Store_Bypass: state");
@@ -346,7 +369,12 @@ static bool may_be_absent(const struct ld_status *st, enum ld_st i)
 	case ST_UMASK: /* no fs_struct: zombies and tasks in exit */
 	case ST_NGID: case ST_NSTGID: case ST_KTHREAD: case ST_VMPEAK:
 	case ST_SECCOMP: case ST_SECCOMP_FILTERS: case ST_SIB: case ST_MEMS: case ST_X86:
+	case ST_CAPAMB: case ST_NNP: case ST_SSB:
 		return true;
+	case ST_VMPIN: case ST_RSSANON: case ST_VMPMD: /* a kernel's, or no mm */
+		return true;
+	case ST_RSSFILE: case ST_RSSSHMEM:
+		return !st->present[ST_RSSANON];
 	case ST_NSPID: case ST_NSPGID: case ST_NSSID:
 		return !st->present[ST_NSTGID];
 	case ST_HUGETLB: case ST_COREDUMP: case ST_THP: case ST_UNTAG:
@@ -379,6 +407,8 @@ static int misplaced(struct lex *lx, const struct ld_status *st, enum ld_st i, c
 
 	if (lex_eof(lx))
 		return lex_fail(lx, "expected \"%s\", got end of file", ld_st_defs[i].label);
+	if (!len)
+		return lex_fail(lx, "expected \"%s\", got an empty line", ld_st_defs[i].label);
 	lex_escape(label, len, esc, sizeof(esc));
 	j = find_label(label, len);
 	if (j < 0)
@@ -408,8 +438,8 @@ static int check(struct lex *lx, const struct ld_status *st, pid_t tgid, pid_t t
 		const uint64_t shmem = st->v[ST_RSSSHMEM][0];
 
 		/* task_mem() derives these from one reading of the counters */
-		if (anon + file < anon || anon + file + shmem < shmem ||
-		    st->v[ST_VMRSS][0] != anon + file + shmem)
+		if (st->present[ST_RSSANON] && (anon + file < anon || anon + file + shmem < shmem ||
+						st->v[ST_VMRSS][0] != anon + file + shmem))
 			return lex_fail_line(lx, st->line[ST_VMRSS],
 					     "VmRSS: is not RssAnon: + RssFile: + RssShmem:");
 		if (st->v[ST_VMPEAK][0] < st->v[ST_VMSIZE][0])
@@ -459,6 +489,8 @@ int ld_parse_status(struct lex *lx, pid_t tgid, pid_t tid, struct ld_status *st)
 		char esc[96];
 
 		lex_escape(lx->p, len, esc, sizeof(esc));
+		if (!len)
+			return lex_fail(lx, "an empty line after the last field");
 		if (find_label(lx->p, len) >= 0)
 			return lex_fail(lx, "\"%s\" repeated or out of order", esc);
 		return lex_fail(lx, "unknown field \"%s\"", esc);

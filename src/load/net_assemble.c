@@ -126,6 +126,26 @@ static int inode_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The error for socket inode @ino in two rows: both named as "path:line" (a row's line: after the header). */
+static int two_rows(struct ld_net_file *const *files, const enum mach_ld_kind *tables, size_t ntables,
+		    unsigned long long ino, const struct ld_msg *ms)
+{
+	const char *path[2] = { "?", "?" };
+	size_t line[2] = { 0, 0 }, found = 0;
+
+	for (size_t t = 0; t < ntables && found < 2; t++) {
+		const struct ld_net_file *f = NET(files, tables[t]);
+
+		for (size_t i = 0; f && i < f->n.nsocks && found < 2; i++)
+			if (f->n.socks[i].inode == ino) {
+				path[found] = f->path;
+				line[found++] = i + 2;
+			}
+	}
+	return ld_say(ms, -EINVAL, "%s:%zu: socket inode %llu shows in two rows (also %s:%zu)", path[1], line[1], ino,
+		      path[0], line[0]);
+}
+
 /* The socket files' tables, one after the other; deadlines from the ticks left. */
 static int build_socks(struct ld_net_file *const *files, uint64_t uptime_ns, struct mach_net *out,
 		       const struct ld_msg *ms)
@@ -164,7 +184,7 @@ static int build_socks(struct ld_net_file *const *files, uint64_t uptime_ns, str
 			unsigned long long ino = inodes[i];
 
 			free(inodes);
-			return ld_say(ms, -EINVAL, "socket inode %llu shows in two rows of the socket files", ino);
+			return two_rows(files, tables, sizeof(tables) / sizeof(tables[0]), ino, ms);
 		}
 	free(inodes);
 	return 0;

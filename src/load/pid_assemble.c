@@ -68,37 +68,100 @@ static const enum ld_st dec_line[LD_NR_DEC] = {
 	[DEC_KTHREAD] = ST_KTHREAD, [DEC_HUGETLB] = ST_HUGETLB, [DEC_COREDUMP] = ST_COREDUMP,
 	[DEC_THP] = ST_THP, [DEC_UNTAG] = ST_UNTAG, [DEC_SECCOMP] = ST_SECCOMP,
 	[DEC_SECCOMP_FILTERS] = ST_SECCOMP_FILTERS, [DEC_SIB] = ST_SIB, [DEC_MEMS] = ST_MEMS,
-	[DEC_X86] = ST_X86,
+	[DEC_X86] = ST_X86, [DEC_VMPIN] = ST_VMPIN, [DEC_RSS] = ST_RSSANON, [DEC_VMPMD] = ST_VMPMD,
+	[DEC_CAPAMB] = ST_CAPAMB, [DEC_NNP] = ST_NNP, [DEC_SSB] = ST_SSB,
+	[DEC_GROUPS_SPACE] = ST_GROUPS,
 };
+
+/*
+ * Decision @f of the kernel profile from @by: the first file that shows it
+ * decides; a later one that says otherwise is refused.  NULL when it agrees
+ * (or decided), else the decider's name (its message is the caller's).
+ */
+static const char *decide_one(const struct mach_loader *ld, struct ld_commit *cm, int f, bool val, const char *by)
+{
+	const struct ld_decision *d = ld->dec[f].val >= 0 ? &ld->dec[f] : cm->dec[f].val >= 0 ? &cm->dec[f] : NULL;
+
+	if (!d) {
+		cm->dec[f].val = val;
+		cm->dec[f].by = (char *)by;
+		return NULL;
+	}
+	return d->val != val ? (d->by ? d->by : "an earlier file") : NULL;
+}
 
 /* The first status that shows, or could show, an optional line decides the profile. */
 static int decide(const struct ld_msg *ms, const struct mach_loader *ld, struct ld_commit *cm,
 		  const struct ld_status *s)
 {
-	for (int f = 0; f < LD_NR_DEC; f++) {
+	for (int f = 0; f < DEC_STAT_BRK; f++) {
 		enum ld_st line = dec_line[f];
 		bool val = s->present[line];
-		const struct ld_decision *d;
+		const char *by;
 
 		/* Umask: absent whenever the task has no fs_struct, so absence decides nothing */
 		if (f == DEC_UMASK && !val)
 			continue;
 		if ((ld_st_defs[line].flags & STF_MM) && !s->present[ST_VMPEAK])
 			continue;
-		d = ld->dec[f].val >= 0 ? &ld->dec[f] : cm->dec[f].val >= 0 ? &cm->dec[f] : NULL;
-		if (!d) {
-			cm->dec[f].val = val;
-			cm->dec[f].by = s->path;
-			continue;
+		/* the Groups: format shows only in an empty list */
+		if (f == DEC_GROUPS_SPACE) {
+			if (s->groups_space < 0)
+				continue;
+			val = s->groups_space;
 		}
-		if (d->val != val)
-			return ld_say(ms, -EINVAL,
-				      "%s:%u: %s \"%s\" line, but %s, which decided the kernel profile, %s",
-				      s->path, val ? s->line[line] : 1, val ? "has a" : "has no",
-				      ld_st_defs[line].label,
-				      d->by ? d->by : "an earlier status", val ? "has none" : "has one");
+		if (!(by = decide_one(ld, cm, f, val, s->path)))
+			continue;
+		if (f == DEC_GROUPS_SPACE)
+			return ld_say(ms, -EINVAL, "%s:%u: an empty Groups: list %s, but in %s, which decided the "
+				      "kernel profile, it %s", s->path, s->line[line],
+				      val ? "ends in a space" : "ends after the tab", by, val ? "does not" : "does");
+		return ld_say(ms, -EINVAL, "%s:%u: %s \"%s\" line, but %s, which decided the kernel profile, %s",
+			      s->path, val ? s->line[line] : 1, val ? "has a" : "has no", ld_st_defs[line].label, by,
+			      val ? "has none" : "has one");
 	}
 	return 0;
+}
+
+/*
+ * What a stat line says of the kernel: how many fields it prints (44 before
+ * 3.3, 47 before 3.5, 52 since) and whether field 35 is the wchan address
+ * (before 4.4) or a 0/1 flag: a value above 1 is an address, a 1 a flag.
+ */
+static int decide_stat(const struct ld_msg *ms, const struct mach_loader *ld, struct ld_commit *cm,
+		       const struct ld_stat *t)
+{
+	static const char *const what[] = { "start_data, end_data and start_brk (fields 45-47)",
+					    "arg_start .. exit_code (fields 48-52)" };
+	uint64_t w = t->f[LD_STAT_WCHAN];
+	const char *by;
+
+	for (int k = 0; k < 2; k++) {
+		bool val = t->nfields >= (k ? 52 : 47);
+
+		if ((by = decide_one(ld, cm, DEC_STAT_BRK + k, val, t->path)))
+			return ld_say(ms, -EINVAL, "%s:1: %u fields: %s %s, but %s, which decided the kernel profile, "
+				      "%s", t->path, t->nfields, val ? "has" : "lacks", what[k], by,
+				      val ? "lacks them" : "has them");
+	}
+	if (w && (by = decide_one(ld, cm, DEC_STAT_WCHAN_ADDR, w > 1, t->path)))
+		return ld_say(ms, -EINVAL, "%s:%u: wchan %" PRIu64 " is %s, but %s, which decided the kernel "
+			      "profile, %s", t->path, t->line[LD_STAT_WCHAN], w, w > 1 ? "an address" : "a flag",
+			      by, w > 1 ? "has a flag" : "has an address");
+	return 0;
+}
+
+/*
+ * Whether field 35 is an address: as this process or an earlier one decided,
+ * else as the machine loaded before said (all zeros decide nothing).
+ */
+static bool wchan_is_addr(const struct mach_loader *ld, const struct ld_commit *cm)
+{
+	const struct ld_decision *d = &ld->dec[DEC_STAT_WCHAN_ADDR];
+
+	if (d->val < 0)
+		d = &cm->dec[DEC_STAT_WCHAN_ADDR];
+	return d->val >= 0 ? d->val > 0 : ld->m->profile.stat_wchan_addr;
 }
 
 static const char *path_of(const struct ld_status *s, const struct ld_stat *t)
@@ -182,6 +245,7 @@ static void own_from_stat(struct mach_thread *t, const struct ld_stat *s)
 	t->utime_ns = s->f[LD_STAT_UTIME] * MACH_NSEC_PER_TICK;
 	t->stime_ns = s->f[LD_STAT_STIME] * MACH_NSEC_PER_TICK;
 	t->guest_time_ns = s->f[LD_STAT_GUEST_TIME] * MACH_NSEC_PER_TICK;
+	t->wchan_addr = s->f[LD_STAT_WCHAN];
 	t->exit_code = (int)ld_sf_s(s, LD_STAT_EXIT_CODE);
 }
 
@@ -224,6 +288,8 @@ static int aggregates(const struct ld_msg *ms, struct mach_process *p, const str
 		p->threads[0].stime_ns = whole->f[LD_STAT_STIME] * MACH_NSEC_PER_TICK;
 		p->threads[0].guest_time_ns =
 			(whole->f[LD_STAT_GUEST_TIME] - sum[2]) * MACH_NSEC_PER_TICK;
+		p->threads[0].wchan_addr =
+			ld_sf_s(whole, LD_STAT_NUM_THREADS) < 2 ? whole->f[LD_STAT_WCHAN] : 0;
 		/* the group's exit code stands in for the leader's own */
 		p->threads[0].exit_code = (int)ld_sf_s(whole, LD_STAT_EXIT_CODE);
 		sum[0] = whole->f[LD_STAT_MINFLT];
@@ -242,7 +308,19 @@ static int aggregates(const struct ld_msg *ms, struct mach_process *p, const str
 	 */
 	p->dead_guest_time_ns = (whole->f[LD_STAT_GUEST_TIME] - sum[2]) * MACH_NSEC_PER_TICK;
 
-	/* field 35 (wchan) follows from the state: ld_assemble_mmsched checks it */
+	/* wchan: the whole file shows the leader's only for a single-threaded process */
+	if (lead->stat) {
+		const struct ld_stat *ls = lead->stat;
+		/* before 4.4 a wchan not shown is ~0UL (do_task_stat's initial value), since 0 */
+		uint64_t none = whole->f[LD_STAT_WCHAN] == UINT64_MAX ? UINT64_MAX : 0;
+		uint64_t want = !p->stat_hidden && ld_sf_s(whole, LD_STAT_NUM_THREADS) < 2
+					? ls->f[LD_STAT_WCHAN] : none;
+
+		if (whole->f[LD_STAT_WCHAN] != want)
+			return ld_disagree_u(ms, whole->path, whole->line[LD_STAT_WCHAN], ls->path,
+					     ls->line[LD_STAT_WCHAN], ld_sf_what(LD_STAT_WCHAN, what),
+					     whole->f[LD_STAT_WCHAN], ls->f[LD_STAT_WCHAN]);
+	}
 	return 0;
 }
 
@@ -351,6 +429,8 @@ static int check_stats(struct asm_ctx *a)
 
 		if (!s)
 			continue;
+		if ((rc = decide_stat(&a->ms, a->ld, a->cm, s)))
+			return rc;
 		if (!a->ts)
 			a->ts = s;
 		else if ((rc = ld_stat_cmp(&a->ms, a->ts, s, false)))
@@ -578,6 +658,7 @@ static void mm_from_status(struct mach_mm *mm, const struct ld_status *rs)
 	mm->vm_exe = rs->v[ST_VMEXE][0];
 	mm->vm_lib = rs->v[ST_VMLIB][0];
 	mm->vm_pte = rs->v[ST_VMPTE][0];
+	mm->vm_pmd = rs->v[ST_VMPMD][0];
 	mm->vm_swap = rs->v[ST_VMSWAP][0];
 	mm->hugetlb_pages = rs->v[ST_HUGETLB][0];
 	mm->core_dumping = rs->v[ST_COREDUMP][0];
@@ -603,10 +684,50 @@ static void mm_from_stat(struct mach_mm *mm, const struct ld_stat *ts, bool hidd
 	mm->env_end = ts->f[LD_STAT_ENV_END];
 }
 
+/*
+ * A process read without its status (a partial tree): the sizes statm and
+ * stat print come from them.  statm's data is VmData + VmStk, taken as
+ * data; its shared as file pages.  Values a page size other than 4 KiB
+ * would give are refused.
+ */
+static int mm_without_status(struct asm_ctx *a, struct mach_mm *mm)
+{
+	const struct ld_statm *rm = a->rm;
+	const struct ld_stat *ts = a->ts;
+
+	if (rm) {
+		const uint64_t *v = rm->v;
+
+		if (v[LD_STATM_SIZE] > UINT64_MAX / 4 || v[LD_STATM_RESIDENT] > UINT64_MAX / 4 ||
+		    v[LD_STATM_DATA] > UINT64_MAX / 4 || v[LD_STATM_SHARED] > v[LD_STATM_RESIDENT])
+			return ld_say(&a->ms, -EINVAL, "%s:1: statm counts out of range (shared above resident?)",
+				      rm->path);
+		mm->vm_size = v[LD_STATM_SIZE] * 4;
+		mm->vm_rss = v[LD_STATM_RESIDENT] * 4;
+		mm->rss_file = v[LD_STATM_SHARED] * 4;
+		mm->rss_anon = mm->vm_rss - mm->rss_file;
+		mm->vm_data = v[LD_STATM_DATA] * 4;
+	}
+	if (ts && !rm) {
+		if (ts->f[LD_STAT_VSIZE] % MACH_PAGE_SIZE)
+			return ld_say(&a->ms, -EINVAL, "%s:%u: vsize %" PRIu64 " is no whole number of %u-byte pages",
+				      ts->path, ts->line[LD_STAT_VSIZE], ts->f[LD_STAT_VSIZE], MACH_PAGE_SIZE);
+		mm->vm_size = ts->f[LD_STAT_VSIZE] / 1024;
+	}
+	if (ts && rm && ts->f[LD_STAT_VSIZE] != mm->vm_size * 1024)
+		return ld_disagree_u(&a->ms, ts->path, ts->line[LD_STAT_VSIZE], rm->path, 1, "vsize in bytes",
+				     ts->f[LD_STAT_VSIZE], mm->vm_size * 1024);
+	mm->vm_peak = mm->vm_size;
+	mm->vm_hwm = mm->vm_rss;
+	mm->untag_mask = UINT64_MAX;
+	return 0;
+}
+
 /* The mm, from every file that describes it; maps and cmdline move into it. */
 static int build_mm(struct asm_ctx *a)
 {
 	struct mach_mm *mm;
+	int rc;
 
 	if (!a->has_mm)
 		return 0;
@@ -616,8 +737,19 @@ static int build_mm(struct asm_ctx *a)
 	a->out->mm = mm;
 	if (a->rs)
 		mm_from_status(mm, a->rs);
+	else if ((rc = mm_without_status(a, mm)))
+		return rc;
 	if (a->rm)
 		mm->statm_text = a->rm->v[LD_STATM_TEXT];
+	if (a->rs && !a->rs->present[ST_RSSANON]) {
+		/*
+		 * A status before 4.5 does not split VmRSS: statm's shared is
+		 * the file pages (shmem counted with them then), the rest anon.
+		 */
+		mm->rss_file = a->rm ? a->rm->v[LD_STATM_SHARED] * 4 : 0;
+		mm->rss_shmem = 0;
+		mm->rss_anon = mm->vm_rss - mm->rss_file;
+	}
 	if (a->ts)
 		mm_from_stat(mm, a->ts, a->hidden);
 	if (a->rmaps) {
@@ -676,6 +808,6 @@ int ld_assemble(const struct mach_loader *ld, struct ld_pid *lp, struct mach_pro
 		rc = steps[i](&a);
 	free(a.th);
 	if (!rc)
-		rc = ld_assemble_mmsched(ld, lp, out, err, errlen);
+		rc = ld_assemble_mmsched(ld, lp, out, wchan_is_addr(ld, cm), err, errlen);
 	return rc;
 }

@@ -343,6 +343,13 @@ int ld_statm_vs_status(const struct ld_msg *ms, const struct ld_statm *m,
 	want[LD_STATM_SIZE] = s->v[ST_VMSIZE][0];
 	want[LD_STATM_RESIDENT] = s->v[ST_VMRSS][0];
 	want[LD_STATM_SHARED] = s->v[ST_RSSFILE][0] + s->v[ST_RSSSHMEM][0];
+	/* without the Rss lines (before 4.5) shared is the file pages statm alone tells */
+	if (!s->present[ST_RSSANON]) {
+		if (m->v[LD_STATM_SHARED] > m->v[LD_STATM_RESIDENT])
+			return ld_say(ms, -EINVAL, "%s:1: statm shared %" PRIu64 " above resident %" PRIu64,
+				      m->path, m->v[LD_STATM_SHARED], m->v[LD_STATM_RESIDENT]);
+		want[LD_STATM_SHARED] = m->v[LD_STATM_SHARED] * 4;
+	}
 	want[LD_STATM_DATA] = s->v[ST_VMDATA][0] + s->v[ST_VMSTK][0];
 	if (want[LD_STATM_DATA] < s->v[ST_VMDATA][0])
 		return ld_say(ms, -EINVAL, "%s:%u: VmData: + VmStk: overflow", s->path,
@@ -373,6 +380,9 @@ int ld_stat_zeros(const struct ld_msg *ms, const struct ld_stat *t, bool hidden,
 		bool masked = hidden && ld_sf_defs[n].ptrace && n != LD_STAT_STARTCODE &&
 			      n != LD_STAT_ENDCODE;
 
+		/* a masked wchan read ~0UL before 4.4 */
+		if (n == LD_STAT_WCHAN && t->f[n] == UINT64_MAX)
+			continue;
 		if ((no_mm || masked) && t->f[n])
 			return ld_say(ms, -EINVAL, "%s:%u: %s must be 0 %s", t->path, t->line[n],
 				      ld_sf_what(n, what), no_mm ? "for a task without an mm"

@@ -239,12 +239,13 @@ static int check_wait(const struct ld_msg *ms, const struct trecs *r, const stru
 
 /* stat field 35: the task is not running, as the reader may know, and for a group only one of one. */
 static int check_stat_wchan(const struct ld_msg *ms, const struct ld_stat *st, bool whole,
-			    const struct mach_process *p, const struct mach_thread *t)
+			    bool wchan_addr, const struct mach_process *p, const struct mach_thread *t)
 {
 	uint64_t want = !p->stat_hidden && (!whole || p->nr_threads < 2) && t->state != MACH_TASK_RUNNING;
 	char what[64];
 
-	if (!st || st->f[LD_STAT_WCHAN] == want)
+	/* before 4.4 an address: pid_assemble.c checks the group's against the leader's */
+	if (!st || st->f[LD_STAT_WCHAN] == want || wchan_addr)
 		return 0;
 	return ld_say(ms, -EINVAL, "%s:%u: %s is %" PRIu64 ", but the state %c makes it %" PRIu64, st->path,
 		      st->line[LD_STAT_WCHAN], ld_sf_what(LD_STAT_WCHAN, what), st->f[LD_STAT_WCHAN],
@@ -280,7 +281,7 @@ static int put_wait(struct mach_machine *m, const struct trecs *r, struct mach_t
 }
 
 /* One thread: its records checked, then put into @t. */
-static int one_thread(const struct ld_msg *ms, struct mach_machine *m, struct ld_pid *lp,
+static int one_thread(const struct ld_msg *ms, struct mach_machine *m, bool wchan_addr, struct ld_pid *lp,
 		      struct mach_process *p, struct mach_thread *t)
 {
 	struct ld_task *own = task_of(lp, t->tid);
@@ -294,8 +295,8 @@ static int one_thread(const struct ld_msg *ms, struct mach_machine *m, struct ld
 	if (leader)
 		take(&r, lp->whole.mms);
 	if ((rc = check_runtime(ms, &r)) || (rc = check_wait(ms, &r, t)) ||
-	    (rc = check_stat_wchan(ms, r.own, false, p, t)) ||
-	    (leader && (rc = check_stat_wchan(ms, lp->whole.stat, true, p, t))))
+	    (rc = check_stat_wchan(ms, r.own, false, wchan_addr, p, t)) ||
+	    (leader && (rc = check_stat_wchan(ms, lp->whole.stat, true, wchan_addr, p, t))))
 		return rc;
 	if (r.sched) {
 		t->sum_exec_runtime_ns = r.sched->run_ns;
@@ -312,12 +313,12 @@ static int one_thread(const struct ld_msg *ms, struct mach_machine *m, struct ld
 }
 
 int ld_assemble_mmsched(const struct mach_loader *ld, struct ld_pid *lp, struct mach_process *out,
-			char *err, size_t errlen)
+			bool wchan_addr, char *err, size_t errlen)
 {
 	struct ld_msg ms = { err, errlen };
 	int rc = ld_assemble_smaps(&ms, lp, out);
 
 	for (unsigned int i = 0; !rc && i < out->nthreads; i++)
-		rc = one_thread(&ms, ld->m, lp, out, &out->threads[i]);
+		rc = one_thread(&ms, ld->m, wchan_addr, lp, out, &out->threads[i]);
 	return rc;
 }

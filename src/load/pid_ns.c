@@ -190,6 +190,8 @@ static int merge_leader(const struct ld_msg *ms, const struct ld_nsrec *w, const
 /* ------------------------------------------------------------------ */
 /* Checks                                                               */
 
+#define PF_EXITING_BIT 0x4u /* include/linux/sched.h: in do_exit */
+
 static bool from_nsproxy(enum mach_ld_kind kind)
 {
 	return kind == MACH_LD_PID_MOUNTS || kind == MACH_LD_PID_MOUNTINFO || kind == MACH_LD_PID_MOUNTSTATS ||
@@ -208,6 +210,15 @@ static int check_absent(const struct ld_msg *ms, const struct nsi_view *v, const
 			       k == MACH_LD_PID_MOUNTSTATS ? v->mountstats != NULL :
 			       mach_ld_kind_ns((enum mach_ld_kind)k) ? v->ino[k - MACH_LD_PID_NS_NET] != 0 : false;
 
+		/*
+		 * A task in do_exit (PF_EXITING) drops its namespaces before it
+		 * becomes a zombie: real, but the model derives them from the state.
+		 */
+		if (absent && !(zombie && from_nsproxy((enum mach_ld_kind)k)) &&
+		    k != MACH_LD_PID_NS_PID_FOR_CHILDREN && (t->pf_flags & PF_EXITING_BIT))
+			return ld_say(ms, -ENOTSUP, "task %d is exiting (PF_EXITING) and has dropped its "
+				      "namespaces, but is no zombie yet: the model ties them to the state",
+				      (int)t->tid);
 		if (absent && !(zombie && from_nsproxy((enum mach_ld_kind)k)) && k != MACH_LD_PID_NS_PID_FOR_CHILDREN)
 			return ld_say(ms, -EINVAL, "task %d (state %c) has no %s, as only a zombie has none",
 				      (int)t->tid, mach_task_state_letter(t->state),

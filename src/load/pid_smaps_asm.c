@@ -180,7 +180,8 @@ static int against_status(const struct ld_msg *ms, const struct ld_pid *lp, cons
 	if (rss != st->v[ST_VMRSS][0])
 		return ld_disagree_u(ms, sm->path, 1, st->path, st->line[ST_VMRSS], "the sum of Rss:", rss,
 				     st->v[ST_VMRSS][0]);
-	if (anon != st->v[ST_RSSANON][0])
+	/* RssAnon came in 4.5: without it only VmRSS is there to agree */
+	if (st->present[ST_RSSANON] && anon != st->v[ST_RSSANON][0])
 		return ld_disagree_u(ms, sm->path, 1, st->path, st->line[ST_RSSANON],
 				     "the sum of Anonymous:", anon, st->v[ST_RSSANON][0]);
 	return 0;

@@ -298,6 +298,16 @@ static int finish_machine(struct mach_loader *ld, char *err, size_t errlen)
 		[DEC_SIB] = offsetof(struct mach_profile, status_spec_ib),
 		[DEC_MEMS] = offsetof(struct mach_profile, status_mems_allowed),
 		[DEC_X86] = offsetof(struct mach_profile, status_x86_features),
+		[DEC_VMPIN] = offsetof(struct mach_profile, status_vmpin),
+		[DEC_RSS] = offsetof(struct mach_profile, status_rss),
+		[DEC_VMPMD] = offsetof(struct mach_profile, status_vmpmd),
+		[DEC_CAPAMB] = offsetof(struct mach_profile, status_capamb),
+		[DEC_NNP] = offsetof(struct mach_profile, status_nnp),
+		[DEC_SSB] = offsetof(struct mach_profile, status_ssb),
+		[DEC_GROUPS_SPACE] = offsetof(struct mach_profile, status_groups_space),
+		[DEC_STAT_BRK] = offsetof(struct mach_profile, stat_brk_fields),
+		[DEC_STAT_ARGS] = offsetof(struct mach_profile, stat_arg_fields),
+		[DEC_STAT_WCHAN_ADDR] = offsetof(struct mach_profile, stat_wchan_addr),
 	};
 	struct mach_machine *m = ld->m;
 	unsigned int ncpu, nnode, lo;

@@ -112,6 +112,20 @@ static int group_parse_one(struct walk *w, struct gslot *x)
 }
 
 /*
+ * A machine-wide file every tree must have could not be read (a FIFO, a
+ * symlink, too large): an error naming it and why, not a skip that leaves
+ * the files depending on it to fail with another message or render wrong.
+ */
+static int required_unreadable(struct walk *w, const char *rel, const char *why, int rc)
+{
+	char path[4200];
+
+	ld_walk_path(w, rel, path, sizeof(path));
+	snprintf(w->err, w->errlen, "%s: %s, and a tree must have it", path, why);
+	return rc < 0 ? rc : -EINVAL;
+}
+
+/*
  * Parse what one read gave: the first file, then the others that agree
  * with it.  @final: the last attempt, so a file that disagrees is left out
  * (and the files before it parsed again without it) instead of -EAGAIN.
@@ -132,7 +146,9 @@ static int group_parse(struct walk *w, struct gslot *g, size_t n, bool final, bo
 			x->skip = "";
 			continue;
 		}
-		if ((x->skip = unreadable(w, x->rc)))
+		if ((x->skip = unreadable(w, x->rc)) && mach_ld_required(x->f->kind))
+			return required_unreadable(w, x->f->name, x->skip, x->rc);
+		if (x->skip)
 			continue;
 		if (x->rc)
 			return ld_walk_error(w, x->f->name, x->rc);

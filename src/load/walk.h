@@ -104,6 +104,9 @@ static inline const char *unreadable(const struct walk *w, int rc)
 		return "permission denied";
 	if (rc == LD_RC_SELF)
 		return "the reader's own syscall, schedstat or smaps, which its reading changes";
+	_Static_assert(UF_LIMIT_DEFAULT == 256u << 20, "the message below names the limit");
+	if (rc == -EFBIG && refused(w, rc))
+		return "larger than the read limit of 256 MiB (UF_LIMIT_DEFAULT)";
 	return refused(w, rc) ? uf_reason(rc) : NULL;
 }
 

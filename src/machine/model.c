@@ -87,6 +87,36 @@ const char *mach_vma_kind_name(enum mach_vma_kind k)
 	return (unsigned int)k < MACH_NR_VMA_KINDS ? vma_kind_names[k] : NULL;
 }
 
+const enum mach_lb_stat *mach_schedstat_lb_fields(unsigned int version, unsigned int *n)
+{
+	/* v17 ("sched: Report the different kinds of imbalances", 6.15) split lb_imbalance in four */
+	static const enum mach_lb_stat v17[] = {
+		MACH_LB_COUNT, MACH_LB_BALANCED, MACH_LB_FAILED, MACH_LB_IMBALANCE_LOAD,
+		MACH_LB_IMBALANCE_UTIL, MACH_LB_IMBALANCE_TASK, MACH_LB_IMBALANCE_MISFIT,
+		MACH_LB_GAINED, MACH_LB_HOT_GAINED, MACH_LB_NOBUSYQ, MACH_LB_NOBUSYG,
+	};
+	static const enum mach_lb_stat v15[] = {
+		MACH_LB_COUNT, MACH_LB_BALANCED, MACH_LB_FAILED, MACH_LB_IMBALANCE,
+		MACH_LB_GAINED, MACH_LB_HOT_GAINED, MACH_LB_NOBUSYQ, MACH_LB_NOBUSYG,
+	};
+
+	if (version >= 17) {
+		*n = sizeof(v17) / sizeof(v17[0]);
+		return v17;
+	}
+	*n = sizeof(v15) / sizeof(v15[0]);
+	return v15;
+}
+
+const enum mach_idle_type *mach_schedstat_idle_order(unsigned int version)
+{
+	/* v16 (6.10) reordered enum cpu_idle_type: __CPU_NOT_IDLE before CPU_IDLE */
+	static const enum mach_idle_type v16[] = { MACH_IDLE_BUSY, MACH_IDLE_IDLE, MACH_IDLE_NEWLY };
+	static const enum mach_idle_type v15[] = { MACH_IDLE_IDLE, MACH_IDLE_BUSY, MACH_IDLE_NEWLY };
+
+	return version >= 16 ? v16 : v15;
+}
+
 void mach_profile_default(struct mach_profile *p)
 {
 	static const enum mach_meminfo_id meminfo_618[] = {
@@ -119,6 +149,13 @@ void mach_profile_default(struct mach_profile *p)
 	p->status_untag_mask = p->status_seccomp = p->status_seccomp_filters = true;
 	p->status_spec_ib = p->status_mems_allowed = true;
 	p->status_x86_features = false;
+	p->status_vmpin = p->status_rss = p->status_capamb = p->status_nnp = p->status_ssb = true;
+	p->status_groups_space = true;
+	p->status_vmpmd = false;
+	p->stat_brk_fields = p->stat_arg_fields = true;
+	p->stat_wchan_addr = false;
+	p->stat_cpu_columns = MACH_NR_CPUTIME;
+	p->stat_softirq = true;
 	p->sig_hex_digits = 16;
 	/* CONFIG_X86_MCE off, KVM built in, a KVM guest's HYP vector, no Hyper-V */
 #define ROW(r) (1u << MACH_ARCH_IRQ_##r)
@@ -129,11 +166,12 @@ void mach_profile_default(struct mach_profile *p)
 	p->has_schedstat = true; /* synthetic machines have it; the loader clears it */
 	p->schedstat_version = 17;
 	p->nmeminfo = sizeof(meminfo_618) / sizeof(meminfo_618[0]);
-	memcpy(p->meminfo_order, meminfo_618, sizeof(meminfo_618));
+	for (unsigned int i = 0; i < p->nmeminfo; i++)
+		p->meminfo_order[i] = (uint16_t)meminfo_618[i];
 	/* vmstat: every name of the vocabulary, which is this kernel's order */
 	p->nvmstat = MACH_NR_VMSTAT;
 	for (unsigned int i = 0; i < MACH_NR_VMSTAT; i++)
-		p->vmstat_order[i] = (enum mach_vmstat_id)i;
+		p->vmstat_order[i] = (uint16_t)i;
 	mach_sys_profile_default(&p->sys);
 }
 

@@ -496,6 +496,9 @@ static void publish(struct mach_sim *s)
 		if (r != MACH_PSI_CPU)
 			m->pressure[r].full.total_us += s->base[r].full.total_us;
 		m->pressure[r].present = s->base[r].present && m->pressure[r].present;
+		/* the kernel's lines: cpu had no full line before 5.13 (profile of the base) */
+		m->pressure[r].has_some &= s->base[r].has_some;
+		m->pressure[r].has_full &= s->base[r].has_full;
 	}
 }
 

@@ -79,9 +79,18 @@ int pfs_show_pid_stat(struct seq_file *m, void *v)
 	seq_put_decimal_ull(m, " ", t->sig_blocked & STAT_SIG_MASK);
 	seq_put_decimal_ull(m, " ", p->sig_ignored & STAT_SIG_MASK);
 	seq_put_decimal_ull(m, " ", p->sig_caught & STAT_SIG_MASK);
-	/* wchan is only a 0/1 flag now, and for a whole group only when single-threaded */
-	seq_put_decimal_ull(m, " ", permitted && (!c->whole || p->nr_threads < 2) &&
+	/*
+	 * wchan: a 0/1 flag since 4.4 ("fs/proc, core/debug: Don't expose
+	 * absolute kernel addresses via wchan"), the address before; for a
+	 * whole group only when single-threaded.
+	 */
+	if (!c->mach->profile.stat_wchan_addr)
+		seq_put_decimal_ull(m, " ", permitted && (!c->whole || p->nr_threads < 2) &&
 				    t->state != MACH_TASK_RUNNING);
+	else if (permitted && (!c->whole || p->nr_threads < 2))
+		seq_put_decimal_ull(m, " ", t->wchan_addr);
+	else
+		seq_put_decimal_ull(m, " ", UINT64_MAX); /* the address era's "none": ~0UL */
 	seq_puts(m, " 0 0"); /* nswap, cnswap */
 	/* only a group leader has an exit signal; the other threads show -1 */
 	seq_put_decimal_ll(m, " ", t->tid == p->tgid ? p->exit_signal : -1);
@@ -91,21 +100,30 @@ int pfs_show_pid_stat(struct seq_file *m, void *v)
 	seq_put_decimal_ull(m, " ", t->delayacct_blkio_ticks);
 	seq_put_decimal_ull(m, " ", ticks(gtime));
 	seq_put_decimal_ll(m, " ", (long long)ticks(p->cguest_time_ns));
-	if (mm && permitted) {
-		seq_put_decimal_ull(m, " ", mm->start_data);
-		seq_put_decimal_ull(m, " ", mm->end_data);
-		seq_put_decimal_ull(m, " ", mm->start_brk);
-		seq_put_decimal_ull(m, " ", mm->arg_start);
-		seq_put_decimal_ull(m, " ", mm->arg_end);
-		seq_put_decimal_ull(m, " ", mm->env_start);
-		seq_put_decimal_ull(m, " ", mm->env_end);
-	} else {
-		seq_puts(m, " 0 0 0 0 0 0 0");
+	/* fields 45-47 came in 3.3, 48-52 in 3.5 */
+	if (c->mach->profile.stat_brk_fields) {
+		if (mm && permitted) {
+			seq_put_decimal_ull(m, " ", mm->start_data);
+			seq_put_decimal_ull(m, " ", mm->end_data);
+			seq_put_decimal_ull(m, " ", mm->start_brk);
+		} else {
+			seq_puts(m, " 0 0 0");
+		}
 	}
-	if (permitted)
-		seq_put_decimal_ll(m, " ", exit_code);
-	else
-		seq_puts(m, " 0");
+	if (c->mach->profile.stat_arg_fields) {
+		if (mm && permitted) {
+			seq_put_decimal_ull(m, " ", mm->arg_start);
+			seq_put_decimal_ull(m, " ", mm->arg_end);
+			seq_put_decimal_ull(m, " ", mm->env_start);
+			seq_put_decimal_ull(m, " ", mm->env_end);
+		} else {
+			seq_puts(m, " 0 0 0 0");
+		}
+		if (permitted)
+			seq_put_decimal_ll(m, " ", exit_code);
+		else
+			seq_puts(m, " 0");
+	}
 	seq_putc(m, '\n');
 	return 0;
 }

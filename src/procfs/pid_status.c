@@ -58,8 +58,12 @@ static void show_state(struct seq_file *m, const struct pfs_ctx *c)
 	seq_puts(m, "\nGroups:\t");
 	for (unsigned int g = 0; g < t->ngroups; g++)
 		seq_put_decimal_ull(m, g ? " " : NULL, t->groups[g]);
-	/* The kernel's comment: the trailing space shouldn't have been added. */
-	seq_putc(m, ' ');
+	/*
+	 * The kernel's comment: the trailing space shouldn't have been added.
+	 * Before 4.10 it came with each gid ("%d "), so an empty list had none.
+	 */
+	if (t->ngroups || pr->status_groups_space)
+		seq_putc(m, ' ');
 	if (pr->status_ns_lines) {
 		show_ns_ids(m, "\nNStgid:", t->ns_tgid, t->ns_levels);
 		show_ns_ids(m, "\nNSpid:", t->ns_pid, t->ns_levels);
@@ -83,17 +87,22 @@ static void show_mem(struct seq_file *m, const struct mach_profile *pr, const st
 	show_kb(m, "VmPeak:\t", mm->vm_peak);
 	show_kb(m, "VmSize:\t", mm->vm_size);
 	show_kb(m, "VmLck:\t", mm->vm_lck);
-	show_kb(m, "VmPin:\t", mm->vm_pin);
+	if (pr->status_vmpin)
+		show_kb(m, "VmPin:\t", mm->vm_pin);
 	show_kb(m, "VmHWM:\t", mm->vm_hwm);
 	show_kb(m, "VmRSS:\t", mm->vm_rss);
-	show_kb(m, "RssAnon:\t", mm->rss_anon);
-	show_kb(m, "RssFile:\t", mm->rss_file);
-	show_kb(m, "RssShmem:\t", mm->rss_shmem);
+	if (pr->status_rss) {
+		show_kb(m, "RssAnon:\t", mm->rss_anon);
+		show_kb(m, "RssFile:\t", mm->rss_file);
+		show_kb(m, "RssShmem:\t", mm->rss_shmem);
+	}
 	show_kb(m, "VmData:\t", mm->vm_data);
 	show_kb(m, "VmStk:\t", mm->vm_stk);
 	show_kb(m, "VmExe:\t", mm->vm_exe);
 	show_kb(m, "VmLib:\t", mm->vm_lib);
 	show_kb(m, "VmPTE:\t", mm->vm_pte);
+	if (pr->status_vmpmd)
+		show_kb(m, "VmPMD:\t", mm->vm_pmd);
 	show_kb(m, "VmSwap:\t", mm->vm_swap);
 	if (pr->status_hugetlb)
 		show_kb(m, "HugetlbPages:\t", mm->hugetlb_pages);
@@ -133,24 +142,28 @@ static void show_sig(struct seq_file *m, const struct pfs_ctx *c)
 	show_sigmask(m, "\nSigCgt:\t", p->sig_caught, digits);
 }
 
-static void show_cap(struct seq_file *m, const struct mach_thread *t)
+static void show_cap(struct seq_file *m, const struct mach_profile *pr, const struct mach_thread *t)
 {
 	seq_put_hex_ll(m, "\nCapInh:\t", t->cap_inh, 16);
 	seq_put_hex_ll(m, "\nCapPrm:\t", t->cap_prm, 16);
 	seq_put_hex_ll(m, "\nCapEff:\t", t->cap_eff, 16);
 	seq_put_hex_ll(m, "\nCapBnd:\t", t->cap_bnd, 16);
-	seq_put_hex_ll(m, "\nCapAmb:\t", t->cap_amb, 16);
+	if (pr->status_capamb)
+		seq_put_hex_ll(m, "\nCapAmb:\t", t->cap_amb, 16);
 }
 
 static void show_seccomp(struct seq_file *m, const struct mach_profile *pr, const struct mach_thread *t)
 {
-	seq_put_decimal_ull(m, "\nNoNewPrivs:\t", t->no_new_privs);
+	if (pr->status_nnp)
+		seq_put_decimal_ull(m, "\nNoNewPrivs:\t", t->no_new_privs);
 	if (pr->status_seccomp)
 		seq_put_decimal_ull(m, "\nSeccomp:\t", t->seccomp_mode);
 	if (pr->status_seccomp_filters)
 		seq_put_decimal_ull(m, "\nSeccomp_filters:\t", t->seccomp_filters);
-	seq_puts(m, "\nSpeculation_Store_Bypass:\t");
-	seq_puts(m, mach_ssb_name(t->ssb));
+	if (pr->status_ssb) {
+		seq_puts(m, "\nSpeculation_Store_Bypass:\t");
+		seq_puts(m, mach_ssb_name(t->ssb));
+	}
 	if (pr->status_spec_ib) {
 		seq_puts(m, "\nSpeculationIndirectBranch:\t");
 		seq_puts(m, mach_sib_name(t->sib));
@@ -197,7 +210,7 @@ int pfs_show_pid_status(struct seq_file *m, void *v)
 	if (mm)
 		show_mem(m, pr, mm);
 	show_sig(m, c);
-	show_cap(m, t);
+	show_cap(m, pr, t);
 	show_seccomp(m, pr, t);
 	show_masks(m, pr, t);
 	seq_put_decimal_ull(m, "voluntary_ctxt_switches:\t", t->nvcsw);

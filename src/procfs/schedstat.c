@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * schedstat.c - /proc/schedstat, version 17.
+ * schedstat.c - /proc/schedstat, versions 15, 16 and 17.
  *
  * Mirrors kernel/sched/stats.c show_schedstat and its seq_operations of Linux
  * 6.18: record 0 is the header (version, timestamp in jiffies), then one
- * record per online CPU with its domains.  Version 17 prints each domain's
- * name before its span and 11 load-balance counters per idle type, in the
- * order busy, idle, newly idle (the enum order since version 16).  Only
+ * record per online CPU with its domains.  Version 17 (6.15) prints each
+ * domain's name before its span and 11 load-balance counters per idle type;
+ * versions 15 and 16 print 8 (one lb_imbalance).  Version 16 (6.10) put the
+ * idle types in the order busy, idle, newly idle; 15 printed idle first.  Only
  * CONFIG_SCHEDSTATS kernels have this file; the reference VM does not, so the
  * format is checked against the documented layout rather than an oracle.
  */
@@ -50,16 +51,23 @@ void *pfs_schedstat_next(struct seq_file *m, void *v, loff_t *pos)
 	return NULL;
 }
 
-static void show_domain(struct seq_file *m, unsigned int index, const struct mach_sched_domain *sd)
+static void show_domain(struct seq_file *m, unsigned int version, unsigned int index,
+			const struct mach_sched_domain *sd)
 {
+	const enum mach_idle_type *order = mach_schedstat_idle_order(version);
+	unsigned int nlb;
+	const enum mach_lb_stat *lb = mach_schedstat_lb_fields(version, &nlb);
+
 	seq_put_decimal_ull(m, "domain", index);
 	seq_putc(m, ' ');
-	seq_puts(m, mach_sd_level_name(sd->level));
-	seq_putc(m, ' ');
+	if (version >= 17) { /* "sched/stats: Print domain name in /proc/schedstat" */
+		seq_puts(m, mach_sd_level_name(sd->level));
+		seq_putc(m, ' ');
+	}
 	seq_put_bitmap(m, sd->span.words, sd->span.nbits);
 	for (int type = 0; type < MACH_NR_IDLE_TYPES; type++)
-		for (int k = 0; k < MACH_NR_LB_STATS; k++)
-			seq_put_decimal_ull(m, " ", sd->lb[type][k]);
+		for (unsigned int k = 0; k < nlb; k++)
+			seq_put_decimal_ull(m, " ", sd->lb[order[type]][lb[k]]);
 	for (int k = 0; k < MACH_NR_DOMAIN_TAIL; k++)
 		seq_put_decimal_ull(m, " ", sd->tail[k]);
 	seq_putc(m, '\n');
@@ -90,7 +98,7 @@ static int schedstat_show(struct seq_file *m, void *v)
 	seq_put_decimal_ull(m, " ", s->pcount);
 	seq_putc(m, '\n');
 	for (unsigned int d = 0; d < s->ndomains; d++)
-		show_domain(m, d, &s->domains[d]);
+		show_domain(m, c->mach->profile.schedstat_version, d, &s->domains[d]);
 	return 0;
 }
 

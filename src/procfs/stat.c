@@ -17,9 +17,10 @@
 
 static const char zeros16[] = " 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0";
 
-static void show_cpu_times(struct seq_file *m, const uint64_t ns[MACH_NR_CPUTIME])
+/* The first @ncols columns: 7 before steal (2.6.11), 8 before guest, 9 before guest_nice (2.6.33). */
+static void show_cpu_times(struct seq_file *m, const uint64_t ns[MACH_NR_CPUTIME], unsigned int ncols)
 {
-	for (int i = 0; i < MACH_NR_CPUTIME; i++)
+	for (unsigned int i = 0; i < ncols && i < MACH_NR_CPUTIME; i++)
 		seq_put_decimal_ull(m, " ", mach_ns_to_ticks(ns[i]));
 	seq_putc(m, '\n');
 }
@@ -98,14 +99,14 @@ int pfs_show_stat(struct seq_file *m, void *v)
 	pfs_stat_totals(mach, sum, &intr, &softirq);
 
 	seq_puts(m, "cpu ");
-	show_cpu_times(m, sum);
+	show_cpu_times(m, sum, mach->profile.stat_cpu_columns);
 	for (unsigned int i = 0; i < mach->ncpus; i++) {
 		const struct mach_cpu *cpu = &mach->cpus[i];
 
 		if (!cpu->online)
 			continue;
 		seq_put_decimal_ull(m, "cpu", cpu->id);
-		show_cpu_times(m, cpu->time_ns);
+		show_cpu_times(m, cpu->time_ns, mach->profile.stat_cpu_columns);
 	}
 	seq_put_decimal_ull(m, "intr ", intr);
 	show_all_irqs(m, mach);
@@ -114,10 +115,13 @@ int pfs_show_stat(struct seq_file *m, void *v)
 	seq_put_decimal_ull(m, "\nprocesses ", mach->processes);
 	seq_put_decimal_ull(m, "\nprocs_running ", mach->procs_running);
 	seq_put_decimal_ull(m, "\nprocs_blocked ", mach->procs_blocked);
-	seq_put_decimal_ull(m, "\nsoftirq ", softirq);
-	for (int i = 0; i < MACH_NR_SOFTIRQS; i++)
-		seq_put_decimal_ull(m, " ", pfs_softirq_count(mach, i));
 	seq_putc(m, '\n');
+	if (mach->profile.stat_softirq) { /* since 2.6.31 */
+		seq_put_decimal_ull(m, "softirq ", softirq);
+		for (int i = 0; i < MACH_NR_SOFTIRQS; i++)
+			seq_put_decimal_ull(m, " ", pfs_softirq_count(mach, i));
+		seq_putc(m, '\n');
+	}
 	return 0;
 }
 

@@ -228,6 +228,9 @@ static void domain_counts(struct synth *s, struct mach_sched_domain *d, unsigned
 		lb[MACH_LB_GAINED] = u32v(failed * rng_uniform(r, 0.3, 0.9));
 		lb[MACH_LB_NOBUSYQ] = u32v(failed * rng_uniform(r, 0, 0.2));
 		lb[MACH_LB_NOBUSYG] = u32v(lb[MACH_LB_BALANCED] * rng_uniform(r, 0.8, 0.99));
+		/* what schedstat versions 15 and 16 print: one imbalance, the kinds summed */
+		lb[MACH_LB_IMBALANCE] = u32v((double)lb[MACH_LB_IMBALANCE_LOAD] + lb[MACH_LB_IMBALANCE_UTIL] +
+					     lb[MACH_LB_IMBALANCE_TASK]);
 	}
 	d->tail[MACH_ALB_COUNT] = level == 0 ? u32v(up * s->o->load * rng_uniform(r, 0, 0.01)) : 0;
 	d->tail[MACH_ALB_PUSHED] = d->tail[MACH_ALB_COUNT] / 2;

@@ -86,6 +86,28 @@ static const struct opt_key *opt_find(const char *p, size_t klen)
 	return k;
 }
 
+/* "kernel=X.Y": one of the versions the facts table describes; the message lists them. */
+static int kernel_store(struct mach_synth_opts *n, const char *v, size_t vlen, char *err, size_t errlen)
+{
+	char list[256];
+	size_t len = 0;
+
+	for (size_t i = 0; i < sy_nkernels; i++) {
+		char name[16];
+		int w = snprintf(name, sizeof(name), "%u.%u", sy_kernels[i] / 100, sy_kernels[i] % 100);
+
+		if ((size_t)w == vlen && !memcmp(name, v, vlen)) {
+			n->kernel = sy_kernels[i];
+			return 0;
+		}
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "", name);
+		if (len >= sizeof(list))
+			len = sizeof(list) - 1;
+	}
+	snprintf(err, errlen, "synth: kernel=\"%.*s\": expected one of %s", (int)vlen, v, list);
+	return -EINVAL;
+}
+
 /* Store the @vlen bytes at @v as the value of @k in @n; 0, or -EINVAL with @err set. */
 static int opt_store(struct mach_synth_opts *n, const struct opt_key *k, const char *v, size_t vlen,
 		     char *err, size_t errlen)
@@ -120,7 +142,7 @@ static int opt_store(struct mach_synth_opts *n, const struct opt_key *k, const c
 int mach_synth_parse(struct mach_synth_opts *o, const char *spec, char *err, size_t errlen)
 {
 	struct mach_synth_opts n = *o;
-	bool tasks_set = false, threads_set = false, seen[NR_OPT_KEYS] = { false };
+	bool tasks_set = false, threads_set = false, kernel_seen = false, seen[NR_OPT_KEYS] = { false };
 	const char *p = spec ? spec : "";
 
 	if (!*p) {
@@ -144,10 +166,25 @@ int mach_synth_parse(struct mach_synth_opts *o, const char *spec, char *err, siz
 			return -EINVAL;
 		}
 		klen = (size_t)(eq - p);
+		if (klen == 6 && !memcmp(p, "kernel", 6)) {
+			if (kernel_seen) {
+				snprintf(err, errlen, "synth: kernel given twice in \"%s\"", spec);
+				return -EINVAL;
+			}
+			if ((rc = kernel_store(&n, eq + 1, len - klen - 1, err, errlen)))
+				return rc;
+			kernel_seen = true;
+			p += len;
+			if (*p == ',' && *++p == '\0') {
+				snprintf(err, errlen, "synth: trailing ',' in \"%s\"", spec);
+				return -EINVAL;
+			}
+			continue;
+		}
 		k = opt_find(p, klen);
 		if (!k) {
 			snprintf(err, errlen,
-				 "synth: unknown key \"%.*s\" (known: cpus, tasks, threads, seed, depth, load, io, mem)",
+				 "synth: unknown key \"%.*s\" (known: cpus, tasks, threads, seed, depth, load, io, mem, kernel)",
 				 (int)klen, p);
 			return -EINVAL;
 		}

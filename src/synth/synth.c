@@ -67,6 +67,17 @@ static int check_opts(const struct mach_synth_opts *o, char *err, size_t errlen)
 		snprintf(err, errlen, "synth: option out of range");
 		return -EINVAL;
 	}
+	if (o->kernel) {
+		size_t i = 0;
+
+		while (i < sy_nkernels && sy_kernels[i] != o->kernel)
+			i++;
+		if (i == sy_nkernels) {
+			snprintf(err, errlen, "synth: no kernel %u.%u (see `kernel=` in uprocfs --help)",
+				 o->kernel / 100, o->kernel % 100);
+			return -EINVAL;
+		}
+	}
 	/* every task needs a pid below the synthetic limit, with room for the gaps of boot */
 	if (ids > SYNTH_PID_TOP - SYNTH_PID_SLACK - 100000) {
 		snprintf(err, errlen, "synth: tasks + threads = %llu exceeds the %d pids a synthetic machine numbers",
@@ -132,6 +143,7 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 		rc = -ENOMEM;
 		goto fail;
 	}
+	sy_kernel_begin(&s); /* the release string, which /proc/version and osrelease print */
 	rng_init(&s.rng, o->seed, KEY_MACHINE);
 	name_host(&s); /* its own stream: naming the host changes nothing else */
 	sy_init_names(&s);
@@ -158,7 +170,7 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	if ((rc = sy_build_zones(&s)) || (rc = sy_build_slabs(&s)) || (rc = sy_build_kernel(&s)))
 		goto fail;
 	sy_build_load(&s);
-	if ((rc = sy_build_net(&s)) || (rc = sy_build_sysctl(&s)))
+	if ((rc = sy_build_net(&s)) || (rc = sy_build_sysctl(&s)) || (rc = sy_kernel_finish(&s)))
 		goto fail;
 	free_build(&s);
 	*out = s.m;

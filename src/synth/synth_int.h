@@ -347,6 +347,46 @@ void sy_build_meminfo(struct synth *s);
 int sy_build_sysctl(struct synth *s);
 /** /proc/vmstat: meminfo's pages and event counts since boot. */
 void sy_build_vmstat(struct synth *s);
+
+/* kernel_facts.c, kernels.c: what `synth:kernel=V` changes */
+
+/** The facts of sy_kfacts that are not a line of vmstat or meminfo. */
+enum sy_kflag {
+	SY_KF_NONE, SY_KF_NGID, SY_KF_NS, SY_KF_UMASK, SY_KF_GROUPS_SPACE, SY_KF_KTHREAD, SY_KF_VMPIN,
+	SY_KF_RSS, SY_KF_HUGETLB, SY_KF_VMPMD, SY_KF_COREDUMP, SY_KF_THP, SY_KF_UNTAG, SY_KF_CAPAMB,
+	SY_KF_NNP, SY_KF_SECCOMP, SY_KF_SECCOMP_FILTERS, SY_KF_SSB, SY_KF_SIB, SY_KF_STATE_IDLE,
+	SY_KF_WCHAN_ADDR, SY_KF_SCHEDSTAT_16, SY_KF_SCHEDSTAT_17, SY_KF_PRESSURE, SY_KF_PRESSURE_CPU_FULL,
+};
+
+enum sy_kfact_kind { KF_VMSTAT, KF_MEMINFO, KF_FLAG };
+
+/* How a vmstat line outside the vocabulary gets its value from the typed counters. */
+enum sy_kderive {
+	KD_NONE, KD_ZERO, KD_COPY, KD_SUM, KD_FRAC, KD_MEMINFO,
+	KD_ZONE_DMA, KD_ZONE_DMA32, KD_ZONE_NORMAL, KD_ZONE_MOVABLE,
+};
+
+/** One fact of a kernel's files: printed from version @since to before @until (0: still). */
+struct sy_kfact {
+	unsigned char kind;       /* enum sy_kfact_kind */
+	const char *name;         /* vmstat name, meminfo label without ':', or the flag's name */
+	unsigned short since, until; /* major * 100 + minor */
+	unsigned char derive;     /* enum sy_kderive */
+	const char *from, *from2; /* vocabulary names (a meminfo label for KD_MEMINFO) */
+	unsigned char flag;       /* enum sy_kflag */
+};
+
+extern const struct sy_kfact sy_kfacts[];
+extern const size_t sy_nkfacts;
+/** The versions `kernel=` accepts (major * 100 + minor), oldest first. */
+extern const unsigned int sy_kernels[];
+extern const size_t sy_nkernels;
+/** Whether fact @f holds for kernel @v. */
+bool sy_kfact_holds(const struct sy_kfact *f, unsigned int v);
+/** The kernel's release string, before anything prints it (a no-op for the default). */
+void sy_kernel_begin(struct synth *s);
+/** Make the built machine print what kernel o->kernel printed (after everything is built). */
+int sy_kernel_finish(struct synth *s);
 /** Load averages, run-queue counts and pressure. */
 void sy_build_load(struct synth *s);
 

@@ -44,6 +44,15 @@ static bool has_pressure(const struct pfs_ctx *c)
 	return c->mach->pressure[c->arg].present;
 }
 
+/* /proc/pressure came with PSI (4.20): a kernel without it has no directory either */
+static bool has_any_pressure(const struct pfs_ctx *c)
+{
+	for (int r = 0; r < MACH_NR_PSI_RES; r++)
+		if (c->mach->pressure[r].present)
+			return true;
+	return false;
+}
+
 static bool has_sysctl(const struct pfs_ctx *c)
 {
 	return c->mach->sysctl != NULL;
@@ -86,7 +95,7 @@ static bool has_net(const struct pfs_ctx *c)
 
 const struct pfs_entry pfs_entries[] = {
 	/* /proc */
-	DIR_("pressure", G, 0555),
+	DIR_("pressure", G, 0555, .exists = has_any_pressure),
 	LINK("net", G, pfs_link_net, "proc_net_init"),
 	/* /proc/sys: a scope per directory of the machine's tree (mach_sysctl.h) */
 	DIR_("sys", G, 0555, .child_scope = PFS_SCOPE_SYSCTL, .exists = has_sysctl),

@@ -17,8 +17,8 @@ bool un_parse_uint(const char *s, size_t len, uint64_t min, uint64_t max, uint64
 
 /**
  * The @len bytes at @s as a decimal from 0 to @max ("12", "0.25", ".5",
- * "3."): digits with at most one point, at least one digit.  Exact for up
- * to 18 digits after the point.
+ * "3."): digits with at most one point, at least one digit.  The double
+ * nearest to the decimal written (rounded once, as strtod in the C locale).
  */
 bool un_parse_decimal(const char *s, size_t len, double max, double *out);
 

@@ -39,6 +39,7 @@ struct target {
 	uid_t r, e, s;      /* ids to take (ours only) */
 	gid_t gr, ge, gs;
 	bool dumpable;
+	bool set_ids;       /* started by start(): ids and dumpability as given */
 };
 
 static struct target targets[MAX_TARGETS];
@@ -82,7 +83,7 @@ static void start(const char *name, uid_t r, uid_t e, uid_t s, gid_t gr, gid_t g
 	char c;
 
 	*t = (struct target){ .name = name, .ours = true, .r = r, .e = e, .s = s, .gr = gr, .ge = ge, .gs = gs,
-			      .dumpable = dumpable };
+			      .dumpable = dumpable, .set_ids = true };
 	if (pipe(ready))
 		return;
 	t->pid = fork();
@@ -259,8 +260,11 @@ static char *outcomes(uid_t reader)
 	return all;
 }
 
-/* Compare, count and print the table of one reader's outcomes. */
-static void compare(const char *reader_name, const char *lines)
+/* Per target and reader (0: root, 1: nobody): outcomes that are data, refusals, and differences. */
+static unsigned long tally[MAX_TARGETS][2][3];
+
+/* Compare and count one reader's outcomes (@reader: 0 root, 1 nobody) into tally. */
+static void compare(unsigned int reader, const char *reader_name, const char *lines)
 {
 	unsigned long same = 0, differ = 0, denied = 0;
 
@@ -274,15 +278,36 @@ static void compare(const char *reader_name, const char *lines)
 			if (!strcmp(k, u)) {
 				same++;
 				denied += strcmp(k, "ok") != 0;
-			} else if (differ++ < 10) {
-				diag("%s reading %s's /proc/%d/%s: kernel %s, uprocfs %s", reader_name, targets[t].name,
-				     (int)targets[t].pid, pfs_entries[i].path, k, u);
+				tally[t][reader][strcmp(k, "ok") != 0]++;
+			} else {
+				tally[t][reader][2]++;
+				if (differ++ < 10)
+					diag("%s reading %s's /proc/%d/%s: kernel %s, uprocfs %s", reader_name,
+					     targets[t].name, (int)targets[t].pid, pfs_entries[i].path, k, u);
 			}
 		}
 		l = eol ? eol + 1 : l + strlen(l);
 	}
 	ok(differ == 0 && same > 0, "as %s: %lu outcomes identical (%lu of them refusals), %lu differ", reader_name,
 	   same, denied, differ);
+}
+
+/* The table of outcomes: one row per process, data/refused/differ per reader. */
+static void print_table(void)
+{
+	diag("%-44s %7s %17s %5s  %-18s %-18s", "process", "pid", "uid r/e/s", "dump", "root: data/ref/diff",
+	     "nobody: data/ref/diff");
+	for (unsigned int t = 0; t < ntargets; t++) {
+		const struct target *x = &targets[t];
+		char ids[32] = "-";
+
+		if (x->set_ids)
+			snprintf(ids, sizeof(ids), "%u/%u/%u", (unsigned int)x->r, (unsigned int)x->e,
+				 (unsigned int)x->s);
+		diag("%-44s %7d %17s %5s  %5lu/%5lu/%5lu  %5lu/%5lu/%5lu", x->name, (int)x->pid, ids,
+		     x->set_ids ? (x->dumpable ? "yes" : "no") : "-", tally[t][0][0], tally[t][0][1], tally[t][0][2],
+		     tally[t][1][0], tally[t][1][1], tally[t][1][2]);
+	}
 }
 
 int main(int argc, char **argv)
@@ -344,8 +369,9 @@ int main(int argc, char **argv)
 	}
 	root_lines = outcomes(0);
 	user_lines = outcomes(NOBODY);
-	compare("root", root_lines);
-	compare("nobody", user_lines);
+	compare(0, "root", root_lines);
+	compare(1, "nobody", user_lines);
+	print_table();
 	free(root_lines);
 	free(user_lines);
 	diag("%u processes x every /proc/<pid> entry of the table, through /proc and through the live mount",

@@ -402,6 +402,24 @@ fi
 stat -c %U "$tmp/perm/1" | grep -qx root; ok $? "pid directories belong to the task's user"
 fi
 
+# --- older kernels: procps on the files 3.10 and 4.18 printed ------------------------
+for kv in 3.10 4.18; do
+	kspec=synth:kernel=$kv,tasks=300
+	kout="$tmp/k$kv"
+	timeout -k 5 120 "$UPROCFS" run --machine "$kspec" -- sh -c \
+		'ps aux; echo "rc=$?"; top -b -n1; echo "rc=$?"; free; echo "rc=$?"; vmstat; echo "rc=$?"; uname -r' \
+		> "$kout" 2> "$kout.err"
+	[ "$(grep -c '^rc=0$' "$kout")" = 4 ] && [ ! -s "$kout.err" ]
+	ok $? "kernel $kv: ps aux, top -b -n1, free and vmstat run without an error"
+	[ -s "$kout.err" ] && diag "$(head -5 "$kout.err")"
+	grep -qx "$kv.0-uprocfs" "$kout"; ok $? "kernel $kv: uname -r says $kv.0-uprocfs"
+	nps=$(awk '/^USER/ {on = 1; next} /^rc=/ {on = 0} on' "$kout" | wc -l)
+	[ "$nps" -ge 300 ]; ok $? "kernel $kv: ps aux lists the 300 processes ($nps lines)"
+done
+# before 3.14 there is no MemAvailable: procps takes MemFree as available
+kfree=$(awk '/^Mem:/ {print $4 " " $7}' "$tmp/k3.10")
+[ "${kfree% *}" = "${kfree#* }" ]; ok $? "kernel 3.10: free shows available = free without MemAvailable ($kfree)"
+
 # --- run: exit status, a killed command, nothing left behind -----------------------
 run sh -c 'exit 7'; st=$?
 [ "$st" = 7 ]; ok $? "run passes the command's exit status through ($st)"

@@ -43,13 +43,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_numbers(spec, strlen(spec));
 	mach_synth_defaults(&a);
 	if (!mach_synth_parse(&a, spec, err, sizeof(err))) {
-		snprintf(again, sizeof(again), "cpus=%u,tasks=%u,threads=%u,seed=%llu,depth=%u,load=%.17g,io=%.17g,mem=%.17g",
-			 a.cpus, a.tasks, a.threads, (unsigned long long)a.seed, a.depth, a.load, a.io, a.mem);
+		int w = snprintf(again, sizeof(again),
+				 "cpus=%u,tasks=%u,threads=%u,seed=%llu,depth=%u,load=%.17g,io=%.17g,mem=%.17g", a.cpus,
+				 a.tasks, a.threads, (unsigned long long)a.seed, a.depth, a.load, a.io, a.mem);
+
+		if (a.kernel && w > 0 && (size_t)w < sizeof(again))
+			snprintf(again + w, sizeof(again) - (size_t)w, ",kernel=%u.%u", a.kernel / 100, a.kernel % 100);
 		mach_synth_defaults(&b);
 		if (strchr(again, 'e') || mach_synth_parse(&b, again, err, sizeof(err)))
 			goto out; /* %.17g may print an exponent the strict parser refuses: not a parser bug */
 		if (a.cpus != b.cpus || a.tasks != b.tasks || a.threads != b.threads || a.seed != b.seed ||
-		    a.depth != b.depth || a.load != b.load || a.io != b.io || a.mem != b.mem) {
+		    a.depth != b.depth || a.load != b.load || a.io != b.io || a.mem != b.mem || a.kernel != b.kernel) {
 			fprintf(stderr, "\"%s\" and its reprint \"%s\" differ\n", spec, again);
 			abort();
 		}

@@ -135,7 +135,7 @@ static void test_refusals(void)
 						   "   8       0 sda 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", NULL };
 	const char *const stranger[] = { "diskstats", diskstats, "partitions",
 					  "major minor  #blocks  name\n\n   8        0      65536 sda\n", NULL };
-	const char *const swap_sum[] = { "meminfo", "SwapTotal:      1 kB\n", "swaps", swaps, NULL };
+	const char *const swap_sum[] = { "meminfo", "SwapTotal:             1 kB\n", "swaps", swaps, NULL };
 	const char *const swap_odd[] = { "swaps", "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
 						  "/swap                                   file\t\t1001\t\t0\t\t-2\n", NULL };
 	const char *const waiter[] = { "locks", "1: -> POSIX  ADVISORY  WRITE 1 fe:00:1 0 EOF\n", NULL };

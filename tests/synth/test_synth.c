@@ -559,9 +559,9 @@ static void check_machine(const struct mach_machine *m, const struct mach_synth_
 	check(P_MEMINFO, MI(MEMFREE) + MI(CACHED) + MI(BUFFERS) + MI(ANONPAGES) + MI(SLAB) + MI(KERNELSTACK) +
 				 MI(PAGETABLES) <= MI(MEMTOTAL), "usage exceeds MemTotal");
 	for (unsigned int i = 0; i < m->profile.nmeminfo; i++) {
-		enum mach_meminfo_id id = m->profile.meminfo_order[i];
+		unsigned int id = m->profile.meminfo_order[i];
 
-		if (mach_meminfo_formats[id].kb)
+		if (id < MACH_NR_MEMINFO && mach_meminfo_formats[id].kb)
 			check(P_MEMINFO, mi[id] % 4 == 0 || id == MACH_MEMINFO_VMALLOCTOTAL, "%s not whole pages",
 			      mach_meminfo_formats[id].label);
 	}
@@ -717,7 +717,7 @@ static void test_parse(void)
 	char err[256];
 
 	expect_parse_error("cpu=4",
-			   "synth: unknown key \"cpu\" (known: cpus, tasks, threads, seed, depth, load, io, mem)");
+			   "synth: unknown key \"cpu\" (known: cpus, tasks, threads, seed, depth, load, io, mem, kernel)");
 	expect_parse_error("cpus=abc", "synth: cpus=\"abc\": expected an integer from 1 to 8192");
 	expect_parse_error("cpus=0", "synth: cpus=\"0\": expected an integer from 1 to 8192");
 	expect_parse_error("cpus=8193", "cpus=\"8193\": expected an integer from 1 to 8192");
