@@ -190,10 +190,12 @@ void bench_report(const struct bench_opts *o, const struct bench_result *r)
 
 static void bench_usage(FILE *f)
 {
-	fprintf(f, "usage: uprocfs bench [--json] [--quick] [--callgrind] [--plot FILE.svg] [NAME...]\n"
+	fprintf(f, "usage: uprocfs bench [--json] [--quick] [--callgrind] [--plot FILE.svg]\n"
+		   "                    [--transport fuse|preload] [NAME...]\n"
 		   "\nBenchmarks (all when no NAME is given):\n");
 	for (const struct bench_def *d = bench_table; d->name; d++)
 		fprintf(f, "  %-10s %s\n", d->name, d->help);
+	fprintf(f, "\n--transport preload: bench fuse over `uprocfs run --preload` (tools per process).\n");
 	fprintf(f, "\nEach case runs its baseline and candidate alternately in one process and\n"
 		   "reports medians and the ratio baseline/candidate.\n");
 }
@@ -206,10 +208,12 @@ int bench_main(int argc, char **argv, const char *self_exe)
 		{ "callgrind", no_argument, NULL, 'c' },
 		{ "plot", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "transport", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_opts o = { .self_exe = self_exe };
 	int c, status = 0;
+	bool preload = false;
 
 	if (argc == 5 && !strcmp(argv[1], "--cg-case"))
 		return bench_seeds_callgrind_child(argv[2], argv[3], argv[4]);
@@ -217,6 +221,8 @@ int bench_main(int argc, char **argv, const char *self_exe)
 		return bench_idle_procs(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "--time-tool"))
 		return bench_time_tool(argv[2], argv[3]);
+	if (argc >= 5 && !strcmp(argv[1], "--time-cmd"))
+		return bench_time_cmd(argc - 2, argv + 2);
 	if (argc == 4 && !strcmp(argv[1], "--time-kill"))
 		return bench_time_kill(argv[2], argv[3]);
 	optind = 1;
@@ -226,6 +232,13 @@ int bench_main(int argc, char **argv, const char *self_exe)
 		case 'q': o.quick = 1; break;
 		case 'c': o.callgrind = 1; break;
 		case 'p': o.plot = optarg; break;
+		case 't': /* --transport preload: bench fuse's in-process case (bench_preload.c) */
+			if (strcmp(optarg, "fuse") && strcmp(optarg, "preload")) {
+				bench_usage(stderr);
+				return 2;
+			}
+			preload = !strcmp(optarg, "preload");
+			break;
 		case 'h': bench_usage(stdout); return 0;
 		default: bench_usage(stderr); return 2;
 		}
@@ -248,7 +261,10 @@ int bench_main(int argc, char **argv, const char *self_exe)
 		int wanted = optind == argc && d->run != bench_psi_demo;
 		for (int i = optind; i < argc; i++)
 			wanted |= !strcmp(d->name, argv[i]);
-		if (wanted && d->run(&o))
+		/* --transport preload: bench fuse over the in-process transport instead */
+		int (*run)(const struct bench_opts *) = preload && d->run == bench_fuse ? bench_fuse_preload : d->run;
+
+		if (wanted && run(&o))
 			status = 1;
 	}
 	return status;

@@ -121,6 +121,13 @@ int bench_idle_procs(const char *count);
 void bench_tools(const struct bench_opts *o);
 /** `uprocfs bench --time-kill PID N`: kill(PID, 0) N times (0: this process); print the mean ns. */
 int bench_time_kill(const char *pid, const char *count);
+/** `uprocfs bench fuse --transport preload`: ps aux and top -b over run --preload vs the kernel (bench_preload.c). */
+int bench_fuse_preload(const struct bench_opts *o);
+/**
+ * `uprocfs bench --time-cmd N EXTRA CMD...`: start EXTRA sleeping children, run CMD N
+ * times; print the median ns and the processes /proc lists.  @argv starts at N.
+ */
+int bench_time_cmd(int argc, char **argv);
 /** The child side of `bench seeds --callgrind`: one case variant, counted reads. */
 int bench_seeds_callgrind_child(const char *case_name, const char *variant, const char *count);
 

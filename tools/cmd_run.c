@@ -43,6 +43,8 @@
 
 #include "cli.h"
 #include "run_sys.h"
+#include "preload/shared.h"
+#include "run_preload.h"
 #include "run_ttys.h"
 #include "served.h"
 #include "supervise.h"
@@ -71,7 +73,13 @@ static void run_usage(FILE *f)
 		"                   thread pools size themselves for the served machine)\n"
 		"  --no-supervise   leave kill, renice, taskset, sysinfo, uname... to the host\n"
 		"                   kernel (default: calls aimed at the machine's tasks, and those\n"
-		"                   that describe the machine, are answered from the model)\n");
+		"                   that describe the machine, are answered from the model)\n"
+		"  --preload        serve /proc inside the command's dynamically linked programs\n"
+		"                   too (LD_PRELOAD): files of the machine are read from a snapshot\n"
+		"                   mapped into each program, with no syscall; the command's own\n"
+		"                   processes and static programs still read through the mount\n"
+		"  --stop-clock     the machine's clock stands still (no simulator): every read\n"
+		"                   sees the same served time (to compare transports)\n");
 }
 
 static volatile pid_t child_pid;
@@ -143,6 +151,10 @@ static int recv_fd(int sock, int *code, int *fd)
 struct run_opts {
 	const char *spec;
 	bool pin, real_affinity, supervise;
+	/* --preload: the run's directory and the library (run_preload.h); --stop-clock */
+	bool preload, stop_clock;
+	const char *preload_dir;
+	char preload_lib[4096];
 	char **cmd;
 	const struct mach_machine *mach; /* the served model (NULL when live), as the fork left it */
 	int sys_fd; /* /dev/fuse for the model's /sys, or -1 (live: the host's /sys is the machine's) */
@@ -166,6 +178,17 @@ static void exec_command(int sock, const struct run_opts *ro)
 	if (listener >= 0)
 		close(listener);
 	close(sock);
+	if (ro->preload) {
+		const char *old = getenv("LD_PRELOAD");
+		char *both = NULL;
+
+		setenv(PL_ENV, ro->preload_dir, 1);
+		if (old && *old && asprintf(&both, "%s:%s", ro->preload_lib, old) > 0)
+			setenv("LD_PRELOAD", both, 1);
+		else
+			setenv("LD_PRELOAD", ro->preload_lib, 1);
+		free(both);
+	}
 	execvp(ro->cmd[0], ro->cmd);
 	fprintf(stderr, "uprocfs run: %s: %s\n", ro->cmd[0], strerror(errno));
 	_exit(errno == ENOENT ? 127 : 126);
@@ -198,6 +221,21 @@ static int namespace_procfs(void)
 	return fd < 0 ? -errno : fd;
 }
 
+/*
+ * --preload: the preload library lists the run's own processes beside the
+ * snapshot's, from a procfs of this pid namespace that shows pids only,
+ * mounted in the run's directory (in this mount namespace alone).
+ */
+static void mount_preload_pids(const char *dir)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/nsproc", dir);
+	if (mount("proc", path, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, "subset=pid"))
+		fprintf(stderr, "uprocfs run: --preload: %s: %s (ps will not list the command)\n", path,
+			strerror(errno));
+}
+
 /* G: pid 1 of the command's namespaces. */
 static int run_init(int sock, int fuse_fd, const struct run_opts *ro)
 {
@@ -227,6 +265,8 @@ static int run_init(int sock, int fuse_fd, const struct run_opts *ro)
 	}
 	if (ro->sys_fd >= 0)
 		close(ro->sys_fd);
+	if (!code && ro->preload)
+		mount_preload_pids(ro->preload_dir);
 	send_fd(sock, -code, fd);
 	close(fd);
 	if (code)
@@ -292,6 +332,7 @@ struct daemon {
 	struct pfs_source *src;
 	struct pfs_fuse *fs;
 	struct supervisor *sup;
+	struct pl_daemon *pl;     /* --preload */
 	pthread_t loop;
 	int sock;
 	/* the model's /sys: a second mount, same source (sys_o.mounted_fd -1: none) */
@@ -331,9 +372,12 @@ static int serve(struct daemon *d, const struct run_opts *ro)
 			strerror(ready > 0 ? ready : EIO));
 		return 1;
 	}
+	d->s.stop_clock = ro->stop_clock;
 	rc = served_source(&d->s, d->o.caller_proc_fd, RUN_FIRST_PID, &d->src);
 	if (!rc)
 		rc = pfs_fuse_create(&d->fs, d->src, &d->o, err, sizeof(err));
+	if (!rc && d->pl)
+		rc = pl_daemon_start(d->pl, d->src, &d->s, RUN_FIRST_PID, err, sizeof(err));
 	if (!rc && pthread_create(&d->loop, NULL, loop_thread, d->fs))
 		rc = -EAGAIN;
 	if (rc) {
@@ -355,7 +399,8 @@ static int serve(struct daemon *d, const struct run_opts *ro)
 	/* the command's listener, once it installed its filter (none: the host kernel answers) */
 	if (ro->supervise && !recv_fd(d->sock, &ready, &listener) && !ready && listener >= 0) {
 		struct sup_opts so = { .src = d->src, .sim = d->s.sim, .first_real = RUN_FIRST_PID,
-				       .real_affinity = ro->real_affinity };
+				       .real_affinity = ro->real_affinity,
+				       .changed = d->pl ? pl_daemon_changed : NULL, .changed_ctx = d->pl };
 
 		if (sup_start(&d->sup, listener, &so)) {
 			fprintf(stderr, "uprocfs run: cannot start the supervisor\n");
@@ -380,6 +425,12 @@ static void print_stats(struct daemon *d)
 		(unsigned long long)st.lookup, (unsigned long long)st.getattr, (unsigned long long)st.readdir,
 		(unsigned long long)st.open, (unsigned long long)st.read, (unsigned long long)st.release,
 		(unsigned long long)st.readlink, answered, passed);
+	if (d->pl) {
+		char line[512];
+
+		pl_daemon_stats(d->pl, line, sizeof(line));
+		fprintf(stderr, "%s\n", line);
+	}
 }
 
 static int parse_run_opts(int argc, char **argv, struct run_opts *ro)
@@ -389,6 +440,8 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *ro)
 		{ "pin-cpu", no_argument, NULL, 'p' },
 		{ "real-affinity", no_argument, NULL, 'r' },
 		{ "no-supervise", no_argument, NULL, 'n' },
+		{ "preload", no_argument, NULL, 'P' },
+		{ "stop-clock", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -402,6 +455,8 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *ro)
 		case 'p': ro->pin = true; break;
 		case 'r': ro->real_affinity = true; break;
 		case 'n': ro->supervise = false; break;
+		case 'P': ro->preload = true; break;
+		case 'S': ro->stop_clock = true; break;
 		case 'h': run_usage(stdout); return 0;
 		default: run_usage(stderr); return 2;
 		}
@@ -450,6 +505,22 @@ int cmd_run(int argc, char **argv)
 		return 1;
 	}
 	ro.mach = d.s.mach;
+	if (ro.preload) {
+		if (!d.s.mach) {
+			fprintf(stderr, "uprocfs run: --preload serves a model machine, not --machine live\n");
+			goto out;
+		}
+		if (pl_library_path(ro.preload_lib, sizeof(ro.preload_lib))) {
+			fprintf(stderr, "uprocfs run: --preload: libuprocfs-preload.so not found beside %s "
+					"(set UPROCFS_PRELOAD_LIB)\n", argv[0]);
+			goto out;
+		}
+		if (pl_daemon_prepare(&d.pl, ro.stop_clock, err, sizeof(err))) {
+			fprintf(stderr, "uprocfs run: %s\n", err);
+			goto out;
+		}
+		ro.preload_dir = pl_daemon_dir(d.pl);
+	}
 	d.o.mounted_fd = open("/dev/fuse", O_RDWR); /* G mounts it; no CLOEXEC until then */
 	if (d.o.mounted_fd < 0) {
 		fprintf(stderr, "uprocfs run: /dev/fuse: %s (is the fuse module available?)\n", strerror(errno));
@@ -516,6 +587,7 @@ out:
 		close(d.sys_o.mounted_fd);
 	if (d.o.caller_proc_fd >= 0)
 		close(d.o.caller_proc_fd);
+	pl_daemon_stop(d.pl);
 	pfs_source_free(d.src);
 	served_close(&d.s);
 	return code;

@@ -63,7 +63,7 @@ int served_open(struct served *s, const char *spec, char *err, size_t errlen)
 
 int served_source(struct served *s, int reader_proc_fd, pid_t mirror_from, struct pfs_source **out)
 {
-	struct pfs_model_opts o = { .advance = follow_boottime, .advance_ctx = s,
+	struct pfs_model_opts o = { .advance = s->stop_clock ? NULL : follow_boottime, .advance_ctx = s,
 				    .reader_proc_fd = reader_proc_fd, .mirror_from = mirror_from };
 
 	if (s->live_proc_fd >= 0)

@@ -15,6 +15,7 @@ struct served {
 	int live_proc_fd;       /* --machine live: the real /proc, else -1 */
 	uint64_t model_base_ns; /* the machine's uptime when serving started */
 	uint64_t boot_base_ns;  /* CLOCK_BOOTTIME then */
+	bool stop_clock;        /* `uprocfs run --stop-clock`: no simulator, the clock stands still */
 };
 
 /**

@@ -465,6 +465,17 @@ static int prepare(struct call *c)
 }
 
 /* Fill @resp for @req; false when the reply went already (a pidfd handed over with ADDFD). */
+/* Whether answered call @nr changed the model: signals but 0 (pidfd_send_signal comes as kill), and the set* calls. */
+static bool changes_model(int nr, const struct call *c)
+{
+	if (nr == SCMP_SYS(kill) || nr == SCMP_SYS(tkill) || nr == SCMP_SYS(rt_sigqueueinfo))
+		return arg32(c, 1) != 0;
+	if (nr == SCMP_SYS(tgkill) || nr == SCMP_SYS(rt_tgsigqueueinfo))
+		return arg32(c, 2) != 0;
+	return nr == SCMP_SYS(setpriority) || nr == SCMP_SYS(ioprio_set) || nr == SCMP_SYS(sched_setaffinity) ||
+	       nr == SCMP_SYS(sched_setscheduler) || nr == SCMP_SYS(sched_setparam);
+}
+
 static bool respond(struct supervisor *sv, const struct seccomp_notif *req, struct seccomp_notif_resp *resp)
 {
 	struct call c = { .sv = sv, .req = req };
@@ -491,6 +502,8 @@ static bool respond(struct supervisor *sv, const struct seccomp_notif *req, stru
 	rc = prepare(&c);
 	if (!rc)
 		rc = sv->o.src->ops->control(sv->o.src, answer, &c);
+	if (!rc && !c.pass && !c.rc && sv->o.changed && changes_model(c.req->data.nr, &c))
+		sv->o.changed(sv->o.changed_ctx);
 	if (!rc && c.pass) {
 		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
 		sv->passed++;

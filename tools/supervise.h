@@ -40,6 +40,9 @@ struct sup_opts {
 	struct mach_sim *sim;      /* its simulator, or NULL */
 	pid_t first_real;          /* the run's own pids start here */
 	bool real_affinity;        /* sched_getaffinity of the caller: the real mask, not the machine's */
+	/* told after a call changed the model (a signal, a nice value...), or NULL (run --preload) */
+	void (*changed)(void *ctx);
+	void *changed_ctx;
 };
 
 /** Answer the notifications of @listener on a thread of its own; 0 or -errno. */

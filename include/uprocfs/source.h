@@ -109,6 +109,14 @@ struct pfs_model_opts {
 int pfs_model_source_new(struct mach_machine *m, const struct pfs_model_opts *o, struct pfs_source **out);
 
 /**
+ * Bring model source @s up to now (the simulator), then run @fn on its
+ * machine under the read lock, readers of the tree going on meanwhile
+ * (`uprocfs run --preload` copies the machine so).  @fn's return, or
+ * -EINVAL for a source of another kind.
+ */
+int pfs_model_source_read(struct pfs_source *s, int (*fn)(void *arg, const struct mach_machine *m), void *arg);
+
+/**
  * A source mirroring the real procfs at @proc_fd (kept open by the caller):
  * each open reads the kernel's files through the loader and renders them
  * again.  0 or -ENOMEM.

@@ -1,12 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * backend.h - what the in-process transport serves /proc and /sys from: the
- * file table and the renderers over a copy of the served machine mapped into
- * the reading process (see arena.h), so a file is read with no syscall.
+ * backend.h - what the in-process transport serves /proc from: the file
+ * table and the renderers over a snapshot of the served machine mapped into
+ * the reading process (snapshot.h), so that a file is found, checked and
+ * rendered with no syscall.
  *
- * Every call takes an absolute, normalised path.  A return of PLB_PASS
- * means "not ours": the caller does the real syscall, which reaches the FUSE
- * mount (the run's own processes, /proc/self, files the copy cannot answer).
+ * Every call takes an absolute, normalised path (no "..", no trailing
+ * slash).  A return of PLB_PASS means "not ours": the caller makes the real
+ * call, which reaches the FUSE mount.  Passed on are the run's own
+ * processes (from the run's mirror_from up: they are real, the daemon
+ * mirrors them), paths through a symlink (self/, cwd/...), readers the run's
+ * mount would refuse (any but root with its capabilities: the mount has no
+ * allow_other), mounts with hidepid or subset=pid, and whatever this process
+ * cannot map.  The rest is answered as the FUSE mount answers it: the same
+ * bytes, attributes, listings and errors, at the snapshot's served time.
  */
 #ifndef UPROCFS_PRELOAD_BACKEND_H
 #define UPROCFS_PRELOAD_BACKEND_H
@@ -18,28 +25,48 @@
 
 #define PLB_PASS 1
 
+/** One directory entry, as getdents gives it. */
 struct plb_dirent {
-	char name[64];
+	char name[256];
 	unsigned char type;   /* DT_DIR, DT_REG, DT_LNK */
 	ino_t ino;
+	off_t off;            /* the position after it (what the FUSE mount's d_off says) */
 };
 
-/** Start the backend from the environment (UPROCFS_PRELOAD); false when there is nothing to serve from. */
+/** An opened node: a directory, or a file rendered whole at open. */
+struct plb_file {
+	bool dir;
+	char *text;           /* malloc'd; NULL for a directory or a file whose reads fail */
+	size_t len;
+	int read_err;         /* reads fail with this errno (an access rule checked at read time) */
+	bool whole_at_zero;   /* reads past offset 0 give nothing (numeric /proc/sys keys) */
+};
+
+/** Start the backend from the environment; false when there is nothing to serve from. */
 bool plb_init(void);
 
-/** Whether @path is under a tree the backend serves (/proc, /sys): worth normalising and asking. */
+/** Whether @path is under the tree the backend serves (/proc): worth normalising and asking. */
 bool plb_candidate(const char *path);
+
+/** The credentials of this process changed (set*id, capset): look again at the next call. */
+void plb_creds_changed(void);
+
+/** After fork, in the child: the process's id changed, and only this thread is left. */
+void plb_after_fork_child(void);
 
 /** stat(2) of @path (@follow: stat, else lstat).  0, -errno or PLB_PASS. */
 int plb_stat(const char *path, bool follow, struct stat *st);
 
-/**
- * The whole text of file @path as open(2) would give it to this process (its
- * access rules applied), in a malloc'd *@text.  0, -errno or PLB_PASS.
- */
-int plb_render(const char *path, char **text, size_t *len);
+/** access(2) of @path: existence and @mode (R_OK, W_OK, X_OK).  0, -errno or PLB_PASS. */
+int plb_access(const char *path, int mode, bool follow);
 
-/** readlink(2) of @path; the length, -errno or PLB_PASS (as a negative... see preload.c). */
+/**
+ * open(2) of @path for reading (@follow unless O_NOFOLLOW): a directory, or
+ * a file rendered whole.  0, -errno or PLB_PASS.
+ */
+int plb_open(const char *path, bool follow, struct plb_file *f);
+
+/** readlink(2) of @path: the target's length in *@len (not NUL-terminated).  0, -errno or PLB_PASS. */
 int plb_readlink(const char *path, char *buf, size_t size, size_t *len);
 
 /** The entries of directory @path (with "." and ".."), malloc'd.  0, -errno or PLB_PASS. */

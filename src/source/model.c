@@ -350,6 +350,34 @@ static const struct pfs_source_ops model_ops = {
 	.destroy = model_destroy,
 };
 
+int pfs_model_source_read(struct pfs_source *s, int (*fn)(void *arg, const struct mach_machine *m), void *arg)
+{
+	struct model_source *ms = of(s);
+	int rc;
+
+	if (!s || s->ops != &model_ops)
+		return -EINVAL;
+	/*
+	 * Up to now, then read under the advance lock as well: requests that
+	 * come meanwhile find it taken and read the machine as it is (at most
+	 * as old as this read) instead of queueing for the write lock.
+	 */
+	pthread_mutex_lock(&ms->advance_lock);
+	if (ms->o.advance) {
+		uint64_t now = src_boottime_ns();
+
+		pthread_rwlock_wrlock(&ms->lock);
+		ms->o.advance(ms->o.advance_ctx, ms->mach, now);
+		pthread_rwlock_unlock(&ms->lock);
+		__atomic_store_n(&ms->last_advance_ns, now, __ATOMIC_RELAXED);
+	}
+	pthread_rwlock_rdlock(&ms->lock);
+	rc = fn(arg, ms->mach);
+	pthread_rwlock_unlock(&ms->lock);
+	pthread_mutex_unlock(&ms->advance_lock);
+	return rc;
+}
+
 int pfs_model_source_new(struct mach_machine *m, const struct pfs_model_opts *o, struct pfs_source **out)
 {
 	struct model_source *ms = calloc(1, sizeof(*ms));

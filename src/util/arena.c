@@ -64,16 +64,28 @@ static unsigned int class_of(size_t need)
 
 int ua_create(struct ua_arena **out, uintptr_t base, size_t reserve)
 {
+	int fd = memfd_create("uprocfs-arena", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	return ua_create_in(out, base, reserve, fd);
+}
+
+int ua_create_in(struct ua_arena **out, uintptr_t base, size_t reserve, int fd)
+{
 	struct ua_arena *a = calloc(1, sizeof(*a));
 	void *p;
 	int e;
 
-	if (!a)
+	if (!a) {
+		close(fd);
 		return -ENOMEM;
+	}
 	a->base = base ? base : UA_DEFAULT_BASE;
 	a->reserve = reserve;
-	a->fd = memfd_create("uprocfs-arena", MFD_CLOEXEC);
-	if (a->fd < 0 || ftruncate(a->fd, (off_t)reserve))
+	a->fd = fd;
+	errno = 0;
+	if (ftruncate(a->fd, (off_t)reserve))
 		goto fail;
 	/* reserved, not committed: a page costs memory once it is written */
 	p = mmap((void *)a->base, reserve, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED_NOREPLACE | MAP_NORESERVE,
@@ -190,6 +202,35 @@ void *ua_realloc(struct ua_arena *a, void *p, size_t size)
 	memcpy(n, p, have);
 	ua_free(a, p);
 	return n;
+}
+
+void *ua_take(struct ua_arena *a, size_t size)
+{
+	size_t bytes = (size + 15) & ~(size_t)15;
+	void *p = NULL;
+
+	if (size > a->reserve)
+		return NULL;
+	pthread_mutex_lock(&a->lock);
+	if (a->top + bytes <= a->reserve) {
+		p = (void *)(a->base + a->top);
+		a->top += bytes;
+	}
+	pthread_mutex_unlock(&a->lock);
+	return p;
+}
+
+int ua_trim(struct ua_arena *a)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t len = (a->top + page - 1) & ~(page - 1);
+
+	return ftruncate(a->fd, (off_t)(len ? len : page)) ? -errno : 0;
+}
+
+int ua_fd(const struct ua_arena *a)
+{
+	return a->fd;
 }
 
 char *ua_strdup(struct ua_arena *a, const char *s)

@@ -28,6 +28,13 @@ struct ua_arena;
  */
 int ua_create(struct ua_arena **out, uintptr_t base, size_t reserve);
 
+/**
+ * As ua_create, on file @fd (an empty regular file or memory file, which the
+ * arena owns from then on, closed by ua_destroy even on failure): a file
+ * another process can open by name and map with ua_map_copy.
+ */
+int ua_create_in(struct ua_arena **out, uintptr_t base, size_t reserve, int fd);
+
 /** Unmap and close it. */
 void ua_destroy(struct ua_arena *a);
 
@@ -36,6 +43,22 @@ void *ua_calloc(struct ua_arena *a, size_t n, size_t size);
 void *ua_realloc(struct ua_arena *a, void *p, size_t size);
 void ua_free(struct ua_arena *a, void *p);
 char *ua_strdup(struct ua_arena *a, const char *s);
+
+/**
+ * @size bytes, 16-byte aligned, with no header: a block that is never freed
+ * nor resized, for a structure built once and then only read (a snapshot).
+ * NULL when the arena is full.
+ */
+void *ua_take(struct ua_arena *a, size_t size);
+
+/**
+ * Shrink the arena's file to the bytes in use (whole pages): what a reader
+ * maps.  Nothing may be allocated afterwards.  0 or -errno.
+ */
+int ua_trim(struct ua_arena *a);
+
+/** The arena's file descriptor (owned by the arena). */
+int ua_fd(const struct ua_arena *a);
 
 /** Whether @p lies in @a. */
 bool ua_owns(const struct ua_arena *a, const void *p);

@@ -5,12 +5,16 @@
 # 1-byte reads, random offsets, 8 concurrent readers, a task that exits
 # between readdir and open, and an unmount during reads.
 #
-# TAP.  usage: test_tools.sh PATH-TO-uprocfs PATH-TO-fuse_stress
+# TAP.  usage: test_tools.sh PATH-TO-uprocfs PATH-TO-fuse_stress [fuse|preload]
+# The third argument is the transport the tools read through: the FUSE mount
+# (default), or `run --preload`, the library in each tool serving /proc from
+# a snapshot (then the checks of `uprocfs mount` itself are left out).
 # Every process and mount this starts is ended by pid / unmounted on exit.
 set -u
 
 UPROCFS=$1
 STRESS=$2
+TRANSPORT=${3:-fuse}
 SPEC=synth:cpus=16,tasks=500,seed=7
 . "$(dirname "$0")/../unit/tap.sh"
 
@@ -19,7 +23,11 @@ if [ "$(id -u)" != 0 ] || [ ! -c /dev/fuse ]; then
 	exit 0
 fi
 
-tmp=$(mktemp -d /tmp/uprocfs-tools.XXXXXX)
+# the oracle tree holds ~100,000 files: on tmpfs it is written and removed in
+# seconds, on this machine's disk in a minute each
+shm=/dev/shm
+[ -d "$shm" ] && [ -w "$shm" ] || shm=/tmp
+tmp=$(mktemp -d "$shm/uprocfs-tools.XXXXXX")
 chmod 755 "$tmp"   # other users must reach the allow_other mount inside
 daemons=""
 sleepers=""
@@ -34,7 +42,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-run() { timeout -k 5 120 "$UPROCFS" run --machine "$SPEC" -- "$@"; }
+RUNOPTS=""
+[ "$TRANSPORT" = preload ] && RUNOPTS="--preload"
+run() { timeout -k 5 120 "$UPROCFS" run $RUNOPTS --machine "$SPEC" -- "$@"; }
 
 # The oracle: the same machine rendered without FUSE.
 # the machine as files: /proc beneath trees/proc (and /sys beneath trees/sys)
@@ -46,6 +56,15 @@ memfree=$(awk '/^MemFree:/ {print $2}' "$tmp/tree/meminfo")
 diag "oracle: $nprocs processes, $nthreads threads, MemTotal $memtotal kB"
 
 # --- ps ---------------------------------------------------------------------
+if [ "$TRANSPORT" = preload ]; then
+	# the library answered ps, not the mount: the mount saw only ps's own process
+	UPROCFS_FUSE_STATS=1 run ps aux > /dev/null 2> "$tmp/stats"
+	opens=$(sed -n 's/^fuse requests: .* \([0-9]*\) open,.*/\1/p' "$tmp/stats")
+	served=$(sed -n 's/^preload: .* \([0-9]*\) files served,.*/\1/p' "$tmp/stats")
+	[ -n "$opens" ] && [ "$opens" -lt 50 ] && [ -n "$served" ] && [ "$served" -gt "$nprocs" ]
+	ok $? "--preload: ps aux reads from the snapshot ($served files), the mount opens $opens"
+	[ -n "$opens" ] || diag "$(cat "$tmp/stats")"
+fi
 run ps aux > "$tmp/psaux" 2> "$tmp/psaux.err"
 lines=$(($(wc -l < "$tmp/psaux") - 1))
 [ "$lines" = $((nprocs + 1)) ]; ok $? "ps aux lists the $nprocs synthetic processes plus itself ($lines)"
@@ -279,7 +298,7 @@ fi
 
 # --- htop ---------------------------------------------------------------------
 session="uprocfs-htop-$$"
-tmux new-session -d -s "$session" -x 200 -y 60 "timeout -k 5 60 $UPROCFS run --machine $SPEC -- htop -d 10"
+tmux new-session -d -s "$session" -x 200 -y 60 "timeout -k 5 60 $UPROCFS run $RUNOPTS --machine $SPEC -- htop -d 10"
 sleep 4
 tmux capture-pane -p -t "$session" > "$tmp/htop" 2>/dev/null
 tmux kill-session -t "$session" 2>/dev/null
@@ -290,6 +309,7 @@ done
 [ "$found" -ge 5 ]; ok $? "htop's screen lists the machine's processes ($found names seen)"
 grep -q "Tasks: $nprocs" "$tmp/htop" || grep -q "Tasks:" "$tmp/htop"; ok $? "htop shows its task summary"
 
+if [ "$TRANSPORT" = fuse ]; then
 # --- the live mirror ------------------------------------------------------------
 mkdir "$tmp/live"
 "$UPROCFS" mount --machine live --foreground "$tmp/live" 2> "$tmp/live.err" &
@@ -381,6 +401,7 @@ if [ -n "$own" ]; then
 	as_nobody cat "$tmp/perm/$own/maps" > /dev/null 2>&1; ok $? "a task's own user reads its maps (pid $own)"
 fi
 stat -c %U "$tmp/perm/1" | grep -qx root; ok $? "pid directories belong to the task's user"
+fi
 
 # --- older kernels: procps on the files 3.10 and 4.18 printed ------------------------
 for kv in 3.10 4.18; do

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: MIT
+/*
+ * clone.c - a machine copied whole into an arena (clone.h).
+ *
+ * The copy is built once and only read, so its blocks come from a bump
+ * allocator over large chunks of the arena: no header, no lock per block.
+ * A machine of 100,000 tasks holds millions of small blocks (names, paths,
+ * groups); taking each from the arena's size classes would cost a mutex and
+ * a header apiece.
+ */
+#include <string.h>
+
+#include "clone.h"
+
+#define CHUNK (1u << 20)
+
+struct cl {
+	struct ua_arena *a;
+	char *at, *end;
+	bool full;
+};
+
+/* @size bytes, 16-aligned, from the current chunk or a new one. */
+static void *take(struct cl *c, size_t size)
+{
+	size_t bytes = (size + 15) & ~(size_t)15;
+	void *p;
+
+	if (!bytes)
+		bytes = 16; /* an empty array that exists stays non-NULL */
+	if ((size_t)(c->end - c->at) < bytes) {
+		size_t chunk = bytes > CHUNK ? bytes : CHUNK;
+		char *n = ua_take(c->a, chunk);
+
+		if (!n) {
+			c->full = true;
+			return NULL;
+		}
+		c->at = n;
+		c->end = n + chunk;
+	}
+	p = c->at;
+	c->at += bytes;
+	return p;
+}
+
+/* A copy of @n elements of @size bytes at @src; NULL stays NULL. */
+static void *dup_arr(struct cl *c, const void *src, size_t n, size_t size)
+{
+	void *d;
+
+	if (!src)
+		return NULL;
+	d = take(c, n * size);
+	if (d && n)
+		memcpy(d, src, n * size);
+	return d;
+}
+
+#define DUP(c, p, n) ((__typeof__(p))dup_arr((c), (p), (n), sizeof(*(p))))
+/* A copy of the one struct @type at @p (which may be const). */
+#define DUP1(c, type, p) ((type *)dup_arr((c), (p), 1, sizeof(type)))
+
+/* @len bytes of @src and a NUL after them (raw bytes such as a command line may hold NULs). */
+static char *dup_bytes(struct cl *c, const char *src, size_t len)
+{
+	char *d;
+
+	if (!src)
+		return NULL;
+	d = take(c, len + 1);
+	if (d) {
+		memcpy(d, src, len);
+		d[len] = '\0';
+	}
+	return d;
+}
+
+static char *dup_str(struct cl *c, const char *s)
+{
+	return s ? dup_bytes(c, s, strlen(s)) : NULL;
+}
+
+static void bitmap(struct cl *c, struct mach_bitmap *b)
+{
+	b->words = DUP(c, b->words, (b->nbits + 63) / 64 ? (b->nbits + 63) / 64 : 1);
+}
+
+static void cpus(struct cl *c, struct mach_machine *d)
+{
+	d->cpus = DUP(c, d->cpus, d->ncpus);
+	for (unsigned int i = 0; d->cpus && i < d->ncpus; i++) {
+		struct mach_cpu_schedstat *s = &d->cpus[i].sched;
+
+		s->domains = DUP(c, s->domains, s->ndomains);
+		for (unsigned int k = 0; s->domains && k < s->ndomains; k++)
+			bitmap(c, &s->domains[k].span);
+	}
+	d->irqs = DUP(c, d->irqs, d->nirqs);
+	for (unsigned int i = 0; d->irqs && i < d->nirqs; i++) {
+		struct mach_irq *q = &d->irqs[i];
+
+		q->per_cpu = DUP(c, q->per_cpu, d->ncpus);
+		q->chip = dup_str(c, q->chip);
+		q->flow = dup_str(c, q->flow);
+		q->actions = dup_str(c, q->actions);
+	}
+}
+
+static struct mach_sysctl *sysctl(struct cl *c, const struct mach_sysctl *s)
+{
+	struct mach_sysctl *d = DUP1(c, struct mach_sysctl, s);
+
+	if (!d)
+		return NULL;
+	d->nodes = DUP(c, d->nodes, d->n);
+	d->cap = d->n;
+	for (uint32_t i = 0; d->nodes && i < d->n; i++) {
+		struct mach_sysctl_node *nd = &d->nodes[i];
+
+		nd->name = dup_str(c, nd->name);
+		nd->vals = DUP(c, nd->vals, nd->nvals);
+		nd->str = dup_bytes(c, nd->str, nd->len);
+		nd->kids = DUP(c, nd->kids, nd->nkids);
+	}
+	return d;
+}
+
+static struct mach_fs *fs(struct cl *c, const struct mach_fs *s)
+{
+	struct mach_fs *d = DUP1(c, struct mach_fs, s);
+
+	if (d) {
+		d->cwd = dup_str(c, d->cwd);
+		d->root = dup_str(c, d->root);
+	}
+	return d;
+}
+
+static struct mach_mm *mm(struct cl *c, const struct mach_mm *s)
+{
+	struct mach_mm *d = DUP1(c, struct mach_mm, s);
+
+	if (!d)
+		return NULL;
+	d->vmas = DUP(c, d->vmas, d->nvmas);
+	for (size_t i = 0; d->vmas && i < d->nvmas; i++)
+		d->vmas[i].name = dup_str(c, d->vmas[i].name);
+	d->cmdline = dup_bytes(c, d->cmdline, d->cmdline_len);
+	d->environ = dup_bytes(c, d->environ, d->environ_len);
+	d->exe = dup_str(c, d->exe);
+	return d;
+}
+
+static struct mach_files *files(struct cl *c, const struct mach_files *s)
+{
+	struct mach_files *d = DUP1(c, struct mach_files, s);
+
+	if (!d)
+		return NULL;
+	d->fds = DUP(c, d->fds, d->nfds);
+	for (unsigned int i = 0; d->fds && i < d->nfds; i++) {
+		struct mach_fd *f = &d->fds[i];
+
+		f->name = dup_str(c, f->name);
+		f->locks = DUP(c, f->locks, f->nlocks);
+		f->epoll = DUP(c, f->epoll, f->nitems);
+		f->marks = DUP(c, f->marks, f->nitems);
+	}
+	return d;
+}
+
+static void process(struct cl *c, struct mach_process *p)
+{
+	p->mm = p->mm ? mm(c, p->mm) : NULL;
+	p->files = p->files ? files(c, p->files) : NULL;
+	p->fs = p->fs ? fs(c, p->fs) : NULL;
+	p->threads = DUP(c, p->threads, p->nthreads);
+	for (unsigned int i = 0; p->threads && i < p->nthreads; i++) {
+		struct mach_thread *t = &p->threads[i];
+
+		t->groups = DUP(c, t->groups, t->ngroups);
+		bitmap(c, &t->cpus_allowed);
+		bitmap(c, &t->mems_allowed);
+		t->fs = t->fs ? fs(c, t->fs) : NULL;
+		t->children = DUP(c, t->children, t->nchildren);
+	}
+}
+
+static void ns_tables(struct cl *c, struct mach_machine *d)
+{
+	d->nssets = DUP(c, d->nssets, d->nnssets);
+	d->cg_roots = DUP(c, d->cg_roots, d->ncg_roots);
+	for (size_t i = 0; d->cg_roots && i < d->ncg_roots; i++)
+		d->cg_roots[i].name = dup_str(c, d->cg_roots[i].name);
+	d->cgroups = DUP(c, d->cgroups, d->ncgroups);
+	for (size_t i = 0; d->cgroups && i < d->ncgroups; i++)
+		d->cgroups[i].name = dup_str(c, d->cgroups[i].name);
+	d->css_sets = DUP(c, d->css_sets, d->ncss_sets);
+	d->mnt_tables = DUP(c, d->mnt_tables, d->nmnt_tables);
+	for (size_t i = 0; d->mnt_tables && i < d->nmnt_tables; i++) {
+		struct mach_mnt_table *t = &d->mnt_tables[i];
+
+		t->mounts = DUP(c, t->mounts, t->n);
+		t->strings = NULL; /* each mount's strings are its own in the copy */
+		for (size_t k = 0; t->mounts && k < t->n; k++) {
+			struct mach_mount *mt = &t->mounts[k];
+
+			mt->root = dup_str(c, mt->root);
+			mt->point = dup_str(c, mt->point);
+			mt->fstype = dup_str(c, mt->fstype);
+			mt->source = dup_str(c, mt->source);
+			mt->fs_opts = dup_str(c, mt->fs_opts);
+		}
+	}
+}
+
+static void sys(struct cl *c, struct mach_sys *s)
+{
+	s->blk = DUP(c, s->blk, s->nblk);
+	for (size_t i = 0; s->blk && i < s->nblk; i++)
+		s->blk[i].backing_file = dup_str(c, s->blk[i].backing_file);
+	s->swaps = DUP(c, s->swaps, s->nswaps);
+	for (size_t i = 0; s->swaps && i < s->nswaps; i++)
+		s->swaps[i].path = dup_str(c, s->swaps[i].path);
+	s->nodes = DUP(c, s->nodes, s->nnodes);
+	for (unsigned int i = 0; s->nodes && i < s->nnodes; i++)
+		for (unsigned int z = 0; z < MACH_NR_ZONE_TYPES; z++) {
+			struct mach_zone *zn = &s->nodes[i].zones[z];
+
+			zn->pagesets = DUP(c, zn->pagesets, zn->npagesets);
+		}
+	s->slabs = DUP(c, s->slabs, s->nslabs);
+	for (size_t i = 0; s->slabs && i < s->nslabs; i++)
+		s->slabs[i].name = dup_str(c, s->slabs[i].name);
+	s->kid.cmdline = dup_str(c, s->kid.cmdline);
+	s->fstypes = DUP(c, s->fstypes, s->nfstypes);
+	s->chrdevs = DUP(c, s->chrdevs, s->nchrdevs);
+	s->blkdevs = DUP(c, s->blkdevs, s->nblkdevs);
+	s->misc = DUP(c, s->misc, s->nmisc);
+	s->cgroup_subsys = DUP(c, s->cgroup_subsys, s->ncgroup_subsys);
+	s->locks = DUP(c, s->locks, s->nlocks);
+}
+
+/* Kernel functions and stacks tasks wait in (shared by index). */
+static void kernel_stacks(struct cl *c, struct mach_machine *d)
+{
+	d->ksyms = DUP(c, d->ksyms, d->nksyms);
+	for (size_t i = 0; d->ksyms && i < d->nksyms; i++) {
+		d->ksyms[i].name = dup_str(c, d->ksyms[i].name);
+		d->ksyms[i].module = dup_str(c, d->ksyms[i].module);
+	}
+	d->kstacks = DUP(c, d->kstacks, d->nkstacks);
+	for (size_t i = 0; d->kstacks && i < d->nkstacks; i++)
+		d->kstacks[i].frames = DUP(c, d->kstacks[i].frames, d->kstacks[i].nframes);
+}
+
+/* Network namespaces: flat tables, no pointers below them. */
+static void nets(struct cl *c, struct mach_machine *d)
+{
+	d->nets = DUP(c, d->nets, d->nnets);
+	for (unsigned int i = 0; d->nets && i < d->nnets; i++) {
+		struct mach_net *n = &d->nets[i];
+
+		n->devs = DUP(c, n->devs, n->ndevs);
+		n->inet = DUP(c, n->inet, n->ninet);
+		n->inet6 = DUP(c, n->inet6, n->ninet6);
+		n->routes = DUP(c, n->routes, n->nroutes);
+		n->neigh = DUP(c, n->neigh, n->nneigh);
+		n->socks = DUP(c, n->socks, n->nsocks);
+		n->softnet = DUP(c, n->softnet, n->nsoftnet);
+	}
+}
+
+struct mach_machine *mach_clone_into(struct ua_arena *a, const struct mach_machine *m)
+{
+	struct cl c = { .a = a };
+	struct mach_machine *d = DUP1(&c, struct mach_machine, m);
+
+	if (!d)
+		return NULL;
+	cpus(&c, d);
+	d->sysctl = d->sysctl ? sysctl(&c, d->sysctl) : NULL;
+	d->procs = DUP(&c, d->procs, d->nprocs);
+	for (size_t i = 0; d->procs && i < d->nprocs; i++)
+		process(&c, &d->procs[i]);
+	ns_tables(&c, d);
+	sys(&c, &d->sys);
+	kernel_stacks(&c, d);
+	nets(&c, d);
+	return c.full ? NULL : d;
+}
