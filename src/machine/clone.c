@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "clone.h"
+#include "uprocfs/mach_sysfs.h"
 
 #define CHUNK (1u << 20)
 
@@ -194,8 +195,16 @@ static void ns_tables(struct cl *c, struct mach_machine *d)
 	for (size_t i = 0; d->cg_roots && i < d->ncg_roots; i++)
 		d->cg_roots[i].name = dup_str(c, d->cg_roots[i].name);
 	d->cgroups = DUP(c, d->cgroups, d->ncgroups);
-	for (size_t i = 0; d->cgroups && i < d->ncgroups; i++)
+	for (size_t i = 0; d->cgroups && i < d->ncgroups; i++) {
+		struct mach_cg_state *st;
+
 		d->cgroups[i].name = dup_str(c, d->cgroups[i].name);
+		st = d->cgroups[i].st = d->cgroups[i].st ? DUP1(c, struct mach_cg_state, d->cgroups[i].st) : NULL;
+		if (st) {
+			st->io = DUP(c, st->io, st->nio);
+			st->pressure = st->pressure ? DUP(c, st->pressure, MACH_NR_PSI_RES) : NULL;
+		}
+	}
 	d->css_sets = DUP(c, d->css_sets, d->ncss_sets);
 	d->mnt_tables = DUP(c, d->mnt_tables, d->nmnt_tables);
 	for (size_t i = 0; d->mnt_tables && i < d->nmnt_tables; i++) {
@@ -218,8 +227,17 @@ static void ns_tables(struct cl *c, struct mach_machine *d)
 static void sys(struct cl *c, struct mach_sys *s)
 {
 	s->blk = DUP(c, s->blk, s->nblk);
-	for (size_t i = 0; s->blk && i < s->nblk; i++)
+	for (size_t i = 0; s->blk && i < s->nblk; i++) {
+		struct mach_blk_sysfs *b;
+
 		s->blk[i].backing_file = dup_str(c, s->blk[i].backing_file);
+		b = s->blk[i].sysfs = s->blk[i].sysfs ? DUP1(c, struct mach_blk_sysfs, s->blk[i].sysfs) : NULL;
+		if (b) {
+			b->dir = dup_str(c, b->dir);
+			b->serial = dup_str(c, b->serial);
+			b->dm_uuid = dup_str(c, b->dm_uuid);
+		}
+	}
 	s->swaps = DUP(c, s->swaps, s->nswaps);
 	for (size_t i = 0; s->swaps && i < s->nswaps; i++)
 		s->swaps[i].path = dup_str(c, s->swaps[i].path);
@@ -240,6 +258,18 @@ static void sys(struct cl *c, struct mach_sys *s)
 	s->misc = DUP(c, s->misc, s->nmisc);
 	s->cgroup_subsys = DUP(c, s->cgroup_subsys, s->ncgroup_subsys);
 	s->locks = DUP(c, s->locks, s->nlocks);
+}
+
+/* What /sys adds: nodes' distances, sensors and their channels. */
+static void platform(struct cl *c, struct mach_platform *p)
+{
+	p->nodes = DUP(c, p->nodes, p->nnodes);
+	for (unsigned int i = 0; p->nodes && i < p->nnodes; i++)
+		p->nodes[i].distance = p->nodes[i].distance ? DUP(c, p->nodes[i].distance, p->nnodes) : NULL;
+	p->hwmon = DUP(c, p->hwmon, p->nhwmon);
+	for (unsigned int i = 0; p->hwmon && i < p->nhwmon; i++)
+		p->hwmon[i].temps = DUP(c, p->hwmon[i].temps, p->hwmon[i].ntemps);
+	p->zones = DUP(c, p->zones, p->nzones);
 }
 
 /* Kernel functions and stacks tasks wait in (shared by index). */
@@ -288,5 +318,6 @@ struct mach_machine *mach_clone_into(struct ua_arena *a, const struct mach_machi
 	sys(&c, &d->sys);
 	kernel_stacks(&c, d);
 	nets(&c, d);
+	platform(&c, &d->platform);
 	return c.full ? NULL : d;
 }
