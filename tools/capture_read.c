@@ -433,28 +433,11 @@ void capture_archive_free(struct capture_archive *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* Whether the directory @dir holds a file of a /proc tree, or a pid directory. */
-static bool dir_looks_like_proc(const char *dir)
-{
-	static const char *const names[] = { "stat", "meminfo", "uptime", "loadavg", "version", MACH_CAPTURE_INFO };
-	char path[4200];
-	struct stat st;
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		if (!lstat(path, &st) && S_ISREG(st.st_mode))
-			return true;
-	}
-	snprintf(path, sizeof(path), "%s/1", dir);
-	return !lstat(path, &st) && S_ISDIR(st.st_mode);
-}
-
 int capture_load(const char *path, const struct mach_load_opts *opts, struct mach_machine **out,
 		 struct mach_load_report *report, char *err, size_t errlen)
 {
 	struct mach_load_opts o = { 0 };
 	struct capture_archive a;
-	char sub[4200];
 	struct stat st;
 	int rc;
 
@@ -463,13 +446,9 @@ int capture_load(const char *path, const struct mach_load_opts *opts, struct mac
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return rc;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		/* a sosreport-style tree: /proc and /sys copied under one root */
-		snprintf(sub, sizeof(sub), "%s/proc", path);
-		if (!dir_looks_like_proc(path) && dir_looks_like_proc(sub))
-			path = sub;
+	/* a sosreport-style tree (/proc and /sys copied under one root): the walk finds its proc/ and sys/ */
+	if (S_ISDIR(st.st_mode))
 		return pfs_load_tree(path, opts, out, report, err, errlen);
-	}
 	rc = capture_archive_read(path, NULL, 0, &a, err, errlen);
 	if (rc)
 		return rc;

@@ -314,7 +314,8 @@ int ld_walk_globals(struct walk *w)
 		for (size_t i = 0; i < w->nfiles; i++) {
 			enum mach_ld_kind k = w->files[i].kind;
 
-			if (!mach_ld_kind_per_task(k) && !mach_ld_kind_tree(k) && !(gs.loaded & MACH_LD_BIT(k)))
+			if (!mach_ld_kind_per_task(k) && !mach_ld_kind_tree(k) && !mach_ld_kind_sysfs(k) &&
+			    !(gs.loaded & MACH_LD_BIT(k)))
 				w->ld->m->lacks |= MACH_LD_BIT(k);
 		}
 	}
