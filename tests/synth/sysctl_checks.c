@@ -30,7 +30,7 @@ int sysctl_check(const struct mach_machine *m, char *why, size_t n)
 {
 	static const struct { const char *path; unsigned int mode; } modes[] = {
 		{ "vm/drop_caches", 0200 }, { "kernel/ns_last_pid", 0666 }, { "kernel/cad_pid", 0600 },
-		{ "kernel/osrelease", 0444 }, { "fs/file-nr", 0444 }, { "net/ipv4/conf/eth0/mc_forwarding", 0444 },
+		{ "kernel/osrelease", 0444 }, { "fs/file-nr", 0444 }, { "net/ipv4/conf/lo/mc_forwarding", 0444 },
 		{ "net/ipv6/conf/lo/stable_secret", 0600 }, { "kernel/hostname", 0644 },
 	};
 	const uint64_t *mi = m->meminfo;
@@ -47,7 +47,7 @@ int sysctl_check(const struct mach_machine *m, char *why, size_t n)
 		if (!at(m, modes[i].path) || at(m, modes[i].path)->mode != modes[i].mode)
 			return fail(why, n, modes[i].path);
 	if (!at(m, "net/ipv4/conf/all/forwarding") || !at(m, "net/ipv6/conf/default/mtu") ||
-	    !at(m, "net/ipv4/neigh/lo/ucast_solicit") || at(m, "net/ipv4/neigh/eth0/gc_thresh1") ||
+	    !at(m, "net/ipv4/neigh/lo/ucast_solicit") || at(m, "net/ipv4/neigh/lo/gc_thresh1") ||
 	    num(m, "net/ipv4/neigh/default/gc_thresh3", 0) != 1024)
 		return fail(why, n, "the interfaces' conf and neigh directories");
 	if (commit + mi[MACH_MEMINFO_SWAPTOTAL] != mi[MACH_MEMINFO_COMMITLIMIT] ||
