@@ -232,7 +232,7 @@ static void sys_file_kind(const char *path, char *name, size_t size)
 			return;
 		}
 	}
-	if (!strncmp(rel, "devices/", 8) && !strncmp(rel, "devices/system", 14) == 0 && !strstr(rel, "hwmon") &&
+	if (!strncmp(rel, "devices/", 8) && strncmp(rel, "devices/system", 14) != 0 && !strstr(rel, "hwmon") &&
 	    !strstr(rel, "thermal")) {
 		snprintf(name, size, "block/device/%s", strrchr(rel, '/') + 1);
 		return;
