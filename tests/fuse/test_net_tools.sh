@@ -31,7 +31,7 @@ trap 'exit 1' INT TERM
 run() { timeout -k 5 120 "$UPROCFS" run --machine "$SPEC" -- "$@"; }
 
 # The oracle: the same machine rendered without FUSE; a command run on it sees the host's namespace.
-"$UPROCFS" render --machine "$SPEC" --tree "$tmp/tree"
+"$UPROCFS" render --machine "$SPEC" --tree "$tmp/trees" && ln -s trees/proc "$tmp/tree"
 net="$tmp/tree/1/net"
 devs=$(tail -n +3 "$net/dev" | cut -d: -f1 | tr -d ' ' | sort | tr '\n' ' ')
 lo_rx=$(awk '$1 == "lo:" {print $2}' "$net/dev")
