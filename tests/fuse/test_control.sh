@@ -31,6 +31,14 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 run() { timeout -k 5 120 "$UPROCFS" run --machine "$SPEC" -- "$@"; }
+# Wait until the full-screen tool in tmux session $1 shows $2 (a run starts slowly on a loaded machine), at most 30 s.
+screen_shows() {
+	for i in $(seq 1 60); do
+		tmux capture-pane -p -t "$1" 2>/dev/null | grep -q "$2" && return 0
+		sleep 0.5
+	done
+	return 1
+}
 
 # the machine as files: /proc beneath trees/proc (and /sys beneath trees/sys)
 "$UPROCFS" render --machine "$SPEC" --tree "$tmp/trees" && ln -s trees/proc "$tmp/tree"
@@ -141,7 +149,7 @@ sess="uprocfs-ctl-$$"
 victim=$(grep -l '^Name:	agetty$\|^Name:	rsyslogd$' "$tmp"/tree/[0-9]*/status | head -1 | xargs dirname | xargs basename)
 tmux new-session -d -s "$sess" -x 200 -y 50 \
 	"$UPROCFS run --machine $SPEC -- sh -c 'top -d 1; ps -o pid= -p $victim > $tmp/top.after 2>&1; echo done >> $tmp/top.after'"
-sleep 3
+screen_shows "$sess" "PID USER"; sleep 1
 tmux send-keys -t "$sess" k; sleep 0.5
 tmux send-keys -t "$sess" "$victim" Enter; sleep 0.5
 tmux send-keys -t "$sess" Enter; sleep 1.5
@@ -152,7 +160,7 @@ tmux kill-session -t "$sess" 2>/dev/null
 
 tmux new-session -d -s "$sess" -x 200 -y 50 \
 	"$UPROCFS run --machine $SPEC -- sh -c 'htop -p $cron; ps -o pid= -p $cron > $tmp/htop.after 2>&1; echo done >> $tmp/htop.after'"
-sleep 3
+screen_shows "$sess" "Tasks:"; sleep 1
 tmux send-keys -t "$sess" F9; sleep 0.7
 tmux send-keys -t "$sess" Enter; sleep 1
 tmux send-keys -t "$sess" q

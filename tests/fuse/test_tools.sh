@@ -70,6 +70,7 @@ lines=$(($(wc -l < "$tmp/psaux") - 1))
 [ "$lines" = $((nprocs + 1)) ]; ok $? "ps aux lists the $nprocs synthetic processes plus itself ($lines)"
 grep -q ' ps aux$' "$tmp/psaux"; ok $? "ps aux finds itself"
 [ ! -s "$tmp/psaux.err" ]; ok $? "ps aux prints no error"
+[ -s "$tmp/psaux.err" ] && diag "$(head -5 "$tmp/psaux.err")"
 
 run ps -eo pid=,uid=,comm= > "$tmp/pscomm"
 bad=0
@@ -299,7 +300,13 @@ fi
 # --- htop ---------------------------------------------------------------------
 session="uprocfs-htop-$$"
 tmux new-session -d -s "$session" -x 200 -y 60 "timeout -k 5 60 $UPROCFS run $RUNOPTS --machine $SPEC -- htop -d 10"
-sleep 4
+# until it has drawn its task list (starting a run takes longer on a loaded machine), at most 30 s
+for i in $(seq 1 60); do
+	sleep 0.5
+	tmux capture-pane -p -t "$session" > "$tmp/htop" 2>/dev/null
+	grep -q "Tasks:" "$tmp/htop" && [ "$(grep -c . "$tmp/htop")" -gt 20 ] && break
+done
+sleep 1
 tmux capture-pane -p -t "$session" > "$tmp/htop" 2>/dev/null
 tmux kill-session -t "$session" 2>/dev/null
 found=0
