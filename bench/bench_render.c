@@ -128,6 +128,9 @@ int bench_render(const struct bench_opts *o)
 
 		if (e->kind != PFS_FILE || e->load == MACH_LD_NONE)
 			continue;
+		/* /sys files have no task to bind to here: `bench sys` times those */
+		if (e->scopes & (PFS_IN(PFS_SCOPE_SYS) | PFS_IN(PFS_SCOPE_SYSOBJ)))
+			continue;
 		/* a collection's file (fdinfo/N): its fd 0, which this process has too */
 		rj.f = (struct pfs_node){ .entry = e, .scope = per_pid ? PFS_SCOPE_TGID : PFS_SCOPE_GLOBAL,
 					  .pid = per_pid ? p->tgid : 0, .inst = 0 };

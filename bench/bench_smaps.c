@@ -47,7 +47,9 @@ static struct mach_machine *thousand(const struct mach_process *p)
 
 		*mm = *src;
 		mm->vmas = vmas;
+		/* what mach_mm_free frees is its own copy, never the source's */
 		mm->cmdline = mm->environ = NULL;
+		mm->exe = src->exe ? strdup(src->exe) : NULL;
 		mm->nvmas = NVMAS;
 	}
 	for (size_t i = 0; i < NVMAS; i++) {
