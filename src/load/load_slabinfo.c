@@ -30,8 +30,14 @@ static int slab_line(struct lex *lx, struct mach_slab_cache *c)
 	unsigned int order = 0;
 	int rc;
 
+	/* "%-17s %6lu %6lu %6u %4u %4d : tunables %4u %4u %4u : slabdata %6lu %6lu %6lu": those widths exactly */
+	static const unsigned char width[11] = { 6, 6, 6, 4, 4, 4, 4, 4, 6, 6, 6 };
+
 	if ((rc = ld_word(lx, name, sizeof(name), "a cache name")))
 		return rc;
+	for (size_t k = strlen(name); k < 17; k++)
+		if ((rc = lex_expect(lx, " ")))
+			return rc;
 	for (int i = 0; i < 11; i++) {
 		static const char *const what[11] = {
 			"active_objs", "num_objs", "objsize", "objperslab", "pagesperslab", "limit",
@@ -41,8 +47,11 @@ static int slab_line(struct lex *lx, struct mach_slab_cache *c)
 		lex_ctx(lx, what[i]);
 		if ((i == 5 && (rc = lex_expect(lx, " : tunables"))) || (i == 8 && (rc = lex_expect(lx, " : slabdata"))))
 			return rc;
-		if ((rc = lex_expect(lx, " ")) || (rc = lex_u64_max(lx, &v[i], i >= 2 && i <= 7 ? UINT32_MAX : UINT64_MAX)))
+		if ((rc = lex_expect(lx, " ")) || (rc = lex_u64_width(lx, &v[i], width[i])))
 			return rc;
+		if (i >= 2 && i <= 7 && v[i] > UINT32_MAX)
+			return lex_fail_at(lx, line, "%s: %s %llu is beyond the kernel's 32 bits", name, what[i],
+					   (unsigned long long)v[i]);
 	}
 	if ((rc = lex_eol(lx)))
 		return rc;
