@@ -178,7 +178,8 @@ static int build_socks(struct ld_net_file *const *files, uint64_t uptime_ns, str
 				inodes[k++] = s->inode;
 		}
 	}
-	qsort(inodes, k, sizeof(*inodes), inode_cmp);
+	if (k)
+		qsort(inodes, k, sizeof(*inodes), inode_cmp);
 	for (size_t i = 1; i < k; i++)
 		if (inodes[i] == inodes[i - 1]) {
 			unsigned long long ino = inodes[i];

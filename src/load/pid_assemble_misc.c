@@ -184,7 +184,8 @@ static int build_files(struct misc_ctx *c)
 		return ld_say(c->ms, -EINVAL, "%s: open files of a task with FDSize 0 (no file table)",
 			      w->v[0].link_path ? w->v[0].link_path : w->v[0].info_path ? w->v[0].info_path : "fd/");
 	}
-	qsort(w->v, w->n, sizeof(w->v[0]), fd_cmp);
+	if (w->n)
+		qsort(w->v, w->n, sizeof(w->v[0]), fd_cmp);
 	files->fds = calloc(w->n, sizeof(*files->fds));
 	if (!files->fds)
 		return -ENOMEM;

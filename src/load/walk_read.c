@@ -270,7 +270,8 @@ int ld_walk_list_coll(struct listing *l)
 		l->rc = -errno;
 		return 0;
 	}
-	qsort(l->insts, l->n, sizeof(*l->insts), inst_cmp);
+	if (l->n) /* an empty directory has no array: qsort must not see NULL */
+		qsort(l->insts, l->n, sizeof(*l->insts), inst_cmp);
 	return 0;
 }
 

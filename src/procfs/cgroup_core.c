@@ -79,7 +79,8 @@ static int members(const struct mach_machine *mach, uint32_t g, bool threads, st
 			v[k++] = (struct member){ th->cg_pos, threads ? th->tid : p->tgid };
 		}
 	}
-	qsort(v, k, sizeof(*v), by_pos);
+	if (k)
+		qsort(v, k, sizeof(*v), by_pos);
 	*out = v;
 	*n = k;
 	return 0;

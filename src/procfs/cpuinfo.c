@@ -62,7 +62,8 @@ static void count_packages(const struct mach_machine *mach, struct pkg_counts *p
 		keys[nkeys++] = (uint64_t)t->package << 42 | (uint64_t)(t->die & 0x1fffff) << 21 |
 				(uint64_t)(t->core & 0x1fffff);
 	}
-	qsort(keys, nkeys, sizeof(*keys), key_cmp);
+	if (nkeys)
+		qsort(keys, nkeys, sizeof(*keys), key_cmp);
 	for (unsigned int k = 0; k < nkeys; k++)
 		if (!k || keys[k] != keys[k - 1])
 			pc->cores[keys[k] >> 42]++;

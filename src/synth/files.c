@@ -363,7 +363,8 @@ int sy_build_files(struct synth *s, size_t idx)
 	sy_prog_files(&x);
 	if (x.err)
 		return x.err;
-	qsort(x.f->fds, x.f->nfds, sizeof(*x.f->fds), fd_order);
+	if (x.f->nfds)
+		qsort(x.f->fds, x.f->nfds, sizeof(*x.f->fds), fd_order);
 	if (x.f->nfds && x.f->nfds < x.cap) {
 		/* the table keeps what it holds, not what it grew by */
 		struct mach_fd *fit = realloc(x.f->fds, x.f->nfds * sizeof(*fit));

@@ -365,8 +365,10 @@ int sy_net_build_links(struct synth *s, struct mach_net *n, unsigned int ns, uns
 			return rc;
 		container_links(s, &r, n, ns, host);
 	}
-	qsort(n->routes, n->nroutes, sizeof(*n->routes), by_dst);
-	qsort(n->neigh, n->nneigh, sizeof(*n->neigh), by_ip_hash);
+	if (n->nroutes)
+		qsort(n->routes, n->nroutes, sizeof(*n->routes), by_dst);
+	if (n->nneigh)
+		qsort(n->neigh, n->nneigh, sizeof(*n->neigh), by_ip_hash);
 	if (n->ninet6)
 		qsort(n->inet6, n->ninet6, sizeof(*n->inet6), by_addr_hash6);
 	n->ip_default_ttl = 64;
