@@ -29,7 +29,7 @@ fuzz: build
 	@[ -f build-fuzz/build.ninja ] || CC=clang meson setup build-fuzz -Dfuzz=true \
 		-Db_sanitize=address,undefined -Db_lundef=false
 	meson configure build-fuzz -Dfuzz_seconds=$(FUZZ_SECONDS)
-	meson test -C build-fuzz --suite fuzz --print-errorlogs -v
+	meson test -C build-fuzz --suite fuzz --suite fuzz_open --print-errorlogs -v
 	tests/fuse/test_unmount.sh build/uprocfs build/tests/fuse/fuse_stress 200
 
 bench: build

@@ -79,7 +79,7 @@ static void append(char *buf, size_t *len, const struct mach_load_file *f)
 {
 	size_t need = strlen(f->path) + 2 + f->len;
 
-	if (*len + need > TREE_SEED_MAX)
+	if (*len + need + 1 > TREE_SEED_MAX) /* sprintf adds its NUL */
 		return;
 	*len += (size_t)sprintf(buf + *len, "\x1e%s\n", f->path);
 	memcpy(buf + *len, f->text, f->len);
