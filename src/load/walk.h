@@ -192,4 +192,13 @@ static inline const char *unreadable(const struct walk *w, int rc)
 	return refused(w, rc) ? uf_reason(rc) : NULL;
 }
 
+/**
+ * The entries of the directory open at @fd (closed here) but "." and "..",
+ * malloc'd, sorted in byte order.  0, -errno or -ENOMEM.
+ */
+int ld_walk_list_names(int fd, char ***out, size_t *n);
+
+/** Free what ld_walk_list_names gave. */
+void ld_walk_free_names(char **names, size_t n);
+
 #endif

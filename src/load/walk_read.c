@@ -400,3 +400,47 @@ int ld_walk_report(struct walk *w, const char *path, enum mach_load_status statu
 {
 	return w->want_report ? ld_report_add(&w->rep, path, status, reason, text, len) : 0;
 }
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in directory @fd (closed here), sorted in byte order (ld_walk_free_names). */
+int ld_walk_list_names(int fd, char ***out, size_t *n)
+{
+	DIR *d = fdopendir(fd);
+	struct dirent *de;
+	size_t cap = 0;
+	int rc = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!d) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	while (!rc && (de = readdir(d))) {
+		char **slot;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		slot = VEC_PUSH(*out, *n, cap);
+		if (!slot || !(*slot = strdup(de->d_name)))
+			rc = -ENOMEM;
+		if (slot && rc)
+			--*n;
+	}
+	closedir(d);
+	if (!rc && *n)
+		qsort(*out, *n, sizeof(**out), name_cmp);
+	return rc;
+}
+
+void ld_walk_free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}

@@ -33,42 +33,6 @@ struct sys_walk {
 	unsigned int uf_flags;
 };
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The entries of the directory open at @fd (closed here), sorted. */
-static int list_names(int fd, char ***out, size_t *n)
-{
-	DIR *d = fdopendir(fd);
-	struct dirent *de;
-	size_t cap = 0;
-	int rc = 0;
-
-	*out = NULL;
-	*n = 0;
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
-	while (!rc && (de = readdir(d))) {
-		char **slot;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		slot = VEC_PUSH(*out, *n, cap);
-		if (!slot || !(*slot = strdup(de->d_name)))
-			rc = -ENOMEM;
-		if (slot && rc)
-			--*n;
-	}
-	closedir(d);
-	if (*n)
-		qsort(*out, *n, sizeof(**out), name_cmp);
-	return rc;
-}
-
 /* Why a file that exists is not loaded, or NULL: the kernel refused to show it. */
 static const char *refusal(int rc)
 {
@@ -135,7 +99,7 @@ static int sys_dir(struct sys_walk *sw, const char *rel, unsigned int depth)
 		snprintf(w->err, w->errlen, "%s/%s: %s", sw->sysdir, rel, strerror(-dfd));
 	if (dfd < 0)
 		return dfd == -ENOENT || dfd == -ENOTDIR ? 0 : dfd;
-	rc = list_names(dup(dfd), &names, &n);
+	rc = ld_walk_list_names(dup(dfd), &names, &n);
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct mach_ld_sys_file f;
 		struct stat st;

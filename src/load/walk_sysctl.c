@@ -37,50 +37,6 @@ struct sysctl_walk {
 	size_t errlen;
 };
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The names in directory @fd (closed here), sorted in byte order; NULL-terminated in *@out. */
-static int list_names(int fd, char ***out, size_t *n)
-{
-	DIR *d = fdopendir(fd);
-	struct dirent *de;
-	size_t cap = 0;
-	int rc = 0;
-
-	*out = NULL;
-	*n = 0;
-	if (!d) {
-		rc = -errno;
-		close(fd);
-		return rc;
-	}
-	while (!rc && (de = readdir(d))) {
-		char **slot;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		slot = VEC_PUSH(*out, *n, cap);
-		if (!slot || !(*slot = strdup(de->d_name)))
-			rc = -ENOMEM;
-		if (slot && rc)
-			--*n;
-	}
-	closedir(d);
-	if (!rc && *n)
-		qsort(*out, *n, sizeof(**out), name_cmp);
-	return rc;
-}
-
-static void free_names(char **names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
-
 static bool same(const char *a, size_t alen, const char *b, size_t blen)
 {
 	return alen == blen && !memcmp(a, b, alen);
@@ -194,7 +150,7 @@ static int open_dir(struct sysctl_walk *sw, int dirfd, const struct mt_node *dno
 	*dfd = uf_open(dirfd, rel, sw->uf_flags, O_DIRECTORY);
 	if (*dfd < 0)
 		return *dfd;
-	return list_names(dup(*dfd), names, n);
+	return ld_walk_list_names(dup(*dfd), names, n);
 }
 
 static struct sentry dir_entry(int dfd, const struct mt_node *node, char **names, size_t i)
@@ -231,7 +187,7 @@ static int walk_dir(struct sysctl_walk *sw, int dirfd, const struct mt_node *dno
 
 	if (rc) {
 		snprintf(sw->err, sw->errlen, "%s: %s", path, uf_reason(rc));
-		free_names(names, n);
+		ld_walk_free_names(names, n);
 		if (dfd >= 0)
 			close(dfd);
 		return rc == -ENOENT && sw->live ? 0 : rc;
@@ -263,7 +219,7 @@ static int walk_dir(struct sysctl_walk *sw, int dirfd, const struct mt_node *dno
 			rc = sw->each(sw->arg, sub_path, e.mode & 07777, "not a regular file or directory", NULL, 0);
 		}
 	}
-	free_names(names, n && !node ? n : 0);
+	ld_walk_free_names(names, n && !node ? n : 0);
 	if (dfd >= 0)
 		close(dfd);
 	return rc;
