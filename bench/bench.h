@@ -117,6 +117,13 @@ int bench_sys(const struct bench_opts *o);
 int bench_time_tool(const char *tool, const char *count);
 /** `uprocfs bench --idle-procs N`: fork N sleeping processes, say "ready N" and sleep. */
 int bench_idle_procs(const char *count);
+/**
+ * Run @argv (a `bench --time-tool`/`--time-cmd` child) and parse its
+ * "tool_ns=X procs=Y"; with @stats, the line of its stderr starting at
+ * @stats_line ("fuse requests:", "preload:").  0 or -1.
+ */
+int bench_run_timer(char *const argv[], double *ns, long *procs, const char *stats_line, char *stats,
+		    size_t statslen);
 /** bench fuse's tool cases: ps, top and htop per process at 2,000 and 100,000 tasks, beside the kernel. */
 void bench_tools(const struct bench_opts *o);
 /** `uprocfs bench --time-kill PID N`: kill(PID, 0) N times (0: this process); print the mean ns. */

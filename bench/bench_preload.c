@@ -98,44 +98,6 @@ int bench_time_cmd(int argc, char **argv)
 	return 0;
 }
 
-/* Run @argv, read its "tool_ns=X procs=Y" and the daemon's preload line from stderr: 0 or -1. */
-static int timed(char **argv, double *ns, long *procs, char *stats, size_t statslen)
-{
-	char out[256] = "", err[8192] = "";
-	size_t ho = 0, he = 0;
-	int po[2], pe[2];
-	pid_t pid;
-	ssize_t r;
-
-	if (pipe(po) || pipe(pe))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		dup2(po[1], 1);
-		dup2(pe[1], 2);
-		close(po[0]);
-		close(pe[0]);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(po[1]);
-	close(pe[1]);
-	while ((r = read(po[0], out + ho, sizeof(out) - 1 - ho)) > 0)
-		ho += (size_t)r;
-	while ((r = read(pe[0], err + he, sizeof(err) - 1 - he)) > 0)
-		he += (size_t)r;
-	close(po[0]);
-	close(pe[0]);
-	waitpid(pid, NULL, 0);
-	if (stats) {
-		const char *s = strstr(err, "preload:");
-
-		snprintf(stats, statslen, "%s", s ? s : "");
-		stats[strcspn(stats, "\n")] = '\0';
-	}
-	return sscanf(out, "tool_ns=%lf procs=%ld", ns, procs) == 2 ? 0 : -1;
-}
-
 /* One tool at one machine size: preload, the kernel's pid namespace of 2,000, the host's /proc. */
 static void tool_case(const struct bench_opts *o, const char *name, char *const tool[], int tasks)
 {
@@ -163,13 +125,13 @@ static void tool_case(const struct bench_opts *o, const char *name, char *const 
 		argv[k++] = tool[i];
 	argv[k] = NULL;
 	setenv("UPROCFS_FUSE_STATS", "1", 1);
-	if (timed(argv, &ours, &pours, stats, sizeof(stats))) {
+	if (bench_run_timer(argv, &ours, &pours, "preload:", stats, sizeof(stats))) {
 		fprintf(stderr, "bench fuse --transport preload: %s over --preload failed\n", name);
 		unsetenv("UPROCFS_FUSE_STATS");
 		return;
 	}
 	unsetenv("UPROCFS_FUSE_STATS");
-	timed(argv + t0, &host, &phost, NULL, 0);
+	bench_run_timer(argv + t0, &host, &phost, NULL, NULL, 0);
 	/* the kernel with 2,000 processes: sleepers in a pid namespace with its own /proc */
 	{
 		char *ns_argv[24] = { "/usr/bin/unshare", "--pid", "--fork", "--mount-proc" };
@@ -179,7 +141,7 @@ static void tool_case(const struct bench_opts *o, const char *name, char *const 
 			ns_argv[j++] = argv[i];
 		ns_argv[j] = NULL;
 		ns_argv[4 + 4] = "1999"; /* the --time-cmd extra count */
-		timed(ns_argv, &ns2k, &p2k, NULL, 0);
+		bench_run_timer(ns_argv, &ns2k, &p2k, NULL, NULL, 0);
 	}
 	snprintf(note, sizeof(note),
 		 "uprocfs --preload: %ld processes, %.1f ms; kernel pidns: %ld processes, %.1f ms (ratio %.2f); "

@@ -263,8 +263,8 @@ static long pid_room(void)
 	return max - used - 4000 > 0 ? max - used - 4000 : 0;
 }
 
-/* Run @argv and parse its "tool_ns=X procs=Y"; @stats gets the daemon's "fuse requests:" line. */
-static int run_timer(char *const argv[], double *ns, long *procs, char *stats, size_t statslen)
+int bench_run_timer(char *const argv[], double *ns, long *procs, const char *stats_line, char *stats,
+		    size_t statslen)
 {
 	char buf[4096] = "", ebuf[8192] = "";
 	size_t have = 0, ehave = 0;
@@ -294,7 +294,7 @@ static int run_timer(char *const argv[], double *ns, long *procs, char *stats, s
 	waitpid(pid, NULL, 0);
 	buf[have] = ebuf[ehave] = '\0';
 	if (stats) {
-		const char *s = strstr(ebuf, "fuse requests:");
+		const char *s = strstr(ebuf, stats_line);
 		char *nl;
 
 		snprintf(stats, statslen, "%s", s ? s : "");
@@ -317,13 +317,13 @@ static void tool_case(const struct bench_opts *o, const char *tool, long tasks, 
 	snprintf(spec, sizeof(spec), "synth:tasks=%ld,threads=%ld,seed=3", tasks, tasks / 10);
 	snprintf(runs, sizeof(runs), "%d", tasks > 10000 ? 2 : o->quick ? 3 : 7);
 	setenv("UPROCFS_FUSE_STATS", "1", 1);
-	if (run_timer(ours_argv, &ours_ns, &ours_procs, stats, sizeof(stats))) {
+	if (bench_run_timer(ours_argv, &ours_ns, &ours_procs, "fuse requests:", stats, sizeof(stats))) {
 		fprintf(stderr, "bench fuse: `uprocfs run -- %s` failed (root and FUSE needed)\n", tool);
 		unsetenv("UPROCFS_FUSE_STATS");
 		return;
 	}
 	unsetenv("UPROCFS_FUSE_STATS");
-	if (run_timer(kernel_argv, &kernel_ns, &kernel_procs, NULL, 0))
+	if (bench_run_timer(kernel_argv, &kernel_ns, &kernel_procs, NULL, NULL, 0))
 		kernel_ns = 0;
 	snprintf(name, sizeof(name), "%s_per_process_%ldk", tool, tasks / 1000);
 	snprintf(note, sizeof(note), "uprocfs: %ld processes, %.1f ms per %s; kernel: %ld processes (%ld extra), %.1f ms; %s",
