@@ -244,10 +244,25 @@ static int digits(struct lex *lx, uint64_t *v)
 	return 0;
 }
 
+/* The digits at the cursor, refusing a leading zero (the kernel never prints one). */
+static int canonical_digits(struct lex *lx, uint64_t *v)
+{
+	const char *start = lx->p;
+	int rc = digits(lx, v);
+
+	if (!rc && *start == '0' && lx->p - start > 1) {
+		char ctx[128];
+
+		ctx_text(lx, ctx, sizeof(ctx));
+		return lex_fail_at(lx, start, "leading zero in a number the kernel prints without one%s", ctx);
+	}
+	return rc;
+}
+
 int lex_u64(struct lex *lx, uint64_t *v)
 {
 	lex_skip_spaces(lx);
-	return digits(lx, v);
+	return canonical_digits(lx, v);
 }
 
 int lex_u64_max(struct lex *lx, uint64_t *v, uint64_t max)
@@ -257,7 +272,7 @@ int lex_u64_max(struct lex *lx, uint64_t *v, uint64_t max)
 
 	lex_skip_spaces(lx);
 	start = lx->p;
-	rc = digits(lx, v);
+	rc = canonical_digits(lx, v);
 	if (rc)
 		return rc;
 	if (*v > max) {
@@ -285,9 +300,11 @@ int lex_s64(struct lex *lx, int64_t *v, int64_t min, int64_t max)
 		neg = true;
 		lx->p++;
 	}
-	rc = digits(lx, &mag);
+	rc = canonical_digits(lx, &mag);
 	if (rc)
 		return rc;
+	if (neg && !mag)
+		return lex_fail_at(lx, start, "\"-0\" is not a number the kernel prints");
 	if (neg ? mag > (uint64_t)INT64_MAX + 1 : mag > (uint64_t)INT64_MAX)
 		return too_large(lx, start);
 	x = neg ? (mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag) : (int64_t)mag;
@@ -301,21 +318,6 @@ int lex_s64(struct lex *lx, int64_t *v, int64_t min, int64_t max)
 	}
 	*v = x;
 	return 0;
-}
-
-/* The digits at the cursor, refusing a leading zero (the kernel never prints one). */
-static int canonical_digits(struct lex *lx, uint64_t *v)
-{
-	const char *start = lx->p;
-	int rc = digits(lx, v);
-
-	if (!rc && *start == '0' && lx->p - start > 1) {
-		char ctx[128];
-
-		ctx_text(lx, ctx, sizeof(ctx));
-		return lex_fail_at(lx, start, "leading zero in a number the kernel prints without one%s", ctx);
-	}
-	return rc;
 }
 
 int lex_u64_exact(struct lex *lx, uint64_t *v)

@@ -86,11 +86,15 @@ size_t lex_skip_spaces(struct lex *lx);
 /** The end of the current line (the '\n' or the end of the text). */
 const char *lex_line_end(const struct lex *lx);
 
-/** A decimal number after optional space padding; leading zeros allowed. */
+/**
+ * A decimal number after optional space padding.  A leading zero (but "0")
+ * is refused everywhere: no decimal field of the kernel's text is printed
+ * with one, and reading "007" as 7 would re-render other bytes.
+ */
 int lex_u64(struct lex *lx, uint64_t *v);
 /** lex_u64 with an upper bound. */
 int lex_u64_max(struct lex *lx, uint64_t *v, uint64_t max);
-/** An optionally negative decimal within [@min, @max]. */
+/** An optionally negative decimal within [@min, @max]; "-0" refused like a leading zero. */
 int lex_s64(struct lex *lx, int64_t *v, int64_t min, int64_t max);
 /**
  * A decimal number as the kernel prints it, with nothing to choose: no

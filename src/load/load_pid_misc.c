@@ -7,6 +7,7 @@
  * ("%08x") and timerslack_ns.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "load_int.h"
@@ -118,10 +119,17 @@ int ld_parse_num(struct lex *lx, enum ld_num which, struct ld_numfile *n)
 			rc = lex_fail(lx, "%s beyond 32 bits", f[which].what);
 		n->v = (int64_t)n->u;
 	} else if (f[which].is_unsigned) {
-		rc = lex_u64_max(lx, &n->u, (uint64_t)f[which].max);
+		/* one number alone in its file: no padding the kernel never prints */
+		rc = lex_u64_exact(lx, &n->u);
+		if (!rc && n->u > (uint64_t)f[which].max)
+			rc = lex_fail_at(lx, start, "%s %" PRIu64 " beyond its maximum %" PRId64, f[which].what,
+					 n->u, f[which].max);
 		n->v = (int64_t)n->u;
 	} else {
-		rc = lex_s64(lx, &n->v, f[which].min, f[which].max);
+		rc = lex_s64_exact(lx, &n->v);
+		if (!rc && (n->v < f[which].min || n->v > f[which].max))
+			rc = lex_fail_at(lx, start, "%s %" PRId64 " out of range %" PRId64 "..%" PRId64,
+					 f[which].what, n->v, f[which].min, f[which].max);
 		n->u = (uint64_t)n->v;
 	}
 	if (!rc)

@@ -398,6 +398,29 @@ static const struct ld_numfile *group_num(struct misc_ctx *c, enum ld_num which,
 }
 
 /*
+ * A tree with oom_adj but no oom_score_adj: the model holds only the latter,
+ * so take the oom_score_adj nearest to what writing that oom_adj stores
+ * (oom_adj_write) among those that print it back; an oom_adj no
+ * oom_score_adj prints (the scale skips some) is refused, not rounded.
+ */
+static int oom_score_adj_from_oom_adj(struct misc_ctx *c, const struct ld_numfile *oadj)
+{
+	int written = oadj->v == 15 ? 1000 : (int)oadj->v * 1000 / 17, best = 0, x;
+	bool found = false;
+
+	for (x = -1000; x <= 1000; x++)
+		if (mach_oom_adj(x) == oadj->v && (!found || abs(x - written) < abs(best - written))) {
+			best = x;
+			found = true;
+		}
+	if (!found)
+		return ld_say(c->ms, -EINVAL, "%s:1: oom_adj %" PRId64 " is printed for no oom_score_adj", oadj->path,
+			      oadj->v);
+	c->out->oom_score_adj = best;
+	return 0;
+}
+
+/*
  * oom_score_adj is the group's; oom_adj and oom_score follow from it.  A
  * score of 0 where the counters give more is a task the OOM killer skips
  * (MMF_OOM_SKIP, a vfork child): the model keeps that, not the number.
@@ -414,8 +437,10 @@ static int build_oom(struct misc_ctx *c)
 		oadj = group_num(c, LD_NUM_OOM_ADJ, &rc);
 	if (!rc)
 		score = group_num(c, LD_NUM_OOM_SCORE, &rc);
-	if (rc || !adj)
+	if (rc)
 		return rc;
+	if (!adj)
+		return oadj ? oom_score_adj_from_oom_adj(c, oadj) : 0;
 	p->oom_score_adj = (int)adj->v;
 	if (oadj && oadj->v != mach_oom_adj(p->oom_score_adj))
 		return ld_disagree_s(c->ms, oadj->path, 1, adj->path, 1, "oom_adj", oadj->v, mach_oom_adj(p->oom_score_adj));

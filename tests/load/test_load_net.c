@@ -171,7 +171,7 @@ static void refuse(const char *name, const char *text, const char *from, const c
 static void test_refused(void)
 {
 	refuse("dev", net_dev, "  eth0: 24833986", " eth0: 24833986", "right-aligned in 6 columns", "a device name mis-padded");
-	refuse("dev", net_dev, "     433    0", "     433   00", "right-aligned", "a zero-padded counter");
+	refuse("dev", net_dev, "     433    0", "     433   00", "leading zero", "a zero-padded counter");
 	refuse("dev", net_dev, "  ifb1:", "  ifb0:", "listed twice", "a device listed twice");
 	refuse("snmp", net_snmp, "Ip: 2 64", "Ip: 3 64", "Forwarding", "Forwarding neither 1 nor 2");
 	refuse("snmp", net_snmp, "InReceives InHdrErrors", "InReceives InHdrErrorz", "expected \"InHdrErrors\"",

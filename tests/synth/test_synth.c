@@ -972,24 +972,25 @@ static void test_invariants(void)
 		"cpus=96,tasks=5000,threads=20000,seed=99", "cpus=32,tasks=25000,seed=12",
 	};
 	char err[256], spec[64];
+	int seeds = tap_seeds(50);
 
-	for (int seed = 1; seed <= 50 + (int)(sizeof(shapes) / sizeof(shapes[0])); seed++) {
+	for (int seed = 1; seed <= seeds + (int)(sizeof(shapes) / sizeof(shapes[0])); seed++) {
 		struct mach_synth_opts o;
 		struct mach_machine *m = NULL;
 
 		mach_synth_defaults(&o);
-		if (seed <= 50)
+		if (seed <= seeds)
 			snprintf(spec, sizeof(spec), "seed=%d", seed);
 		else
-			snprintf(spec, sizeof(spec), "%s", shapes[seed - 51]);
+			snprintf(spec, sizeof(spec), "%s", shapes[seed - seeds - 1]);
 		props.label = spec;
 		check(P_BUILD, mach_synth_parse(&o, spec, err, sizeof(err)) == 0 &&
 				       mach_synth_build(&o, &m, err, sizeof(err)) == 0,
 		      "%s", err);
 		if (!m)
 			continue;
-		check_machine(m, &o, seed <= 50 || o.tasks <= 2000);
-		if (seed <= 50)
+		check_machine(m, &o, seed <= seeds || o.tasks <= 2000);
+		if (seed <= seeds)
 			check_after_sim(m, &o);
 		mach_free(m);
 	}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* tap.c - see tap.h. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -211,4 +212,21 @@ void tap_props_report(const struct tap_props *ps, int n)
 	for (int p = 0; p < n; p++)
 		ok(ps->fails[p] == 0 && ps->checks[p] > 0, "%s (%lu checks, %lu failed)", ps->names[p], ps->checks[p],
 		   ps->fails[p]);
+}
+
+int tap_seeds(int n)
+{
+	const char *cap = getenv("UPROCFS_TEST_SEEDS");
+	char *end;
+	long v;
+
+	if (!cap || !*cap)
+		return n;
+	errno = 0;
+	v = strtol(cap, &end, 10);
+	if (errno || *end || v < 1) {
+		fprintf(stderr, "UPROCFS_TEST_SEEDS=\"%s\": expected a positive decimal number\n", cap);
+		exit(2);
+	}
+	return v < n ? (int)v : n;
 }

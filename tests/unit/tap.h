@@ -56,5 +56,11 @@ void tap_props_report(const struct tap_props *ps, int n);
 
 /** Finish: print the plan if it was deferred; return the exit status. */
 int tap_done(void);
+/**
+ * How many seeds a sweep over @n seeds runs: @n, or fewer when the
+ * environment's UPROCFS_TEST_SEEDS caps it (make check's sanitizer run, where
+ * a seed costs five to ten times as much and the plain run covers them all).
+ */
+int tap_seeds(int n);
 
 #endif
