@@ -369,6 +369,11 @@ struct ld_bound {
 	char *lo_by, *hi_by;      /* the files that set them */
 };
 
+/* CPU numbers in ascending order, as a file listed them. */
+struct ld_cpu_ids {
+	unsigned int *id, n;
+};
+
 struct ld_decision {
 	signed char val;          /* -1 undecided, 0 absent, 1 present */
 	char *by;
@@ -380,6 +385,7 @@ struct mach_loader {
 	struct ld_pid **pids;     /* mach_loader_file's records until mach_loader_finish */
 	struct ld_decision dec[LD_NR_DEC];
 	struct ld_bound cpus, mems;
+	struct ld_cpu_ids sched_cpus; /* the CPUs /proc/schedstat listed in this session */
 	unsigned int prev_nr_cpu_ids, prev_max_numnodes;
 	bool have_loadavg;        /* this session read /proc/loadavg: kernel/ns_last_pid must agree with it */
 	mach_ld_set globals;         /* 1 << kind of each machine-wide file parsed in this session */
@@ -414,7 +420,11 @@ int ld_parse_map_line(struct lex *lx, struct mach_vma *v);
 int ld_parse_cmdline(struct lex *lx, struct ld_bytes *b);
 int ld_parse_comm(struct lex *lx, struct ld_bytes *b);
 
-int ld_parse_stat(struct lex *lx, struct mach_machine *m);
+/*
+ * /proc/stat; @sched, when schedstat was read in this session, are its CPUs,
+ * which must be exactly the online CPUs stat lists (one line per online CPU).
+ */
+int ld_parse_stat(struct lex *lx, struct mach_machine *m, const struct ld_cpu_ids *sched);
 int ld_parse_meminfo(struct lex *lx, struct mach_machine *m);
 int ld_parse_vmstat(struct lex *lx, struct mach_machine *m);
 /**
@@ -431,7 +441,12 @@ int ld_parse_softirqs(struct lex *lx, struct mach_machine *m);
 int ld_parse_uptime(struct lex *lx, struct mach_machine *m);
 int ld_parse_pressure(struct lex *lx, struct mach_machine *m, enum mach_psi_res res);
 /* schedstat also bounds nr_cpu_ids: by its CPUs and by the widths of its domain spans */
-int ld_parse_schedstat(struct lex *lx, struct mach_machine *m, struct ld_bound *cpus);
+/*
+ * /proc/schedstat; its CPUs go to @listed.  With @stat_known (stat read in
+ * this session) they must be exactly the machine's online CPUs.
+ */
+int ld_parse_schedstat(struct lex *lx, struct mach_machine *m, struct ld_bound *cpus, bool stat_known,
+		       struct ld_cpu_ids *listed);
 
 /* ------------------------------------------------------------------ */
 /* The rest of the machine (mach_sys.h): each parser replaces its part   */

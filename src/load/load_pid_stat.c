@@ -105,6 +105,9 @@ static int parse_value(struct lex *lx, struct ld_stat *st, enum ld_stat_field n)
 		return lex_u64(lx, &st->f[n]);
 	case LD_STAT_ITREALVALUE: case LD_STAT_NSWAP: case LD_STAT_CNSWAP:
 		return lex_u64_max(lx, &st->f[n], 0);
+	case LD_STAT_SIGNAL: case LD_STAT_BLOCKED: case LD_STAT_SIGIGNORE: case LD_STAT_SIGCATCH:
+		/* the kernel masks these to the first 31 signals: more bits never print */
+		return lex_u64_max(lx, &st->f[n], 0x7fffffff);
 	default:
 		return lex_u64(lx, &st->f[n]);
 	}

@@ -128,8 +128,28 @@ static int domain_line(struct lex *lx, unsigned int version, struct sched_cpu *c
 	return lex_eol(lx);
 }
 
-int ld_parse_schedstat(struct lex *lx, struct mach_machine *m, struct ld_bound *bound)
+/* schedstat's CPUs against the online CPUs /proc/stat listed: the same, one line each. */
+static int same_as_online(struct lex *lx, const struct mach_machine *m, const struct sched_cpu *cpus, unsigned int n)
 {
+	unsigned int k = 0;
+
+	for (unsigned int i = 0; i < m->ncpus; i++) {
+		if (!m->cpus[i].online)
+			continue;
+		if (k >= n || cpus[k].id != m->cpus[i].id)
+			return lex_fail_line(lx, 1, "stat lists cpu%u online, schedstat %s", m->cpus[i].id,
+					     k < n ? "lists another CPU in its place" : "does not list it");
+		k++;
+	}
+	if (k < n)
+		return lex_fail_line(lx, 1, "cpu%u is not online in stat", cpus[k].id);
+	return 0;
+}
+
+int ld_parse_schedstat(struct lex *lx, struct mach_machine *m, struct ld_bound *bound, bool stat_known,
+		       struct ld_cpu_ids *listed)
+{
+	unsigned int *ids;
 	struct sched_cpu *cpus = NULL;
 	unsigned int n = 0;
 	size_t cap = 0;
@@ -177,6 +197,18 @@ int ld_parse_schedstat(struct lex *lx, struct mach_machine *m, struct ld_bound *
 			goto out;
 		}
 	}
+	if (stat_known && (rc = same_as_online(lx, m, cpus, n)))
+		goto out;
+	ids = malloc((n ? n : 1) * sizeof(*ids));
+	if (!ids) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		ids[i] = cpus[i].id;
+	free(listed->id);
+	listed->id = ids;
+	listed->n = n;
 	for (unsigned int i = 0; i < n; i++) {
 		struct mach_cpu *c = ld_cpu(m, cpus[i].id, true);
 

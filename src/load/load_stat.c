@@ -257,15 +257,30 @@ static int parse_softirq(struct lex *lx, uint64_t *softirq)
 	return lex_eol(lx);
 }
 
+/* Whether the @n CPU lines' numbers differ from @ids. */
+static bool ids_differ(const struct cpu_line *cl, const unsigned int *ids, unsigned int n)
+{
+	for (unsigned int k = 0; k < n; k++)
+		if (cl[k].id != ids[k])
+			return true;
+	return false;
+}
+
 /*
  * Make m->cpus the @n listed CPUs with their nanoseconds @ns, and an offline
  * CPU holding @offline when @need_offline.
  */
 static int put_cpus(struct lex *lx, struct mach_machine *m, const struct cpu_line *cl, unsigned int n,
-		    uint64_t ns[][MACH_NR_CPUTIME], const uint64_t *offline, bool need_offline)
+		    uint64_t ns[][MACH_NR_CPUTIME], const uint64_t *offline, bool need_offline,
+		    const struct ld_cpu_ids *sched)
 {
 	unsigned int offline_id = 0;
 	struct mach_cpu *c;
+
+	/* both print one line per online CPU: a CPU only one lists would render as zeros or vanish */
+	if (sched && (sched->n != n || ids_differ(cl, sched->id, n)))
+		return lex_fail_line(lx, 1, "the online CPUs listed here (%u) are not the %u schedstat lists", n,
+				     sched->n);
 
 	/* CPUs this file does not list: a stale offline CPU goes, schedstat's must not */
 	for (unsigned int i = 0; i < m->ncpus;) {
@@ -304,7 +319,7 @@ static int put_cpus(struct lex *lx, struct mach_machine *m, const struct cpu_lin
 	return 0;
 }
 
-int ld_parse_stat(struct lex *lx, struct mach_machine *m)
+int ld_parse_stat(struct lex *lx, struct mach_machine *m, const struct ld_cpu_ids *sched)
 {
 	struct intr in = { NULL, 0, 0, 0 };
 	struct cpu_line *cl = NULL;
@@ -340,7 +355,7 @@ int ld_parse_stat(struct lex *lx, struct mach_machine *m)
 		goto out;
 	}
 	if ((rc = spread(lx, agg, cl, n, ns, offline, &need_offline)) ||
-	    (rc = put_cpus(lx, m, cl, n, ns, offline, need_offline)))
+	    (rc = put_cpus(lx, m, cl, n, ns, offline, need_offline, sched)))
 		goto out;
 	for (unsigned int i = 0; i < m->nirqs; i++)
 		mach_irq_clear(&m->irqs[i]);

@@ -25,6 +25,8 @@ static int until(struct lex *lx, char stop, char *buf, size_t size, const char *
 	if (!e)
 		return lex_expected(lx, what);
 	n = (size_t)(e - lx->p);
+	if (memchr(lx->p, '\0', n)) /* the model's strings end at a NUL: it would print less */
+		return lex_fail(lx, "a NUL byte in %s", what);
 	if (n >= size)
 		return lex_fail(lx, "%s longer than %zu bytes", what, size - 1);
 	memcpy(buf, lx->p, n);
@@ -43,7 +45,9 @@ static int compiler(struct lex *lx, char *buf, size_t size)
 		return lex_expected(lx, "\"(\" before the compiler");
 	s = lx->p;
 	for (const char *q = s; q < eol; q++) {
-		if (*q == '(') {
+		if (!*q) {
+			return lex_fail(lx, "a NUL byte in the compiler string");
+		} else if (*q == '(') {
 			depth++;
 		} else if (*q == ')' && depth-- == 0) {
 			if ((size_t)(q - s) >= size)

@@ -47,6 +47,7 @@ static void session_end(struct mach_loader *ld)
 	free(ld->cpus.hi_by);
 	free(ld->mems.lo_by);
 	free(ld->mems.hi_by);
+	free(ld->sched_cpus.id);
 	ld_sys_free(ld->sys);
 	memset(ld, 0, sizeof(*ld));
 	ld->m = m;
@@ -100,7 +101,7 @@ static int load_global(struct mach_loader *ld, enum mach_ld_kind kind, const cha
 	lex_init(&lx, path, text, len, err, errlen);
 	switch (kind) {
 	case MACH_LD_STAT:
-		rc = ld_parse_stat(&lx, m);
+		rc = ld_parse_stat(&lx, m, ld->globals & MACH_LD_BIT(MACH_LD_SCHEDSTAT) ? &ld->sched_cpus : NULL);
 		if (!rc && m->ncpus)
 			ld_bound_lo(&ld->cpus, m->cpus[m->ncpus - 1].id + 1, path);
 		return rc;
@@ -115,7 +116,7 @@ static int load_global(struct mach_loader *ld, enum mach_ld_kind kind, const cha
 	case MACH_LD_UPTIME:
 		return ld_parse_uptime(&lx, m);
 	case MACH_LD_SCHEDSTAT:
-		return ld_parse_schedstat(&lx, m, &ld->cpus);
+		return ld_parse_schedstat(&lx, m, &ld->cpus, ld->globals & MACH_LD_BIT(MACH_LD_STAT), &ld->sched_cpus);
 	case MACH_LD_PRESSURE_IO:
 		return ld_parse_pressure(&lx, m, MACH_PSI_IO);
 	case MACH_LD_PRESSURE_MEMORY:
