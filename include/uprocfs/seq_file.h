@@ -200,7 +200,7 @@ SEQ_INLINE void seq_put_decimal_ull_width(struct seq_file *m, const char *delim,
 			p += width - len;
 		}
 	}
-	p = seq_dec_u64(p, num);
+	p = seq_dec_u64_spill(p, num); /* the check above left SEQ__DEC_MAX bytes */
 	m->count = count + (size_t)(p - start);
 }
 
@@ -231,7 +231,7 @@ SEQ_INLINE void seq_put_decimal_ll(struct seq_file *m, const char *delim, long l
 		p = (char *)memcpy(p, delim, dlen) + dlen;
 	if (num < 0)
 		*p++ = '-';
-	p = seq_dec_u64(p, mag);
+	p = seq_dec_u64_spill(p, mag);
 	m->count = count + (size_t)(p - start);
 }
 

@@ -202,6 +202,59 @@ SEQ_INLINE char *seq_dec_u64(char *p, uint64_t n)
 }
 
 #if defined(__SSE2__) && !defined(SEQ_NO_SIMD)
+/* The 16 digits of @hi8 and @lo8 (each < 1e8) as ASCII: @hi8's in *a, @lo8's in *b, first digit lowest. */
+SEQ_INLINE void seq__ascii16(uint32_t hi8, uint32_t lo8, uint64_t *a, uint64_t *b)
+{
+	__m128i d = _mm_packus_epi16(seq__digits8_sse2(hi8), seq__digits8_sse2(lo8));
+
+	d = _mm_add_epi8(d, _mm_set1_epi8('0'));
+	*a = (uint64_t)_mm_cvtsi128_si64(d);
+	*b = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(d, d));
+}
+#else
+SEQ_INLINE void seq__ascii16(uint32_t hi8, uint32_t lo8, uint64_t *a, uint64_t *b)
+{
+	char t[16];
+
+	seq_dec_fixed16(t, hi8, lo8);
+	memcpy(a, t, 8);
+	memcpy(b, t + 8, 8);
+}
+#endif
+
+/**
+ * seq_dec_u64 for a caller that owns 20 bytes at @p whatever @n's length:
+ * bytes after the number may be overwritten.  Values of 9 to 16 digits take
+ * no branch on their length: all 16 digits are made at once and the leading
+ * zeros shifted out of the first of two 8-byte stores, so a stream of mixed
+ * magnitudes mispredicts one branch less per value.  Shorter values keep the
+ * branching converter: /proc's are mostly small and repeat, which the
+ * predictor learns, and there it is faster.
+ */
+SEQ_INLINE char *seq_dec_u64_spill(char *p, uint64_t n)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t hi, a, b, first;
+	unsigned int len, k;
+
+	if (__builtin_expect(n < 100000000u, 1))
+		return seq_dec_u32_lt1e8(p, (uint32_t)n);
+	if (__builtin_expect(n >= UINT64_C(10000000000000000), 0))
+		return seq_dec_u64(p, n);
+	hi = n / 100000000u;
+	len = seq_dec_len(n); /* 9..16 */
+	seq__ascii16((uint32_t)hi, (uint32_t)(n - hi * 100000000u), &a, &b);
+	k = len - 8;
+	first = a >> (8 * (16 - len));
+	memcpy(p, &first, 8);
+	memcpy(p + k, &b, 8);
+	return p + len;
+#else
+	return seq_dec_u64(p, n);
+#endif
+}
+
+#if defined(__SSE2__) && !defined(SEQ_NO_SIMD)
 /*
  * 16 lowercase hex digits of @v at @p in a few vector steps: the bytes of @v,
  * most significant first, split into high and low nibbles and interleaved, then

@@ -179,6 +179,30 @@ static void test_random(void)
 	ok(hex.count == 0, "hex_ll on %lu random magnitudes (%lu wrong)", values, hex.count);
 }
 
+/* seq_dec_u64_spill: the right digits, and no byte written at or past p + 20. */
+static void test_spill_bound(void)
+{
+	uint64_t state = 0x243f6a8885a308d3u, v[512];
+	unsigned long bad_text = 0, bad_spill = 0, values = 0;
+	char buf[40], want[24];
+	size_t n = 0;
+
+	add_edges(v, &n);
+	for (unsigned long i = 0; i < n + 2000000ul; i++, values++) {
+		uint64_t x = i < n ? v[i] : test_rand_magnitude(&state);
+		int len = snprintf(want, sizeof(want), "%" PRIu64, x);
+		char *end;
+
+		memset(buf, '#', sizeof(buf));
+		end = seq_dec_u64_spill(buf, x);
+		bad_text += end - buf != len || memcmp(buf, want, (size_t)len);
+		for (size_t k = 20; k < sizeof(buf); k++)
+			bad_spill += buf[k] != '#';
+	}
+	ok(bad_text == 0, "seq_dec_u64_spill exact on %lu edge and random values (%lu wrong)", values, bad_text);
+	ok(bad_spill == 0, "and never writes past its 20 bytes (%lu bytes)", bad_spill);
+}
+
 static void test_hex_len_and_table(void)
 {
 	unsigned long bad = 0;
@@ -198,6 +222,7 @@ int main(void)
 	plan(0);
 	test_exhaustive_below_1e8();
 	test_edges();
+	test_spill_bound();
 	test_random();
 	test_hex_len_and_table();
 	return tap_done();
