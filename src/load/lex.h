@@ -118,7 +118,9 @@ int lex_u64_width(struct lex *lx, uint64_t *v, unsigned int width);
 int lex_token_end(struct lex *lx, const char *start);
 /** Lowercase hex digits (at least one), no padding, no "0x"; leading zeros allowed. */
 int lex_hex(struct lex *lx, uint64_t *v);
-/** "%lu.%02lu": an integer part (padding and leading zeros allowed) and two decimals. */
+/** Exactly @ndigits lowercase hex digits, zero-padded as "%0*llx" prints them (signal and capability masks). */
+int lex_hex_width(struct lex *lx, uint64_t *v, unsigned int ndigits);
+/** "%lu.%02lu": an integer part (padding allowed, no leading zero) and two decimals. */
 int lex_centi(struct lex *lx, uint64_t *ipart, unsigned int *frac);
 /** Octal digits (at least one). */
 int lex_oct(struct lex *lx, uint64_t *v);

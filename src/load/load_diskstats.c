@@ -236,8 +236,18 @@ static int dev_lines(struct lex *lx, struct mach_sys *s, unsigned int hz, bool h
 int ld_parse_diskstats(struct lex *lx, struct mach_loader *ld)
 {
 	unsigned int hz = ld->m->profile.sys.hz;
+	struct mach_sys *s = &ld->m->sys;
+	int rc = dev_lines(lx, s, hz ? hz : 250, false);
 
-	return dev_lines(lx, &ld->m->sys, hz ? hz : 250, false);
+	/*
+	 * diskstats lists a partition only when it has sectors: until
+	 * /proc/partitions says how many (it may be absent or refused), one
+	 * stands for them, or the partition would vanish from diskstats.
+	 */
+	for (size_t i = 0; !rc && i < s->nblk; i++)
+		if (s->blk[i].partno && !s->blk[i].nr_sects)
+			s->blk[i].nr_sects = 1;
+	return rc;
 }
 
 /* Every line names the next device of diskstats' list that has a size; the others have none. */

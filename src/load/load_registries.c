@@ -50,10 +50,14 @@ static int cgroup_line(struct lex *lx, struct mach_cgroup_subsys *ss)
 	if ((rc = ld_word(lx, ss->name, sizeof(ss->name), "a controller name")))
 		return rc;
 	lex_ctx(lx, ss->name);
-	if ((rc = lex_expect(lx, "\t")) || (rc = lex_s64(lx, &h, INT32_MIN, INT32_MAX)) ||
-	    (rc = lex_expect(lx, "\t")) || (rc = lex_s64(lx, &n, INT32_MIN, INT32_MAX)) ||
-	    (rc = lex_expect(lx, "\t")) || (rc = lex_s64(lx, &en, 0, 1)) || (rc = lex_eol(lx)))
+	/* "%s\t%d\t%d\t%d\n": the exact readers, no padding after a tab */
+	if ((rc = lex_expect(lx, "\t")) || (rc = lex_s64_exact(lx, &h)) ||
+	    (rc = lex_expect(lx, "\t")) || (rc = lex_s64_exact(lx, &n)) ||
+	    (rc = lex_expect(lx, "\t")) || (rc = lex_s64_exact(lx, &en)) || (rc = lex_eol(lx)))
 		return rc;
+	if (h < INT32_MIN || h > INT32_MAX || n < INT32_MIN || n > INT32_MAX || en < 0 || en > 1)
+		return lex_fail(lx, "hierarchy %lld, num_cgroups %lld or enabled %lld out of range", (long long)h,
+				(long long)n, (long long)en);
 	ss->hierarchy = (int)h;
 	ss->num_cgroups = (int)n;
 	ss->enabled = en;
@@ -98,7 +102,10 @@ static int major_lines(struct lex *lx, struct mach_devmajor **out, size_t *nout)
 			break;
 		}
 		lex_ctx(lx, "a major");
-		if ((rc = lex_u64_max(lx, &major, MAJOR_MAX - 1)) || (rc = lex_expect(lx, " ")) ||
+		/* "%3d %s\n": right-aligned to three columns, no other padding */
+		if ((rc = lex_u64_width(lx, &major, 3)) || (major >= MAJOR_MAX &&
+		    (rc = lex_fail(lx, "major %llu beyond %u", (unsigned long long)major, MAJOR_MAX - 1))) ||
+		    (rc = lex_expect(lx, " ")) ||
 		    (rc = ld_rest_of_line(lx, d->name, sizeof(d->name), "a driver name")) || (rc = lex_eol(lx)))
 			break;
 		d->major = (unsigned int)major;

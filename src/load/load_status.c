@@ -326,7 +326,7 @@ static int parse_value(struct lex *lx, struct ld_status *st, enum ld_st i)
 			rc = lex_u64_exact(lx, &v[1]);
 		break;
 	case K_MASK:
-		rc = lex_hex(lx, v);
+		rc = lex_hex_width(lx, v, 16); /* "%016llx" */
 		break;
 	case K_SECCOMP:
 		rc = exact_max(lx, v, 2);
