@@ -23,157 +23,36 @@
  * and their ancestors only; a machine that knows no v2 tree has the root.
  * The workload is the busiest tasks `depth` levels down the tree, and
  * others only when there are too few there.
+ *
+ * Setting up (choosing the workload, making its PSI groups) is
+ * sim_setup.c; the state both share is sim_internal.h.
  */
-#include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
+#include "machine/sim_internal.h"
 #include "machine/sim_irq.h"
 #include "machine/sim_net.h"
 #include "machine/sim_testing.h"
 #include "sim_io.h"
-#include "machine/sim_waits.h"
 #include "uprocfs/calc_load.h"
 #include "uprocfs/sim.h"
 
 /* avenrun is computed with calc_load.h and stored in the model's units. */
 _Static_assert(CALC_LOAD_FSHIFT == MACH_FSHIFT, "calc_load.h and machine.h share one scale");
 
-#define SIM_HZ_DEFAULT 250
 #define SLICE_TICKS 3             /* round-robin after this many ticks (~sched_latency / nr) */
-#define BURST_MEAN_NS 6000000.0   /* mean CPU burst: a few ms, as interactive servers run */
 #define FAST_STEP_NS 250000000ull /* step for gaps too long to simulate tick by tick */
 #define FINE_WINDOW_NS 120000000000ull /* the last this-much of a gap runs at tick resolution */
-#define FORK_EVERY_NS 150000000ull
 #define NET_IRQS_IDLE 50.0        /* network interrupts a second of an idle server, and per unit of load */
 #define NET_IRQS_PER_LOAD 4000.0
-
-/* W_STOPPED: stopped by a signal; W_GONE: its process exited (its index no longer names it). */
-enum wstate { W_RUNNING, W_RUNNABLE, W_SLEEP, W_IOWAIT, W_MEMSTALL, W_STOPPED, W_GONE };
-
-struct wtask {
-	size_t proc;              /* index into m->procs */
-	unsigned int thread;      /* index into its threads */
-	uint32_t cgroup;          /* its v2 group (m->cgroups), MACH_NONE: the root */
-	bool at_depth;            /* its group is `depth` levels deep */
-	struct psi_task pt;
-	enum wstate state;
-	double remaining_ns;      /* of the current burst or wait */
-	unsigned int ran_ticks;   /* in the current slice */
-	unsigned int user_permille; /* share of its CPU time spent in user mode */
-	bool stall_pending;       /* woke from a memory stall: leave it when it runs */
-	int group;                /* messaging: its group, or -1 */
-	int io_req;               /* in an io wait: the request it waits on (sim_io.c), or -1 */
-	bool sender;              /* messaging: sends (wakes its group's receivers) */
-	struct sim_wait sleep, io; /* where it waits asleep, and for io or memory (D) */
-};
-
-struct cpu_rq {
-	int curr;                 /* running wtask index, -1 idle */
-	unsigned int nr_iowait;   /* tasks of this CPU sleeping in iowait */
-	int *queue;               /* runnable wtask indices, FIFO */
-	unsigned int head, len;
-};
-
-struct mach_sim {
-	struct mach_machine *m;
-	struct mach_sim_opts o;
-	struct psi_engine *psi;
-	struct psi_group **groups; /* per m->cgroups index: its PSI group, NULL until a task needs it */
-	size_t ngroups;
-	struct sim_io *io;        /* the block devices' requests (sim_io.c) */
-	unsigned int ntasks;
-	struct wtask *tasks;
-	struct cpu_rq *rq;
-	uint64_t now;             /* model uptime, ns */
-	uint64_t tick_ns;
-	uint64_t next_load_update; /* calc_global_load: every LOAD_FREQ = 5*HZ+1 ticks */
-	uint64_t load_freq_ns;
-	uint64_t next_fork;
-	uint64_t rng;
-	double duty;              /* fraction of its time a workload task wants a CPU */
-	double off_mean_ns;       /* mean length of a sleep/iowait/memstall */
-	double p_io, p_mem;       /* chance an off period is an io wait / a memory stall */
-	struct mach_pressure base[MACH_NR_PSI_RES]; /* the model's pressure before we started */
-	uint64_t steps, switches, wakeups;
-	bool clock_real_cost;     /* mach_sim_set_clock_real_cost (benchmarks) */
-	struct sim_irqs irqs;     /* where device interrupts land */
-	struct sim_net *net;      /* the network's counters (sim_net.c) */
-	/*
-	 * Running and blocked threads the simulator does not move, counted
-	 * again only after a change from outside (others_stale): publish runs
-	 * on every advance, and a walk of every thread of a 100,000-task
-	 * machine there held the write lock for most of each 2 ms.
-	 */
-	unsigned int others_running, others_blocked;
-	bool others_stale;
-};
-
-/* ------------------------------------------------------------------ */
-/* randomness                                                          */
-
-static uint64_t next_rand(struct mach_sim *s)
-{
-	uint64_t z = (s->rng += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static double uniform(struct mach_sim *s)
-{
-	return ((double)(next_rand(s) >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double exponential(struct mach_sim *s, double mean)
-{
-	return -mean * log(uniform(s));
-}
-
-/* ------------------------------------------------------------------ */
-/* options                                                             */
-
-void mach_sim_defaults(struct mach_sim_opts *o)
-{
-	struct mach_synth_opts so;
-
-	mach_synth_defaults(&so);
-	*o = (struct mach_sim_opts){ .depth = so.depth, .load = so.load, .io = so.io, .mem = so.mem,
-				     .seed = so.seed, .psi_clock_mode = PSI_CLOCK_ONCE };
-}
 
 /* ------------------------------------------------------------------ */
 /* model access                                                        */
 
-static struct mach_thread *thread_of(struct mach_sim *s, const struct wtask *w)
-{
-	return &s->m->procs[w->proc].threads[w->thread];
-}
-
-static struct mach_process *proc_of(struct mach_sim *s, const struct wtask *w)
-{
-	return &s->m->procs[w->proc];
-}
-
 static struct mach_cpu *cpu_of(struct mach_sim *s, int cpu)
 {
 	return &s->m->cpus[cpu];
-}
-
-static uint64_t sim_clock(void *ctx, int cpu)
-{
-	const struct mach_sim *s = ctx;
-
-	(void)cpu;
-	if (s->clock_real_cost) {
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		__asm__ volatile("" : : "g"(&ts) : "memory");
-	}
-	return s->now;
 }
 
 /* ------------------------------------------------------------------ */
@@ -219,14 +98,14 @@ static int least_loaded_cpu(struct mach_sim *s, int prefer)
 /* ------------------------------------------------------------------ */
 /* transitions                                                         */
 
-static void set_task_state(struct mach_sim *s, struct wtask *w, enum wstate st)
+void sim_set_task_state(struct mach_sim *s, struct wtask *w, enum wstate st)
 {
 	static const enum mach_task_state shown[] = {
 		[W_RUNNING] = MACH_TASK_RUNNING, [W_RUNNABLE] = MACH_TASK_RUNNING,
 		[W_SLEEP] = MACH_TASK_SLEEPING, [W_IOWAIT] = MACH_TASK_DISK_SLEEP,
 		[W_MEMSTALL] = MACH_TASK_DISK_SLEEP, [W_STOPPED] = MACH_TASK_STOPPED,
 	};
-	struct mach_thread *t = thread_of(s, w);
+	struct mach_thread *t = sim_thread_of(s, w);
 	const struct sim_wait *wait = st == W_SLEEP ? &w->sleep : &w->io;
 
 	w->state = st;
@@ -254,16 +133,16 @@ static void switch_to_next(struct mach_sim *s, int cpu, struct wtask *prev, bool
 	s->m->ctxt++;
 	if (prev) {
 		if (sleep)
-			thread_of(s, prev)->nvcsw++;
+			sim_thread_of(s, prev)->nvcsw++;
 		else
-			thread_of(s, prev)->nivcsw++;
+			sim_thread_of(s, prev)->nivcsw++;
 	}
 	rq->curr = next;
 	if (nw) {
 		nw->ran_ticks = 0;
-		set_task_state(s, nw, W_RUNNING);
+		sim_set_task_state(s, nw, W_RUNNING);
 		ss->pcount++;
-		thread_of(s, nw)->pcount++; /* sched_info_arrive: a timeslice begins */
+		sim_thread_of(s, nw)->pcount++; /* sched_info_arrive: a timeslice begins */
 		if (nw->stall_pending) {
 			/* its memory stall ends once it runs again */
 			psi_memstall_leave(&nw->pt);
@@ -277,7 +156,7 @@ static void wake(struct mach_sim *s, struct wtask *w);
 /* @cpu if the task may run there (sched_setaffinity), else the first online CPU it may use. */
 static int allowed_cpu(struct mach_sim *s, const struct wtask *w, int cpu)
 {
-	const struct mach_bitmap *mask = &thread_of(s, w)->cpus_allowed;
+	const struct mach_bitmap *mask = &sim_thread_of(s, w)->cpus_allowed;
 
 	if (!mask->words || mach_bitmap_test(mask, s->m->cpus[cpu].id))
 		return cpu;
@@ -294,8 +173,8 @@ static int allowed_cpu(struct mach_sim *s, const struct wtask *w, int cpu)
  */
 static void end_burst_messaging(struct mach_sim *s, int cpu, struct wtask *w)
 {
-	set_task_state(s, w, W_SLEEP);
-	w->remaining_ns = w->sender ? exponential(s, (double)s->tick_ns) : INFINITY;
+	sim_set_task_state(s, w, W_SLEEP);
+	w->remaining_ns = w->sender ? sim_exponential(s, (double)s->tick_ns) : INFINITY;
 	switch_to_next(s, cpu, w, true);
 	if (!w->sender)
 		return;
@@ -309,7 +188,7 @@ static void end_burst_messaging(struct mach_sim *s, int cpu, struct wtask *w)
 /* The running task @w ends its burst: it sleeps, waits for io or stalls on memory. */
 static void end_burst(struct mach_sim *s, int cpu, struct wtask *w)
 {
-	double r = uniform(s);
+	double r = sim_uniform(s);
 
 	if (w->group >= 0) {
 		end_burst_messaging(s, cpu, w);
@@ -324,8 +203,8 @@ static void end_burst(struct mach_sim *s, int cpu, struct wtask *w)
 		s->rq[cpu].nr_iowait++;
 		w->io_req = sim_io_submit(s->io, s->now);
 	}
-	set_task_state(s, w, off);
-	w->remaining_ns = exponential(s, s->off_mean_ns);
+	sim_set_task_state(s, w, off);
+	w->remaining_ns = sim_exponential(s, s->off_mean_ns);
 	switch_to_next(s, cpu, w, true);
 }
 
@@ -337,7 +216,7 @@ static void end_burst(struct mach_sim *s, int cpu, struct wtask *w)
  */
 static void wake(struct mach_sim *s, struct wtask *w)
 {
-	int cpu = uniform(s) < 0.6 ? w->pt.cpu : least_loaded_cpu(s, w->pt.cpu);
+	int cpu = sim_uniform(s) < 0.6 ? w->pt.cpu : least_loaded_cpu(s, w->pt.cpu);
 	bool local;
 
 	cpu = allowed_cpu(s, w, cpu);
@@ -351,18 +230,18 @@ static void wake(struct mach_sim *s, struct wtask *w)
 	}
 	if (!local) {
 		psi_task_migrate(&w->pt, cpu);
-		sim_irq_resched(s->m, (unsigned int)cpu, next_rand(s));
+		sim_irq_resched(s->m, (unsigned int)cpu, sim_next_rand(s));
 	}
 	psi_task_wakeup(&w->pt);
 	s->wakeups++;
 	w->pt.in_iowait = false;
 	w->stall_pending = w->state == W_MEMSTALL;
-	thread_of(s, w)->processor = cpu;
+	sim_thread_of(s, w)->processor = cpu;
 	cpu_of(s, cpu)->sched.ttwu_count++;
 	if (local)
 		cpu_of(s, cpu)->sched.ttwu_local++;
-	set_task_state(s, w, W_RUNNABLE);
-	w->remaining_ns = exponential(s, w->group >= 0 ? (double)s->tick_ns : BURST_MEAN_NS);
+	sim_set_task_state(s, w, W_RUNNABLE);
+	w->remaining_ns = sim_exponential(s, w->group >= 0 ? (double)s->tick_ns : BURST_MEAN_NS);
 	rq_push(s, cpu, (int)(w - s->tasks));
 	if (s->rq[cpu].curr < 0)
 		switch_to_next(s, cpu, NULL, false);
@@ -383,8 +262,8 @@ static void account_cpu(struct mach_sim *s, int cpu, uint64_t ns)
 	c->time_ns[MACH_CPU_SOFTIRQ] += softirq;
 	if (rq->curr >= 0) {
 		struct wtask *w = &s->tasks[rq->curr];
-		struct mach_thread *t = thread_of(s, w);
-		struct mach_process *p = proc_of(s, w);
+		struct mach_thread *t = sim_thread_of(s, w);
+		struct mach_process *p = sim_proc_of(s, w);
 		uint64_t user = rest * w->user_permille / 1000, sys = rest - user;
 
 		c->time_ns[t->nice > 0 ? MACH_CPU_NICE : MACH_CPU_USER] += user;
@@ -395,7 +274,7 @@ static void account_cpu(struct mach_sim *s, int cpu, uint64_t ns)
 		p->group_utime_ns += user;
 		p->group_stime_ns += sys;
 		c->sched.rq_cpu_time += rest;
-		if (next_rand(s) % 4 == 0)
+		if (sim_next_rand(s) % 4 == 0)
 			t->minflt++;
 		/* system time is spent in calls: reads and writes grow with it (/proc/<pid>/io) */
 		t->io.syscr += sys / 40000;
@@ -410,7 +289,7 @@ static void account_cpu(struct mach_sim *s, int cpu, uint64_t ns)
 	}
 	c->sched.run_delay += (uint64_t)rq->len * ns;
 	for (unsigned int k = 0; k < rq->len; k++)
-		thread_of(s, &s->tasks[rq->queue[(rq->head + k) % s->ntasks]])->run_delay_ns += ns;
+		sim_thread_of(s, &s->tasks[rq->queue[(rq->head + k) % s->ntasks]])->run_delay_ns += ns;
 }
 
 static void step(struct mach_sim *s, uint64_t dt)
@@ -438,7 +317,7 @@ static void step(struct mach_sim *s, uint64_t dt)
 				end_burst(s, cpu, w);
 			} else if (++w->ran_ticks >= SLICE_TICKS && s->rq[cpu].len) {
 				/* preempted: back to the end of its runqueue */
-				set_task_state(s, w, W_RUNNABLE);
+				sim_set_task_state(s, w, W_RUNNABLE);
 				rq_push(s, cpu, (int)i);
 				switch_to_next(s, cpu, w, false);
 			}
@@ -452,10 +331,10 @@ static void step(struct mach_sim *s, uint64_t dt)
 	/* the local timer on every CPU, the softirqs it raises, and the network's interrupts */
 	for (unsigned int c = 0; c < m->ncpus; c++)
 		if (m->cpus[c].online)
-			sim_irq_ticks(m, c, s->rq && s->rq[c].curr >= 0, dt / s->tick_ns, next_rand(s));
+			sim_irq_ticks(m, c, s->rq && s->rq[c].curr >= 0, dt / s->tick_ns, sim_next_rand(s));
 	sim_irq_net(&s->irqs, m,
-		    (uint64_t)((double)dt / 1e9 * (NET_IRQS_IDLE + NET_IRQS_PER_LOAD * s->o.load) + uniform(s)),
-		    next_rand(s));
+		    (uint64_t)((double)dt / 1e9 * (NET_IRQS_IDLE + NET_IRQS_PER_LOAD * s->o.load) + sim_uniform(s)),
+		    sim_next_rand(s));
 	if (s->now >= s->next_fork) {
 		/* short-lived children come and go between two looks at /proc */
 		m->processes++;
@@ -510,7 +389,7 @@ static void count_simulated(struct mach_sim *s, unsigned int *running, unsigned 
 
 		if (s->tasks[i].state == W_GONE)
 			continue;
-		st = thread_of(s, &s->tasks[i])->state;
+		st = sim_thread_of(s, &s->tasks[i])->state;
 		*running += st == MACH_TASK_RUNNING;
 		*blocked += st == MACH_TASK_DISK_SLEEP;
 	}
@@ -535,7 +414,7 @@ static void count_others(struct mach_sim *s)
 }
 
 /* Publish what the rest of the model derives from the tasks' states. */
-static void publish(struct mach_sim *s)
+void sim_publish(struct mach_sim *s)
 {
 	struct mach_machine *m = s->m;
 	unsigned int running, blocked;
@@ -571,7 +450,7 @@ int mach_sim_advance(struct mach_sim *s, uint64_t uptime_ns)
 	while (s->now + s->tick_ns <= uptime_ns)
 		step(s, s->tick_ns);
 	sim_net_advance(s->net, s->m);
-	publish(s);
+	sim_publish(s);
 	return 0;
 }
 
@@ -619,267 +498,6 @@ void mach_sim_get_stats(const struct mach_sim *s, struct mach_sim_stats *out)
 void mach_sim_set_clock_real_cost(struct mach_sim *s, bool on)
 {
 	s->clock_real_cost = on;
-}
-
-/* ------------------------------------------------------------------ */
-/* set-up                                                              */
-
-static bool can_work(const struct mach_process *p, const struct mach_thread *t)
-{
-	return p->mm && !t->kthread && t->state != MACH_TASK_ZOMBIE && t->state != MACH_TASK_STOPPED &&
-	       t->state != MACH_TASK_TRACED && t->state != MACH_TASK_DEAD;
-}
-
-/* The tasks `depth` levels deep first, each part busiest first. */
-static int by_cpu_time_desc(const void *a, const void *b, void *ctx)
-{
-	const struct mach_machine *m = ctx;
-	const struct wtask *x = a, *y = b;
-	const struct mach_thread *tx = &m->procs[x->proc].threads[x->thread];
-	const struct mach_thread *ty = &m->procs[y->proc].threads[y->thread];
-	uint64_t cx = tx->utime_ns + tx->stime_ns, cy = ty->utime_ns + ty->stime_ns;
-
-	if (x->at_depth != y->at_depth)
-		return x->at_depth ? -1 : 1;
-	if (cx != cy)
-		return cx < cy ? 1 : -1;
-	return x->proc != y->proc ? (x->proc < y->proc ? -1 : 1) : (x->thread < y->thread ? -1 : 1);
-}
-
-/* The v2 group of thread @t, MACH_NONE when the model knows none (the root stands for it). */
-static uint32_t v2_group(const struct mach_machine *m, const struct mach_thread *t)
-{
-	const struct mach_css_set *cs = mach_thread_css_set(m, t);
-	uint32_t dfl = mach_cg_dfl_root(m);
-
-	if (!cs || dfl == MACH_NONE || cs->cg[dfl] >= m->ncgroups)
-		return MACH_NONE;
-	return cs->cg[dfl];
-}
-
-/*
- * Pick the workload: enough user threads to reach the load with some
- * contention.  The threads that have used the most CPU so far are the busy
- * ones, and they stay busy: the servers and workers, not the getty; those
- * `depth` levels down the cgroup tree come first.
- */
-static int pick_workload(struct mach_sim *s)
-{
-	struct mach_machine *m = s->m;
-	unsigned int online = 0, candidates = 0, want, k = 0;
-
-	for (unsigned int c = 0; c < m->ncpus; c++)
-		online += m->cpus[c].online;
-	for (size_t i = 0; i < m->nprocs; i++)
-		for (unsigned int t = 0; t < m->procs[i].nthreads; t++)
-			candidates += can_work(&m->procs[i], &m->procs[i].threads[t]);
-	want = (unsigned int)(2.0 * online * s->o.load + 1.5);
-	if (want > 4 * online + 8)
-		want = 4 * online + 8;
-	if (s->o.messaging_groups)
-		want = s->o.messaging_groups * 40; /* 20 senders and 20 receivers a group */
-	if (want > candidates)
-		want = candidates;
-	if (!want || (s->o.load <= 0 && !s->o.messaging_groups))
-		return 0;
-	s->tasks = calloc(candidates, sizeof(*s->tasks));
-	if (!s->tasks)
-		return -ENOMEM;
-	for (size_t i = 0; i < m->nprocs; i++)
-		for (unsigned int t = 0; t < m->procs[i].nthreads; t++) {
-			uint32_t cg;
-
-			if (!can_work(&m->procs[i], &m->procs[i].threads[t]))
-				continue;
-			cg = v2_group(m, &m->procs[i].threads[t]);
-			s->tasks[k].proc = i;
-			s->tasks[k].thread = t;
-			s->tasks[k].cgroup = cg;
-			s->tasks[k].at_depth = (cg == MACH_NONE ? 0 : mach_cgroup_level(m, cg)) == s->o.depth;
-			k++;
-		}
-	qsort_r(s->tasks, k, sizeof(*s->tasks), by_cpu_time_desc, m);
-	s->ntasks = want;
-	s->duty = s->o.load * online / (s->ntasks ? s->ntasks : 1);
-	if (s->duty > 0.95)
-		s->duty = 0.95;
-	return 0;
-}
-
-/* The PSI group of cgroup @cg, made with its ancestors' as needed; the system group for MACH_NONE. */
-static int group_of(struct mach_sim *s, uint32_t cg, struct psi_group **out)
-{
-	const struct mach_machine *m = s->m;
-	struct psi_group *parent;
-	int rc;
-
-	if (cg == MACH_NONE || m->cgroups[cg].parent == MACH_NONE) {
-		*out = psi_system_group(s->psi);
-		return 0;
-	}
-	if (s->groups[cg]) {
-		*out = s->groups[cg];
-		return 0;
-	}
-	if ((rc = group_of(s, m->cgroups[cg].parent, &parent)) ||
-	    (rc = psi_group_create(s->psi, parent, &s->groups[cg])))
-		return rc;
-	*out = s->groups[cg];
-	return 0;
-}
-
-/* The groups of the workload's tasks and their ancestors, from the machine's tree. */
-static int make_groups(struct mach_sim *s)
-{
-	s->ngroups = s->m->ncgroups;
-	s->groups = calloc(s->ngroups ? s->ngroups : 1, sizeof(*s->groups));
-	return s->groups ? 0 : -ENOMEM;
-}
-
-/* Tasks the simulator does not move stop being runnable or blocked: the load is the workload's. */
-static void quiesce_others(struct mach_sim *s)
-{
-	struct mach_machine *m = s->m;
-
-	for (size_t i = 0; i < m->nprocs; i++)
-		for (unsigned int t = 0; t < m->procs[i].nthreads; t++) {
-			struct mach_thread *th = &m->procs[i].threads[t];
-			if (th->state == MACH_TASK_RUNNING || th->state == MACH_TASK_DISK_SLEEP) {
-				struct sim_wait w = sim_sleep_wait(m, &m->procs[i], th);
-
-				th->state = th->kthread ? MACH_TASK_IDLE : MACH_TASK_SLEEPING;
-				th->kstack = w.kstack;
-				th->wchan_sym = w.wchan;
-			}
-		}
-}
-
-/* Every workload task starts in a random phase of its cycle, feeding its cgroup's PSI group. */
-static int start_tasks(struct mach_sim *s)
-{
-	for (unsigned int i = 0; i < s->ntasks; i++) {
-		struct wtask *w = &s->tasks[i];
-		struct mach_thread *t = thread_of(s, w);
-		int cpu = (int)(i % s->m->ncpus);
-		struct psi_group *g;
-		int rc = group_of(s, w->cgroup, &g);
-
-		if (rc)
-			return rc;
-		while (!s->m->cpus[cpu].online)
-			cpu = (cpu + 1) % (int)s->m->ncpus;
-		psi_task_init(&w->pt, g, cpu);
-		w->user_permille = 600 + (unsigned int)(next_rand(s) % 380);
-		w->group = s->o.messaging_groups ? (int)(i / 40) : -1;
-		w->io_req = -1;
-		w->sender = s->o.messaging_groups && i % 40 < 20;
-		t->processor = cpu;
-		w->sleep = sim_sleep_wait(s->m, proc_of(s, w), t);
-		w->io = sim_io_wait(s->m, w->sleep);
-		set_task_state(s, w, W_SLEEP);
-		if (w->group >= 0)
-			w->remaining_ns = w->sender ? exponential(s, (double)s->tick_ns) : INFINITY;
-		else
-			w->remaining_ns = exponential(s, s->off_mean_ns) * uniform(s);
-	}
-	return 0;
-}
-
-int mach_sim_create(struct mach_machine *m, const struct mach_sim_opts *o, struct mach_sim **out,
-		    char *err, size_t errlen)
-{
-	struct mach_sim *s;
-	struct psi_config cfg;
-	double off_share;
-	int rc;
-
-	if (!m->ncpus) {
-		snprintf(err, errlen, "simulator: the machine has no CPUs");
-		return -EINVAL;
-	}
-	if (o->load < 0 || o->load > 1 || o->io < 0 || o->mem < 0 || o->io + o->mem > 1) {
-		snprintf(err, errlen, "simulator: load, io and mem must be fractions (io + mem <= 1)");
-		return -EINVAL;
-	}
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	s->m = m;
-	s->o = *o;
-	s->rng = o->seed ^ 0x5157a11ce5ull;
-	s->now = m->uptime_ns;
-	s->tick_ns = 1000000000ull / (o->tick_hz ? o->tick_hz : SIM_HZ_DEFAULT);
-	s->next_fork = s->now + FORK_EVERY_NS;
-	s->load_freq_ns = (5 * (1000000000ull / s->tick_ns) + 1) * s->tick_ns;
-	s->next_load_update = s->now + s->load_freq_ns;
-	cfg = (struct psi_config){ .ncpus = m->ncpus, .hz = SIM_HZ_DEFAULT, .clock = sim_clock,
-				   .clock_ctx = s, .clock_mode = o->psi_clock_mode };
-	rc = psi_engine_create(&cfg, &s->psi);
-	if (!rc)
-		rc = sim_irqs_init(&s->irqs, m);
-	if (!rc)
-		rc = make_groups(s);
-	if (!rc)
-		rc = pick_workload(s);
-	if (!rc)
-		rc = sim_io_create(m, o->seed, o->io, &s->io);
-	if (!rc && !(s->net = sim_net_create(m)))
-		rc = -ENOMEM;
-	if (!rc && s->ntasks) {
-		s->rq = calloc(m->ncpus, sizeof(*s->rq));
-		if (!s->rq)
-			rc = -ENOMEM;
-		for (unsigned int c = 0; !rc && c < m->ncpus; c++) {
-			s->rq[c].curr = -1;
-			s->rq[c].queue = calloc(s->ntasks, sizeof(int));
-			if (!s->rq[c].queue)
-				rc = -ENOMEM;
-		}
-	}
-	if (rc) {
-		snprintf(err, errlen, "simulator: cannot start: %s", strerror(-rc));
-		mach_sim_destroy(s);
-		return rc;
-	}
-	/* A task wants the CPU `duty` of the time; io and mem share out the rest. */
-	off_share = 1.0 - s->duty;
-	s->off_mean_ns = BURST_MEAN_NS * off_share / (s->duty > 0 ? s->duty : 1);
-	s->p_io = off_share > 0 ? o->io / off_share : 0;
-	s->p_mem = off_share > 0 ? o->mem / off_share : 0;
-	if (s->p_io + s->p_mem > 1) {
-		double scale = 1 / (s->p_io + s->p_mem);
-		s->p_io *= scale;
-		s->p_mem *= scale;
-	}
-	memcpy(s->base, m->pressure, sizeof(s->base));
-	quiesce_others(s);
-	s->others_stale = true;
-	rc = start_tasks(s);
-	if (rc) {
-		snprintf(err, errlen, "simulator: cannot start: %s", strerror(-rc));
-		mach_sim_destroy(s);
-		return rc;
-	}
-	publish(s);
-	*out = s;
-	return 0;
-}
-
-void mach_sim_destroy(struct mach_sim *s)
-{
-	if (!s)
-		return;
-	if (s->rq)
-		for (unsigned int c = 0; c < s->m->ncpus; c++)
-			free(s->rq[c].queue);
-	free(s->rq);
-	free(s->tasks);
-	free(s->groups);
-	sim_irqs_free(&s->irqs);
-	sim_io_destroy(s->io);
-	psi_engine_destroy(s->psi);
-	sim_net_destroy(s->net);
-	free(s);
 }
 
 /* ------------------------------------------------------------------ */
@@ -934,17 +552,17 @@ void mach_sim_process_changed(struct mach_sim *s, size_t k)
 
 		if (w->state == W_GONE || w->proc != k)
 			continue;
-		t = thread_of(s, w);
+		t = sim_thread_of(s, w);
 		if (t->state == MACH_TASK_STOPPED && w->state != W_STOPPED) {
 			take_off(s, w);
 			w->state = W_STOPPED;
 		} else if (t->state != MACH_TASK_STOPPED && w->state == W_STOPPED) {
-			set_task_state(s, w, W_SLEEP);
-			w->remaining_ns = exponential(s, (double)s->tick_ns);
+			sim_set_task_state(s, w, W_SLEEP);
+			w->remaining_ns = sim_exponential(s, (double)s->tick_ns);
 		} else if (w->state != W_STOPPED && allowed_cpu(s, w, w->pt.cpu) != w->pt.cpu) {
 			/* pinned away from its CPU: it leaves it, and wakes where it may run */
 			take_off(s, w);
-			set_task_state(s, w, W_SLEEP);
+			sim_set_task_state(s, w, W_SLEEP);
 			w->remaining_ns = 0;
 		}
 	}

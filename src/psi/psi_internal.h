@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * psi_internal.h - the PSI engine's private types, shared by psi.c (task
- * changes), psi_avgs.c (aggregation) and psi_pressure.c (snapshots).
+ * changes), psi_group.c (groups and the engine), psi_avgs.c (aggregation)
+ * and psi_pressure.c (snapshots).
  *
  * Mirrors struct psi_group_cpu and struct psi_group of
  * include/linux/psi_types.h (Linux 6.18), without triggers (no PSI_POLL
@@ -19,6 +20,8 @@
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
+
+#define NSEC_PER_SEC	1000000000ull
 
 /* The aggregator wants re-arming: set in changed_states by get_recent_times. */
 #define PSI_STATE_RESCHEDULE	(1u << (PSI_NR_STATES + 1))
