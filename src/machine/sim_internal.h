@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "machine/sim_irq.h"
+#include "util/splitmix.h"
 #include "machine/sim_waits.h"
 #include "uprocfs/sim.h"
 
@@ -90,10 +91,7 @@ struct mach_sim {
 /** The next number of @s's stream (splitmix64). */
 static inline uint64_t sim_next_rand(struct mach_sim *s)
 {
-	uint64_t z = (s->rng += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return util_splitmix64(&s->rng);
 }
 
 /** A uniform draw in (0, 1), never 0 or 1 (log() of it is finite). */

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "sim_io.h"
+#include "util/splitmix.h"
 
 #define MAX_STACK 8
 #define WRITEBACK_EVERY_NS 5000000000ull /* dirty_writeback_centisecs = 500 */
@@ -45,18 +46,9 @@ struct sim_io {
 	uint64_t next_writeback;
 };
 
-static uint64_t next_rand(struct sim_io *io)
-{
-	uint64_t z = (io->rng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static double uniform(struct sim_io *io)
 {
-	return (double)(next_rand(io) >> 11) * 0x1p-53;
+	return (double)(util_splitmix64(&io->rng) >> 11) * 0x1p-53;
 }
 
 /* @top and the devices beneath it, top first: slaves, then a partition's disk. */
@@ -173,7 +165,7 @@ int sim_io_submit(struct sim_io *io, uint64_t now)
 		i++;
 	/* a read, or an fsync'd write: 8 to 256 sectors */
 	return submit(io, io->tops[i], uniform(io) < 0.75 ? MACH_BLK_READ : MACH_BLK_WRITE,
-		      8u << (next_rand(io) % 6), now, 0);
+		      8u << (util_splitmix64(&io->rng) % 6), now, 0);
 }
 
 void sim_io_complete(struct sim_io *io, int k, uint64_t now)
@@ -223,7 +215,7 @@ static void writeback(struct sim_io *io, uint64_t now)
 	for (uint64_t left = pages * 8; left;) {
 		uint32_t sectors = left > 1024 ? 1024 : (uint32_t)left;
 
-		submit(io, root, MACH_BLK_WRITE, sectors, now, now + 1000000 + next_rand(io) % 8000000);
+		submit(io, root, MACH_BLK_WRITE, sectors, now, now + 1000000 + util_splitmix64(&io->rng) % 8000000);
 		left -= sectors;
 	}
 }

@@ -13,17 +13,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "util/splitmix.h"
+
 struct rng {
 	uint64_t s;
 };
 
 static inline uint64_t rng_next(struct rng *r)
 {
-	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return util_splitmix64(&r->s);
 }
 
 /* A stream for @key under @seed: streams of different keys are unrelated. */
