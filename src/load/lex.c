@@ -261,7 +261,6 @@ static int canonical_digits(struct lex *lx, uint64_t *v)
 
 int lex_u64(struct lex *lx, uint64_t *v)
 {
-	lex_skip_spaces(lx);
 	return canonical_digits(lx, v);
 }
 
@@ -270,7 +269,6 @@ int lex_u64_max(struct lex *lx, uint64_t *v, uint64_t max)
 	const char *start;
 	int rc;
 
-	lex_skip_spaces(lx);
 	start = lx->p;
 	rc = canonical_digits(lx, v);
 	if (rc)
@@ -286,6 +284,18 @@ int lex_u64_max(struct lex *lx, uint64_t *v, uint64_t max)
 	return 0;
 }
 
+int lex_u64_pad(struct lex *lx, uint64_t *v, uint64_t max)
+{
+	lex_skip_spaces(lx);
+	return lex_u64_max(lx, v, max);
+}
+
+int lex_s64_pad(struct lex *lx, int64_t *v, int64_t min, int64_t max)
+{
+	lex_skip_spaces(lx);
+	return lex_s64(lx, v, min, max);
+}
+
 int lex_s64(struct lex *lx, int64_t *v, int64_t min, int64_t max)
 {
 	const char *start;
@@ -294,7 +304,6 @@ int lex_s64(struct lex *lx, int64_t *v, int64_t min, int64_t max)
 	int64_t x;
 	int rc;
 
-	lex_skip_spaces(lx);
 	start = lx->p;
 	if (lex_peek(lx, '-')) {
 		neg = true;

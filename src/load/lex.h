@@ -87,15 +87,25 @@ size_t lex_skip_spaces(struct lex *lx);
 const char *lex_line_end(const struct lex *lx);
 
 /**
- * A decimal number after optional space padding.  A leading zero (but "0")
- * is refused everywhere: no decimal field of the kernel's text is printed
- * with one, and reading "007" as 7 would re-render other bytes.
+ * A decimal number at the cursor, with no padding: a space there is
+ * refused, so a field the kernel separates by one space cannot load from
+ * two.  A leading zero (but "0") is refused everywhere: no decimal field of
+ * the kernel's text is printed with one, and reading "007" as 7 would
+ * re-render other bytes.
  */
 int lex_u64(struct lex *lx, uint64_t *v);
 /** lex_u64 with an upper bound. */
 int lex_u64_max(struct lex *lx, uint64_t *v, uint64_t max);
 /** An optionally negative decimal within [@min, @max]; "-0" refused like a leading zero. */
 int lex_s64(struct lex *lx, int64_t *v, int64_t min, int64_t max);
+/**
+ * lex_u64_max after any run of spaces: for padding whose width the parser
+ * cannot know (a label's "%-12s", a "%*d" sized by the machine).  Where the
+ * kernel's width is fixed, lex_u64_width reads it exactly instead.
+ */
+int lex_u64_pad(struct lex *lx, uint64_t *v, uint64_t max);
+/** lex_s64 after any run of spaces (as lex_u64_pad). */
+int lex_s64_pad(struct lex *lx, int64_t *v, int64_t min, int64_t max);
 /**
  * A decimal number as the kernel prints it, with nothing to choose: no
  * padding and no leading zero (but "0"), so its text is the only one that

@@ -74,8 +74,9 @@ static int dev_head(struct lex *lx, struct mach_blkdev *b, const char *minor_sep
 	int rc;
 
 	lex_ctx(lx, "the device number");
-	if ((rc = lex_u64_max(lx, &major, 4095)) || (rc = lex_expect(lx, minor_sep)) ||
-	    (rc = lex_u64_max(lx, &minor, (1u << 20) - 1)) || (rc = lex_expect(lx, " ")))
+	/* "%4d %7d %pg" */
+	if ((rc = lex_u64_width(lx, &major, 4)) || (rc = lex_expect(lx, minor_sep)) ||
+	    (rc = lex_u64_width(lx, &minor, 7)) || (rc = lex_expect(lx, " ")))
 		return rc;
 	b->major = (uint32_t)major;
 	b->minor = (uint32_t)minor;
@@ -170,11 +171,12 @@ static int partition_line(struct lex *lx, struct mach_blkdev *b)
 	int rc;
 
 	lex_ctx(lx, "the device number");
-	if ((rc = lex_u64_max(lx, &major, 4095)) || (rc = lex_expect(lx, "  ")) ||
-	    (rc = lex_u64_max(lx, &minor, (1u << 20) - 1)) || (rc = lex_expect(lx, " ")))
+	/* "%4d  %7d %10llu %pg" */
+	if ((rc = lex_u64_width(lx, &major, 4)) || (rc = lex_expect(lx, "  ")) ||
+	    (rc = lex_u64_width(lx, &minor, 7)) || (rc = lex_expect(lx, " ")))
 		return rc;
 	lex_ctx(lx, "#blocks");
-	if ((rc = lex_u64_max(lx, &kb, UINT64_MAX >> 1)) || (rc = lex_expect(lx, " ")) ||
+	if ((rc = lex_u64_width(lx, &kb, 10)) || (rc = lex_expect(lx, " ")) ||
 	    (rc = ld_word(lx, b->name, sizeof(b->name), "a device name")) || (rc = lex_eol(lx)))
 		return rc;
 	b->major = (uint32_t)major;

@@ -87,7 +87,7 @@ static int epoll_line(struct lex *lx, struct mach_epoll_item *e)
 	int rc;
 
 	lex_ctx(lx, "tfd:");
-	if ((rc = lex_expect(lx, "tfd: ")) || (rc = lex_s64(lx, &tfd, 0, INT32_MAX)) ||
+	if ((rc = lex_expect(lx, "tfd: ")) || (rc = lex_s64_pad(lx, &tfd, 0, INT32_MAX)) ||
 	    (rc = lex_expect(lx, " events: ")))
 		return rc;
 	lex_skip_spaces(lx);

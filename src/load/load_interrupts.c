@@ -79,7 +79,7 @@ static int parse_columns(struct lex *lx, const struct mach_machine *m, bool onli
 	for (unsigned int c = 0; c < m->ncpus; c++) {
 		if (online_only && !m->cpus[c].online)
 			continue;
-		if ((!trail && (rc = lex_expect(lx, " "))) || (rc = lex_u64_max(lx, &v, UINT32_MAX)) ||
+		if ((!trail && (rc = lex_expect(lx, " "))) || (rc = lex_u64_pad(lx, &v, UINT32_MAX)) ||
 		    (trail && (rc = lex_expect(lx, " "))))
 			return rc;
 		*(uint32_t *)(void *)((char *)out + c * stride) = (uint32_t)v;
@@ -192,7 +192,7 @@ static int parse_irq_line(struct lex *lx, struct mach_machine *m, unsigned int p
 	int off, rc;
 
 	lex_ctx(lx, "an irq number");
-	if ((rc = lex_u64_max(lx, &nr, m->nr_irqs ? m->nr_irqs - 1 : 0)) || (rc = lex_expect(lx, ":")))
+	if ((rc = lex_u64_pad(lx, &nr, m->nr_irqs ? m->nr_irqs - 1 : 0)) || (rc = lex_expect(lx, ":")))
 		return rc;
 	if ((int64_t)nr <= *last)
 		return lex_fail(lx, "irq %llu after irq %lld", (unsigned long long)nr, (long long)*last);
@@ -248,7 +248,8 @@ static int parse_arch_row(struct lex *lx, struct mach_machine *m, int *next, uin
 	if ((rc = lex_expect(lx, ": ")))
 		return rc;
 	if (!mach_arch_irq_formats[r].text) {
-		if ((rc = lex_u64_max(lx, &v, UINT32_MAX)))
+		/* "%*s: %10u\n" */
+		if ((rc = lex_u64_width(lx, &v, 10)) || (v > UINT32_MAX && (rc = lex_fail(lx, "beyond 32 bits"))))
 			return rc;
 		*(r == MACH_ARCH_IRQ_ERR ? &m->irq_err : &m->irq_mis) = (uint32_t)v;
 		*in_intr += mach_arch_irq_formats[r].in_intr ? v : 0;

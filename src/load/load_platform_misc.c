@@ -87,7 +87,7 @@ static int node_meminfo(struct lex *lx, struct mach_node_files *n, const char **
 
 		lex_ctx(lx, mem_lines[i].label);
 		if (lex_expect(lx, "Node ") || lex_u64(lx, &id) || lex_expect(lx, " ") ||
-		    lex_expect(lx, mem_lines[i].label) || lex_u64(lx, &x))
+		    lex_expect(lx, mem_lines[i].label) || lex_u64_pad(lx, &x, UINT64_MAX))
 			return -EINVAL;
 		if (id != n->id)
 			return lex_fail(lx, "node %llu in the file of node %u", (unsigned long long)id, n->id);

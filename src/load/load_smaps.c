@@ -85,7 +85,7 @@ static int parse_counters(struct lex *lx, unsigned int in, uint64_t kb[SM_NR])
 		if ((rc = lex_expect(lx, sm_defs[f].label)))
 			return rc;
 		lex_ctx(lx, sm_defs[f].label);
-		if ((rc = lex_u64_max(lx, &kb[f], KB_MAX)) || (rc = lex_expect(lx, " kB")) ||
+		if ((rc = lex_u64_pad(lx, &kb[f], KB_MAX)) || (rc = lex_expect(lx, " kB")) ||
 		    (rc = lex_eol(lx)))
 			return rc;
 	}
@@ -145,7 +145,7 @@ static int parse_record(struct lex *lx, struct ld_smap *r)
 	if ((rc = lex_expect(lx, "THPeligible:")))
 		return rc;
 	lex_ctx(lx, "THPeligible:");
-	if ((rc = lex_u64_max(lx, &thp, 1)) || (rc = lex_eol(lx)))
+	if ((rc = lex_u64_pad(lx, &thp, 1)) || (rc = lex_eol(lx)))
 		return rc;
 	if ((rc = parse_vm_flags(lx, &flags)))
 		return rc;

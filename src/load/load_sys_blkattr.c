@@ -67,7 +67,7 @@ static int stat_file(struct lex *lx, const struct mach_blkdev *b, unsigned int h
 		lex_field(lx, f + 1, NULL);
 		if (f && (rc = lex_expect(lx, " ")))
 			return rc;
-		if ((rc = lex_u64(lx, &v)))
+		if ((rc = lex_u64_width(lx, &v, 8))) /* "%8lu" */
 			return rc;
 		if (v != want[f])
 			return moved(lx, "the counters");
@@ -80,8 +80,9 @@ static int inflight_file(struct lex *lx, struct mach_blkdev *b)
 	uint64_t r, w;
 	int rc;
 
-	if ((rc = lex_u64_max(lx, &r, UINT32_MAX)) || (rc = lex_expect(lx, " ")) ||
-	    (rc = lex_u64_max(lx, &w, UINT32_MAX)) || (rc = lex_eol(lx)) || (rc = lex_expect_eof(lx)))
+	/* "%8u %8u\n" */
+	if ((rc = lex_u64_width(lx, &r, 8)) || (rc = lex_expect(lx, " ")) ||
+	    (rc = lex_u64_width(lx, &w, 8)) || (rc = lex_eol(lx)) || (rc = lex_expect_eof(lx)))
 		return rc;
 	if (r + w != (uint64_t)b->st.in_flight[0] + b->st.in_flight[1])
 		return moved(lx, "the requests in flight");

@@ -75,7 +75,7 @@ static int stat_lines(struct lex *lx, uint64_t *stat, enum mach_vmstat_id *list,
 			return lex_fail(lx, "\"%s\" is not where the other zones have their counters", name);
 		list[k++] = (enum mach_vmstat_id)id;
 		lex_ctx(lx, mach_vmstat_names[id]);
-		if ((rc = lex_expect(lx, " ")) || (rc = lex_u64(lx, &stat[id])) || (rc = lex_eol(lx)))
+		if ((rc = lex_expect(lx, " ")) || (rc = lex_u64_pad(lx, &stat[id], UINT64_MAX)) || (rc = lex_eol(lx)))
 			return rc;
 	}
 	if (known && k != *n)
@@ -99,7 +99,7 @@ static int zone_watermarks(struct lex *lx, struct mach_zone *z, unsigned int *nt
 
 	for (int i = 0; i < 10; i++) {
 		lex_ctx(lx, labels[i]);
-		if ((rc = lex_expect(lx, labels[i])) || (rc = lex_u64(lx, vals[i])) || (rc = lex_eol(lx)))
+		if ((rc = lex_expect(lx, labels[i])) || (rc = lex_u64_pad(lx, vals[i], UINT64_MAX)) || (rc = lex_eol(lx)))
 			return rc;
 	}
 	lex_ctx(lx, "protection");
@@ -136,7 +136,7 @@ static int pageset(struct lex *lx, struct mach_pageset *p)
 	p->cpu = (unsigned int)cpu;
 	for (int i = 0; i < 6; i++) {
 		lex_ctx(lx, labels[i]);
-		if ((rc = lex_expect(lx, labels[i])) || (rc = lex_s64(lx, &v, INT32_MIN, INT32_MAX)) ||
+		if ((rc = lex_expect(lx, labels[i])) || (rc = lex_s64_pad(lx, &v, INT32_MIN, INT32_MAX)) ||
 		    (rc = lex_eol(lx)))
 			return rc;
 		*vals[i] = (int)v;
@@ -291,7 +291,7 @@ static int free_counts(struct lex *lx, uint64_t free[MACH_NR_PAGE_ORDERS])
 		return rc;
 	for (int o = 0; o < MACH_NR_PAGE_ORDERS; o++) {
 		lex_field(lx, o, "free blocks of order");
-		if ((rc = lex_u64(lx, &free[o])) || (rc = lex_expect(lx, " ")))
+		if ((rc = lex_u64_width(lx, &free[o], 6)) || (rc = lex_expect(lx, " "))) /* "%6lu " */
 			return rc;
 	}
 	return lex_eol(lx);
