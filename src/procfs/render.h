@@ -231,6 +231,15 @@ int pfs_link_blk_slave(const struct pfs_ctx *c, char *buf, size_t size);
 int pfs_sys_rel_link(const char *from, const char *to, char *buf, size_t size);
 
 /* ------------------------------------------------------------------ */
+/* /sys/class/net: network devices (sys_net.c); arg: enum mach_netdev_attr */
+
+int pfs_show_net_attr(struct seq_file *m, void *v);
+int pfs_show_net_stat(struct seq_file *m, void *v);
+int pfs_link_class_net(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_net_device(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_net_subsystem(const struct pfs_ctx *c, char *buf, size_t size);
+
+/* ------------------------------------------------------------------ */
 /* /sys/fs/cgroup: cgroup v2 (cgroup_core.c, cgroup_cpu.c, cgroup_mem.c) */
 
 /** The v2 group a cgroupfs file's directory (c->inst) stands for, or MACH_NONE. */

@@ -338,7 +338,8 @@ const struct pfs_entry pfs_entries[] = {
 	DIR_("kernel", SY, 0755),
 	DIR_("kernel/mm", SY, 0755),
 
-	/* block devices and cgroup v2 (table_sys.inc): the class links first, which place the disks */
+	/* network devices (table_net.inc), block devices and cgroup v2 (table_sys.inc): class links first */
+#include "table_net.inc"
 #include "table_sys.inc"
 
 	/* the platform: CPUs, nodes, sensors, THP (mach_platform.h); file = .arg, instance = its directory's */
