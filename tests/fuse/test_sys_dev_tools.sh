@@ -33,18 +33,25 @@ have() { command -v "$1" > /dev/null 2>&1; }
 disks=$(ls "$tmp/trees/sys/block" | sort | tr '\n' ' ')
 diag "oracle: /sys/block has $disks"
 
-# --- lsblk: the disks of /sys/block and their partitions ----------------------
+# --- lsblk: the disks of /sys/block, their partitions, device-mapper devices on them ---
 if have lsblk; then
-	run lsblk -rno NAME > "$tmp/lsblk" 2>&1
-	got=$(grep -v '^$' "$tmp/lsblk" | sort | tr '\n' ' ')
+	run lsblk -rno KNAME,PKNAME > "$tmp/lsblk" 2>&1
+	got=$(awk 'NF {print $1}' "$tmp/lsblk" | sort -u | tr '\n' ' ')
 	# lsblk leaves out devices of size 0 (unbound loops)
 	want=$(cd "$tmp/trees/sys/class/block" && for d in *; do [ "$(cat "$d/size")" != 0 ] && echo "$d"; done |
 		sort | tr '\n' ' ')
-	if [ "$got" != "$want" ] && [ "$(echo "$want" | sed 's/dm-0 //')" = "$got" ]; then
-		# known: lsblk -r lists no dm-0 although /sys/block/dm-0 and its slaves/holders links are served
-		echo "not ok $((n = n + 1)) - lsblk lists dm-0 ($got) # TODO lsblk leaves the served dm-0 out"
+	[ "$got" = "$want" ]; ok $? "lsblk lists the machine's disks, partitions and device-mapper devices ($got)"
+	# a device-mapper device is its slave's child: the holders/ and slaves/ links and /dev/mapper/NAME
+	dm=$(cd "$tmp/trees/sys/block" && ls -d dm-* 2>/dev/null | head -1)
+	if [ -n "$dm" ]; then
+		slave=$(ls "$tmp/trees/sys/block/$dm/slaves")
+		grep -qx "$dm $slave" "$tmp/lsblk"
+		ok $? "lsblk puts $dm under $slave, its slave ($(grep "^$dm" "$tmp/lsblk" | head -1))"
+		name=$(cat "$tmp/trees/sys/block/$dm/dm/name")
+		got=$(run readlink "/dev/mapper/$name")
+		[ "$got" = "../$dm" ]; ok $? "/dev/mapper/$name is udev's link to ../$dm under run ($got)"
 	else
-		[ "$got" = "$want" ]; ok $? "lsblk lists the machine's disks and partitions ($got)"
+		echo "ok $((n = n + 1)) - lsblk and a device-mapper device # SKIP the machine has none"
 	fi
 else
 	echo "ok $((n = n + 1)) - lsblk # SKIP not installed"
