@@ -35,7 +35,7 @@
  */
 static const char *const shared_dirs[] = {
 	"", "devices", "devices/system", "devices/virtual", "devices/pci0000:00", "class", "kernel", "kernel/mm",
-	"fs", "dev",
+	"fs", "dev", "bus",
 };
 
 static bool is_shared(const char *rel)

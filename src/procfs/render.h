@@ -157,8 +157,11 @@ int pfs_show_sys_zone(struct seq_file *m, void *v);
 int pfs_show_sys_thp(struct seq_file *m, void *v);
 /** An attribute that reads empty (a uevent with nothing to announce). */
 int pfs_show_sys_empty(struct seq_file *m, void *v);
+int pfs_show_sys_one(struct seq_file *m, void *v);
 int pfs_link_sys_cpu_node(const struct pfs_ctx *c, char *buf, size_t size);
 int pfs_link_sys_cpu_cpufreq(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_sys_cpu_subsystem(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_sys_bus_cpu(const struct pfs_ctx *c, char *buf, size_t size);
 int pfs_link_sys_node_cpu(const struct pfs_ctx *c, char *buf, size_t size);
 int pfs_link_sys_hwmon(const struct pfs_ctx *c, char *buf, size_t size);
 int pfs_link_sys_hwmon_device(const struct pfs_ctx *c, char *buf, size_t size);
