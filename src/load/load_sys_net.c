@@ -10,8 +10,8 @@
  * each file's attribute and device (mach_ld_sys_file.attr, .inst).  What
  * /proc said is checked: a counter of statistics/ is its /proc/net/dev
  * column, or a part of one (drop, frame and carrier are sums: a loaded
- * part moves the rest of the sum to the first field, as a later part must
- * leave room for what the first field's own file said); a counter that
+ * part moves the rest of the sum to the first field, as the parts must
+ * leave what the first field's own file said, sum_part); a counter that
  * moved since /proc was read is skipped, as is a device /proc did not
  * list.  Numbers are read as sysfs prints them, never by value.
  */
@@ -206,13 +206,43 @@ static int sum_of(int k, bool *first)
 	return -1;
 }
 
-/* Whether every part of sum @g but the first has been read. */
-static bool parts_read(const struct ld_netdev_seen *s, int g)
+/* Whether every part of sum @g but the first (and but @except) has been read. */
+static bool parts_read(const struct ld_netdev_seen *s, int g, int except)
 {
 	for (int j = 1; j < 4; j++)
-		if (sum_groups[g][j] >= 0 && !(s->stats & (1u << sum_groups[g][j])))
+		if (sum_groups[g][j] >= 0 && sum_groups[g][j] != except && !(s->stats & (1u << sum_groups[g][j])))
 			return false;
 	return true;
+}
+
+/*
+ * Part @k of sum @g says @u.  The column holds the first field and the
+ * parts; the first field's own file, when read already, said how much of
+ * it is the first's, so the parts must leave that (and, the last of them,
+ * exactly that).  A part that does not moved: when the first's file was
+ * read, the part takes what the column and that file leave it, so both
+ * still render as read, and its own file is skipped.
+ */
+static int sum_part(uint64_t *st, struct ld_netdev_seen *s, int g, int k, uint64_t u)
+{
+	int f = sum_groups[g][0];
+	uint64_t pool = st[f] + st[k];
+	bool said = s->stats & (1u << f), last = said && parts_read(s, g, k);
+	uint64_t floor = said ? s->first_said[g] : 0;
+
+	s->stats |= 1u << k;
+	if (u <= pool && pool - u >= floor && (!last || pool - u == floor)) {
+		st[k] = u;
+		st[f] = pool - u;
+		return 0;
+	}
+	if (said && pool >= floor) {
+		st[k] = pool - floor;
+		st[f] = floor;
+	} else {
+		s->stats &= ~(1u << k);
+	}
+	return MOVED;
 }
 
 static int stat_file(struct lex *lx, struct mach_netdev *d, struct ld_netdev_seen *s, int k)
@@ -231,17 +261,11 @@ static int stat_file(struct lex *lx, struct mach_netdev *d, struct ld_netdev_see
 			return MOVED;
 	} else if (first) {
 		/* what the other parts leave of the column; they may come later */
-		if (u > st[k] || (parts_read(s, g) && u != st[k]))
+		if (u > st[k] || (parts_read(s, g, -1) && u != st[k]))
 			return MOVED;
 		s->first_said[g] = u;
 	} else {
-		int f = sum_groups[g][0];
-		uint64_t pool = st[f] + st[k], floor = s->stats & (1u << f) ? s->first_said[g] : 0;
-
-		if (u > pool || pool - u < floor)
-			return MOVED;
-		st[k] = u;
-		st[f] = pool - u;
+		return sum_part(st, s, g, k, u);
 	}
 	s->stats |= 1u << k;
 	return 0;
@@ -265,10 +289,20 @@ static int carrier_counts(struct lex *lx, struct mach_netdev *d, struct ld_netde
 	else
 		d->sys.carrier_down = (uint32_t)v;
 	s->attrs |= 1ull << a;
-	/* changes is the sum of the two counts: a count read after it that does not add up moved */
+	/*
+	 * changes is the sum of the two counts: the count read last that does
+	 * not add up moved, and takes what changes leaves it, so that changes
+	 * still renders as read
+	 */
 	if ((s->attrs & both) == both && s->changes >= 0 &&
-	    (int64_t)d->sys.carrier_up + d->sys.carrier_down != s->changes)
+	    (int64_t)d->sys.carrier_up + d->sys.carrier_down != s->changes) {
+		uint32_t *mine = a == MACH_NETA_CARRIER_UP_COUNT ? &d->sys.carrier_up : &d->sys.carrier_down;
+		uint32_t other = a == MACH_NETA_CARRIER_UP_COUNT ? d->sys.carrier_down : d->sys.carrier_up;
+
+		if (a != MACH_NETA_CARRIER_CHANGES && s->changes >= other)
+			*mine = (uint32_t)(s->changes - other);
 		return MOVED;
+	}
 	return 0;
 }
 
