@@ -22,8 +22,7 @@
 #include <unistd.h>
 
 #include "machine/sim_testing.h"
-#include "procfs/render.h"
-#include "seq/seq_testing.h"
+#include "../psi/psi_text.h"
 #include "spec.h"
 #include "tap.h"
 #include "uprocfs/pfs_fuse.h"
@@ -57,21 +56,6 @@ static long read_file(const char *path, char *buf, size_t size)
 	return n;
 }
 
-/* What the engine prints for group @g's resource @res ("" where no file would be). */
-static void engine_text(const struct psi_group *g, enum psi_res res, char *buf, size_t size)
-{
-	struct mach_pressure p;
-	struct seq_file sm;
-
-	buf[0] = '\0';
-	/* a refresh at the served time, where the simulator stands, moves nothing */
-	if (psi_fill_pressure((struct psi_group *)g, res, &p) || !p.present)
-		return;
-	seq_init_buffer(&sm, buf, size - 1);
-	pfs_print_pressure(&sm, &p);
-	buf[sm.count] = '\0';
-}
-
 /* Read every simulated group's pressure files under @mnt; the count of files equal to the engine's. */
 static unsigned int compare(const struct mach_machine *m, struct mach_sim *sim, const char *mnt, unsigned int *nfiles,
 			    unsigned int *busy)
@@ -90,7 +74,7 @@ static unsigned int compare(const struct mach_machine *m, struct mach_sim *sim, 
 			snprintf(path, sizeof(path), "%s/fs/cgroup%s/%s/%s.pressure", mnt, mach_cg_hybrid(m) ? "/unified" : "",
 				 rel, files[r].file);
 			n = read_file(path, got, sizeof(got));
-			engine_text(pg, files[r].res, want, sizeof(want));
+			psi_text(pg, files[r].res, want, sizeof(want));
 			++*nfiles;
 			*busy += n > 0 && !strstr(got, "total=0\n");
 			if (n >= 0 && !strcmp(got, want)) {

@@ -16,8 +16,7 @@
 #include <string.h>
 
 #include "machine/sim_testing.h"
-#include "procfs/render.h"
-#include "seq/seq_testing.h"
+#include "../psi/psi_text.h"
 #include "spec.h"
 #include "sysfs_checks.h"
 #include "tap.h"
@@ -261,21 +260,6 @@ void check_cgroups(const struct mach_machine *m)
 /* ------------------------------------------------------------------ */
 /* A simulated machine: each group's pressure is its PSI group's        */
 
-/* The engine's text for @g's @res, as psi_show prints it: "" when the file would not exist. */
-static void engine_text(const struct psi_group *g, enum psi_res res, char *buf, size_t size)
-{
-	struct mach_pressure p;
-	struct seq_file sm;
-
-	buf[0] = '\0';
-	/* refreshing at the time the simulator stands at changes nothing it published */
-	if (psi_fill_pressure((struct psi_group *)g, res, &p) || !p.present)
-		return;
-	seq_init_buffer(&sm, buf, size - 1);
-	pfs_print_pressure(&sm, &p);
-	buf[sm.count] = '\0';
-}
-
 void check_sim_pressure(void)
 {
 	static const struct {
@@ -307,7 +291,7 @@ void check_sim_pressure(void)
 		for (size_t r = 0; r < sizeof(files) / sizeof(files[0]); r++) {
 			char *got = file(m, "%s/%s.pressure", dir, files[r].file);
 
-			engine_text(pg, files[r].res, want, sizeof(want));
+			psi_text(pg, files[r].res, want, sizeof(want));
 			same += got && !strcmp(got, want);
 			busy += got && strstr(got, "total=0\n") == NULL;
 			if (!got || strcmp(got, want))
