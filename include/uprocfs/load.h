@@ -34,7 +34,7 @@ struct mach_load_file {
 	char *reason;       /* SKIPPED: why ("permission denied", "task exited", ...) */
 	char *text;         /* OK: the bytes read */
 	size_t len;
-	unsigned int mode;  /* permission bits where they say something (a /proc/sys key), else 0 */
+	unsigned int mode;  /* permission bits where they say something (a /proc/sys key), S_IFLNK for a link, else 0 */
 };
 
 struct mach_load_report {
