@@ -324,7 +324,8 @@ static int duplex_file(struct lex *lx, struct mach_netdev *d)
 	static const struct {
 		const char *text;
 		unsigned char v;
-	} names[] = { { "half\n", MACH_DUPLEX_HALF }, { "full\n", MACH_DUPLEX_FULL }, { "unknown\n", MACH_DUPLEX_UNKNOWN } };
+	} names[] = { { "half\n", MACH_DUPLEX_HALF }, { "full\n", MACH_DUPLEX_FULL },
+		      { "unknown\n", MACH_DUPLEX_UNKNOWN } };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (lex_accept(lx, names[i].text)) {
@@ -372,8 +373,8 @@ static int uevent_file(struct lex *lx, struct mach_netdev *d)
 	return set_ifindex(lx, d, v);
 }
 
-/* A number into a field of @d; false when @a is not one of them. */
-static bool number_attr(struct mach_netdev *d, unsigned int a, int64_t *lo, int64_t *hi, void (**set)(struct mach_netdev *, int64_t));
+/* The attributes that are one number in a field: the field's setter and the range the kernel prints. */
+typedef void (*net_setter)(struct mach_netdev *d, int64_t v);
 
 #define SETTER(name, field, type) \
 	static void name(struct mach_netdev *d, int64_t v) { d->field = (type)v; }
@@ -396,12 +397,13 @@ static void set_testing(struct mach_netdev *d, int64_t v) { d->sys.testing = v; 
 static void set_proto_down(struct mach_netdev *d, int64_t v) { d->sys.proto_down = v; }
 static void set_speed(struct mach_netdev *d, int64_t v) { d->speed = (int)v; d->sys.link_ksettings = true; }
 
-static bool number_attr(struct mach_netdev *d, unsigned int a, int64_t *lo, int64_t *hi, void (**set)(struct mach_netdev *, int64_t))
+/* Attribute @a's range and setter; false when it is not one number in a field. */
+static bool number_attr(unsigned int a, int64_t *lo, int64_t *hi, net_setter *set)
 {
 	static const struct {
 		unsigned int a;
 		int64_t lo, hi;
-		void (*set)(struct mach_netdev *, int64_t);
+		net_setter set;
 	} nums[] = {
 		{ MACH_NETA_ADDR_ASSIGN_TYPE, 0, 255, set_addr_assign }, { MACH_NETA_CARRIER, 0, 1, set_carrier },
 		{ MACH_NETA_DEV_PORT, 0, UINT16_MAX, set_dev_port }, { MACH_NETA_DORMANT, 0, 1, set_dormant },
@@ -414,7 +416,6 @@ static bool number_attr(struct mach_netdev *d, unsigned int a, int64_t *lo, int6
 		{ MACH_NETA_THREADED, 0, 255, set_threaded }, { MACH_NETA_TX_QUEUE_LEN, 0, UINT32_MAX, set_qlen },
 	};
 
-	(void)d;
 	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
 		if (nums[i].a == a) {
 			*lo = nums[i].lo;
@@ -425,14 +426,15 @@ static bool number_attr(struct mach_netdev *d, unsigned int a, int64_t *lo, int6
 	return false;
 }
 
-static int attr_file(struct lex *lx, struct mach_netdev *d, struct ld_netdev_seen *s, unsigned int a, const char *path)
+static int attr_file(struct lex *lx, struct mach_netdev *d, struct ld_netdev_seen *s, unsigned int a,
+		     const char *path)
 {
-	void (*set)(struct mach_netdev *, int64_t);
+	net_setter set;
 	int64_t v, lo, hi;
 	uint64_t u;
 	int rc;
 
-	if (number_attr(d, a, &lo, &hi, &set)) {
+	if (number_attr(a, &lo, &hi, &set)) {
 		if ((rc = dec_line(lx, &v, lo, hi)))
 			return rc;
 		set(d, v);
