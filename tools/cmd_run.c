@@ -18,7 +18,8 @@
  *     `- C: unshare(CLONE_NEWNS | CLONE_NEWPID), waits for G
  *          `- G: pid 1 of the new namespace: mounts its procfs (sends it to
  *               the daemon), sets ns_last_pid, gives the machine's
- *               terminals device nodes (run_ttys.c), mounts the tree on
+ *               terminals device nodes (run_ttys.c) and its device-mapper
+ *               devices their /dev/mapper names (run_dev.c), mounts the tree on
  *               /proc and, for a model, its /sys over the host's (run_sys.c,
  *               a second descriptor the daemon serves from the same source),
  *               runs CMD and reaps until CMD exits
@@ -42,6 +43,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "run_dev.h"
 #include "run_sys.h"
 #include "preload/shared.h"
 #include "run_preload.h"
@@ -60,7 +62,9 @@ static void run_usage(FILE *f)
 		"Run CMD with the served machine as its /proc, in private mount and pid\n"
 		"namespaces (needs root).  ps, top, free, vmstat, uptime, pgrep, htop... read\n"
 		"the machine; CMD sees itself at /proc/self.  A model's /sys is served too:\n"
-		"its CPUs, nodes, sensors and THP over the host's, the rest of /sys the host's.\n"
+		"its CPUs, nodes, disks, network devices, cgroups, sensors and THP over the\n"
+		"host's, the rest of /sys the host's; its device-mapper devices get their\n"
+		"/dev/mapper names (empty files) in a /dev that is otherwise the host's.\n"
 		"Everything is unmounted and ended when CMD exits or is killed; its exit status\n"
 		"is passed through.\n"
 		"\n"
@@ -255,6 +259,10 @@ static int run_init(int sock, int fuse_fd, const struct run_opts *ro)
 	code = run_ttys_prepare(ro->mach);
 	if (code)
 		fprintf(stderr, "uprocfs run: the machine's terminals are not in /dev/pts: %s\n", strerror(-code));
+	/* udev's names of its device-mapper devices, which lsblk needs (best effort) */
+	code = run_dev_prepare(ro->mach);
+	if (code)
+		fprintf(stderr, "uprocfs run: the machine's /dev/mapper names are not in /dev: %s\n", strerror(-code));
 	code = pfs_fuse_mount_fd(fuse_fd, "/proc", false);
 	close(fuse_fd);
 	/* the served /sys waits beside the host's until the daemon answers for it */

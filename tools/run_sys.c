@@ -35,7 +35,7 @@
  */
 static const char *const shared_dirs[] = {
 	"", "devices", "devices/system", "devices/virtual", "devices/pci0000:00", "class", "kernel", "kernel/mm",
-	"fs", "dev",
+	"fs", "dev", "bus",
 };
 
 static bool is_shared(const char *rel)
@@ -105,8 +105,7 @@ int run_sys_stage(struct run_sys_stage *st, int fuse_fd, char *err, size_t errle
 	return rc;
 }
 
-/* @dst becomes what @src is: a symlink copied, a directory or file bound over. */
-static int place(const char *dst, const char *src, const struct stat *s)
+int run_sys_place(const char *dst, const char *src, const struct stat *s)
 {
 	char target[PATH_MAX];
 	ssize_t n;
@@ -176,7 +175,7 @@ static int merge(const struct run_sys_stage *st, const char *rel, char *err, siz
 				rc = mkdir(dst, s.st_mode & 07777) ? -errno : merge(st, sub, err, errlen);
 				continue;
 			}
-			rc = place(dst, src, &s);
+			rc = run_sys_place(dst, src, &s);
 		}
 		closedir(d);
 		if (rc && !err[0])

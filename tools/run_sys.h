@@ -30,6 +30,14 @@ int run_sys_stage(struct run_sys_stage *st, int fuse_fd, char *err, size_t errle
  */
 int run_sys_assemble(struct run_sys_stage *st, char *err, size_t errlen);
 
+struct stat;
+/**
+ * @dst (to be created) becomes what @src is, whose lstat is @s: a symlink
+ * is copied, a directory or any other file bound over (recursively, with
+ * what is mounted beneath it).  0 or -errno.
+ */
+int run_sys_place(const char *dst, const char *src, const struct stat *s);
+
 /** Undo run_sys_stage (when run_sys_assemble will not run). */
 void run_sys_unstage(struct run_sys_stage *st);
 

@@ -264,7 +264,8 @@ int tw_entry(struct tree_writer *w, const char *rel, const char *text, size_t le
 		snprintf(err, errlen, "%s: name too long", rel);
 		return -ENAMETOOLONG;
 	}
-	if (!pfs_parse_path(rel, NULL, &n, perr, sizeof(perr)) && n.entry && n.entry->kind == PFS_LINK)
+	if ((mode & S_IFMT) == S_IFLNK ||
+	    (!pfs_parse_path(rel, NULL, &n, perr, sizeof(perr)) && n.entry && n.entry->kind == PFS_LINK))
 		return tw_link(w, path, text, len, err, errlen);
 	return tw_file_mode(w, path, text, len, mode, err, errlen);
 }

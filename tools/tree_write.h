@@ -57,8 +57,9 @@ int tw_link(struct tree_writer *w, const char *rel, const char *target, size_t l
 /**
  * Write @rel, a path as the loader reports it ("42/fd/3" under /proc,
  * "/sys/class/hwmon/hwmon0"), in its tree (proc/, sys/) as the file table
- * says it is: a symlink for a link entry, else a file with permission bits
- * @mode (0: 0644).
+ * says it is, or as @mode says (S_IFLNK: a /sys link of a device, which
+ * its path alone does not name): a symlink for a link entry, else a file
+ * with permission bits @mode (0: 0644).
  */
 int tw_entry(struct tree_writer *w, const char *rel, const char *text, size_t len, unsigned int mode, char *err,
 	     size_t errlen);

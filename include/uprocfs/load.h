@@ -34,7 +34,7 @@ struct mach_load_file {
 	char *reason;       /* SKIPPED: why ("permission denied", "task exited", ...) */
 	char *text;         /* OK: the bytes read */
 	size_t len;
-	unsigned int mode;  /* permission bits where they say something (a /proc/sys key), else 0 */
+	unsigned int mode;  /* permission bits where they say something (a /proc/sys key), S_IFLNK for a link, else 0 */
 };
 
 struct mach_load_report {
@@ -86,6 +86,7 @@ enum mach_ld_kind {
 	/* the objects' trees: a file is named by its path below /sys (mach_ld_sys_file.rel) */
 	MACH_LD_SYS_BLOCK,        /* block/, class/block/, dev/block/ and the devices' directories */
 	MACH_LD_SYS_CGROUP,       /* fs/cgroup/ (cgroup v2) */
+	MACH_LD_SYS_NET,          /* class/net/ and the network devices' directories (after /proc/<pid>/net/dev) */
 	/* per task: /proc/<pid>/X (tid 0) or /proc/<pid>/task/<tid>/X */
 	MACH_LD_PID_STATUS,
 	MACH_LD_PID_STAT,
@@ -198,7 +199,7 @@ enum mach_ld_kind mach_ld_group(enum mach_ld_kind kind);
 /** Whether @kind is a /sys subtree's (mach_loader_sys): its files live in the /sys tree, not /proc's. */
 static inline bool mach_ld_kind_sysfs(enum mach_ld_kind kind)
 {
-	return kind >= MACH_LD_SYS_CPU && kind <= MACH_LD_SYS_CGROUP;
+	return kind >= MACH_LD_SYS_CPU && kind <= MACH_LD_SYS_NET;
 }
 
 /** Whether @kind names a directory tree (every file beneath is one record) rather than one file. */

@@ -25,6 +25,7 @@
 #include <sys/types.h>
 
 #include "uprocfs/mach_net_vocab.h"
+#include "uprocfs/mach_netsys.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -72,6 +73,7 @@ struct mach_netdev {
 	unsigned char addr[MACH_MAX_ADDR_LEN];       /* dev_addr */
 	unsigned char broadcast[MACH_MAX_ADDR_LEN];
 	uint64_t stats[MACH_NR_NETDEV_STATS];        /* rtnl_link_stats64 */
+	struct mach_netdev_sys sys;                  /* what sysfs shows besides (mach_netsys.h) */
 };
 
 /** An IPv4 address of a device (struct in_ifaddr); no /proc file prints these. */

@@ -25,6 +25,7 @@ enum pfs_obj_type {
 	PFS_OBJ_CGROUP,  /* a v2 group: index into mach->cgroups */
 	PFS_OBJ_DEVDIR,  /* a directory of /sys/devices above a disk: (disk << 4) | depth */
 	PFS_OBJ_BLK,     /* a block device's directory: index into mach->sys.blk */
+	PFS_OBJ_NET,     /* a network device's directory: index into mach_sys_net(mach)->devs */
 };
 
 #define PFS_OBJ_SHIFT 22
@@ -80,6 +81,15 @@ static inline int pfs_obj_blk(const struct mach_machine *m, uint32_t inst)
 	uint32_t i = pfs_obj_index(inst);
 
 	return pfs_obj_type(inst) == PFS_OBJ_BLK && i < m->sys.nblk ? (int)i : -1;
+}
+
+/** The network device of /sys/class/net's namespace a directory instance stands for (an index into its devs), or -1. */
+static inline int pfs_obj_net(const struct mach_machine *m, uint32_t inst)
+{
+	const struct mach_net *n = pfs_obj_type(inst) == PFS_OBJ_NET ? mach_sys_net(m) : NULL;
+
+	return n && pfs_obj_index(inst) < n->ndevs && n->devs[pfs_obj_index(inst)].sys.known ? (int)pfs_obj_index(inst)
+											      : -1;
 }
 
 #ifdef __cplusplus

@@ -97,6 +97,7 @@ enum pfs_coll {
 	PFS_COLL_BLKDEVS,     /* the disks in a device directory, the partitions in a disk's */
 	PFS_COLL_BLK_HOLDERS, /* a block device's holders/: links to the device-mapper devices on it */
 	PFS_COLL_BLK_SLAVES,  /* a device-mapper device's slaves/: a link to the device under it */
+	PFS_COLL_CLASS_NET,   /* /sys/class/net: a link per network device of its namespace (sys_coll_net.c) */
 	PFS_COLL_CGROUPS,     /* a cgroupfs directory's child groups */
 	/* /sys (src/table/coll_sys.c): instances named by syntax ("cpu3"), found in the machine */
 	PFS_COLL_SYS_CPUS,        /* devices/system/cpu/cpuN: instance N */
@@ -218,6 +219,12 @@ struct pfs_entry {
 	mach_ld_set needs;
 	const char *mirrors;              /* the kernel function it mirrors */
 	enum pfs_fstype fstype;           /* whose rules it follows; DEFAULT: its tree's (pfs_node_fstype) */
+	/*
+	 * A /sys attribute whose show function may refuse (speed of a link that
+	 * is down): the errno its read fails with for the node bound in @c, 0
+	 * when it shows.  NULL: it always shows.  A tree has no file for it.
+	 */
+	int (*refuses)(const struct pfs_ctx *c);
 	/*
 	 * A /sys directory the model does not fill: served empty, and `uprocfs
 	 * run` binds the host's read-only over it, for the tools that need it.

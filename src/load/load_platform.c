@@ -28,6 +28,7 @@ void ld_sys_free(struct ld_sys *s)
 	}
 	free(s->checks);
 	free(s->cg_threads);
+	ld_sys_net_free(s->net);
 	free(s);
 }
 
@@ -144,6 +145,7 @@ int mach_loader_sys(struct mach_loader *ld, const struct mach_ld_sys_file *f, co
 	/* the objects' trees: the path names the object (a subtree's root says nothing) */
 	case MACH_LD_SYS_BLOCK:
 	case MACH_LD_SYS_CGROUP: return text ? sys_object(&lx, ld, f, skip) : 0;
+	case MACH_LD_SYS_NET: return text && f->rel ? ld_sys_net(&lx, ld, f, skip) : 0;
 	default:
 		snprintf(err, errlen, "%s: not a /sys file the loader parses", path);
 		return -EINVAL;

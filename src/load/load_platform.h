@@ -28,6 +28,7 @@ struct ld_sys {
 	uint64_t freq_attrs;      /* which machine-wide cpufreq files a policy has set (bit: attr - FREQ_AFFECTED) */
 	unsigned int nr_cpus_kernel; /* kernel_max + 1, 0 unread */
 	bool final;               /* the session is finishing: no block file waits any more (load_sys_block.c) */
+	struct ld_sys_net *net;   /* what was read of each network device (load_sys_net.c) */
 	/* per group (mach->cgroups index): its cgroup.threads was read, which orders its tasks */
 	uint8_t *cg_threads;
 	size_t ncg_threads;
@@ -51,6 +52,10 @@ int ld_sys_node(struct lex *lx, struct mach_loader *ld, const struct mach_ld_sys
 int ld_sys_hwmon(struct lex *lx, struct mach_loader *ld, const struct mach_ld_sys_file *f, const char **skip);
 int ld_sys_thermal(struct lex *lx, struct mach_loader *ld, const struct mach_ld_sys_file *f);
 int ld_sys_thp(struct lex *lx, struct mach_loader *ld, const struct mach_ld_sys_file *f);
+/** A file of the network devices' (load_sys_net.c); ld_sys_net_free frees its session state. */
+int ld_sys_net(struct lex *lx, struct mach_loader *ld, const struct mach_ld_sys_file *f, const char **skip);
+struct ld_sys_net;
+void ld_sys_net_free(struct ld_sys_net *s);
 /** The deferred checks of each tree. */
 int ld_sys_check_cpu(struct mach_loader *ld, const struct ld_sys_check *c, char *err, size_t errlen);
 int ld_sys_check_node(struct mach_loader *ld, const struct ld_sys_check *c, char *err, size_t errlen);

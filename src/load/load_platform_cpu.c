@@ -313,6 +313,13 @@ int ld_sys_cpu(struct lex *lx, struct mach_loader *ld, const struct mach_ld_sys_
 		if (link_number(lx, "../cpufreq/policy", &v))
 			return -EINVAL;
 		return v == c->id ? 0 : lex_fail_line(lx, 1, "a policy of another CPU (one per CPU is modelled)");
+	case MACH_SYSA_BUS_CPU_LINK:
+		if (link_number(lx, "../../../devices/system/cpu/cpu", &v))
+			return -EINVAL;
+		return v == c->id ? 0 : lex_fail_line(lx, 1, "a link to another CPU's directory");
+	case MACH_SYSA_CPU_SUBSYSTEM_LINK:
+		/* every CPU is a device of the cpu bus: nothing to keep */
+		return lex_expect(lx, "../../../../bus/cpu") ? -EINVAL : lex_expect_eof(lx);
 	default:
 		break;
 	}

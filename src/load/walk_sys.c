@@ -74,6 +74,9 @@ static int sys_file(struct sys_walk *sw, int dfd, const char *name, const char *
 	if (!rc)
 		rc = ld_report_add(&w->rep, path, skip ? MACH_LOAD_SKIPPED : MACH_LOAD_OK, skip, f->link ? target : text,
 				   skip ? 0 : len);
+	/* a capture writes it back as a link: its path alone does not say so (/sys/block/vda needs the machine) */
+	if (!rc && f->link)
+		w->rep.files[w->rep.n - 1].mode = S_IFLNK | 0777;
 	free(text);
 	return rc;
 }

@@ -71,7 +71,7 @@ static bool dev_equal(const struct mach_netdev *a, const struct mach_netdev *b)
 	       a->is_virtual == b->is_virtual && a->speed == b->speed && a->addr_len == b->addr_len &&
 	       !memcmp(a->addr, b->addr, sizeof(a->addr)) &&
 	       !memcmp(a->broadcast, b->broadcast, sizeof(a->broadcast)) &&
-	       !memcmp(a->stats, b->stats, sizeof(a->stats));
+	       !memcmp(a->stats, b->stats, sizeof(a->stats)) && mach_netdev_sys_equal(&a->sys, &b->sys);
 }
 
 static bool inet_equal(const struct mach_inet_addr *a, const struct mach_inet_addr *b)

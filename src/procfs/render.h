@@ -157,8 +157,11 @@ int pfs_show_sys_zone(struct seq_file *m, void *v);
 int pfs_show_sys_thp(struct seq_file *m, void *v);
 /** An attribute that reads empty (a uevent with nothing to announce). */
 int pfs_show_sys_empty(struct seq_file *m, void *v);
+int pfs_show_sys_one(struct seq_file *m, void *v);
 int pfs_link_sys_cpu_node(const struct pfs_ctx *c, char *buf, size_t size);
 int pfs_link_sys_cpu_cpufreq(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_sys_cpu_subsystem(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_sys_bus_cpu(const struct pfs_ctx *c, char *buf, size_t size);
 int pfs_link_sys_node_cpu(const struct pfs_ctx *c, char *buf, size_t size);
 int pfs_link_sys_hwmon(const struct pfs_ctx *c, char *buf, size_t size);
 int pfs_link_sys_hwmon_device(const struct pfs_ctx *c, char *buf, size_t size);
@@ -229,6 +232,15 @@ int pfs_link_blk_slave(const struct pfs_ctx *c, char *buf, size_t size);
  * ancestor of @from that holds @to, then down.  0 or -ENAMETOOLONG.
  */
 int pfs_sys_rel_link(const char *from, const char *to, char *buf, size_t size);
+
+/* ------------------------------------------------------------------ */
+/* /sys/class/net: network devices (sys_net.c); arg: enum mach_netdev_attr */
+
+int pfs_show_net_attr(struct seq_file *m, void *v);
+int pfs_show_net_stat(struct seq_file *m, void *v);
+int pfs_link_class_net(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_net_device(const struct pfs_ctx *c, char *buf, size_t size);
+int pfs_link_net_subsystem(const struct pfs_ctx *c, char *buf, size_t size);
 
 /* ------------------------------------------------------------------ */
 /* /sys/fs/cgroup: cgroup v2 (cgroup_core.c, cgroup_cpu.c, cgroup_mem.c) */

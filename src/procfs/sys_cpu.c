@@ -204,10 +204,31 @@ int pfs_link_sys_cpu_cpufreq(const struct pfs_ctx *c, char *buf, size_t size)
 	return snprintf(buf, size, "../cpufreq/policy%u", c->inst) < (int)size ? 0 : -ENAMETOOLONG;
 }
 
+/* bus/cpu/devices/cpuN -> ../../../devices/system/cpu/cpuN (bus_add_device) */
+int pfs_link_sys_bus_cpu(const struct pfs_ctx *c, char *buf, size_t size)
+{
+	return snprintf(buf, size, "../../../devices/system/cpu/cpu%u", c->inst) < (int)size ? 0 : -ENAMETOOLONG;
+}
+
+/* cpuN/subsystem -> ../../../../bus/cpu (device_add_class_symlinks) */
+int pfs_link_sys_cpu_subsystem(const struct pfs_ctx *c, char *buf, size_t size)
+{
+	(void)c;
+	return snprintf(buf, size, "../../../../bus/cpu") < (int)size ? 0 : -ENAMETOOLONG;
+}
+
 /* An empty attribute: uevent of a device with nothing to announce. */
 int pfs_show_sys_empty(struct seq_file *m, void *v)
 {
 	(void)m;
 	(void)v;
+	return 0;
+}
+
+/* drivers_autoprobe of a bus: the kernel probes new devices' drivers (the default, "1\n"). */
+int pfs_show_sys_one(struct seq_file *m, void *v)
+{
+	(void)v;
+	seq_puts(m, "1\n");
 	return 0;
 }

@@ -190,7 +190,7 @@ static void loopback(struct rng *r, struct mach_net *n, double secs, double bps)
 
 void sy_net_uplink_name(const struct synth *s, char out[MACH_IFNAMSIZ])
 {
-	static const char *const names[] = { "ens3", "eth0", "enp1s0", "eno1" };
+	static const char *const names[] = { "ens3", "eth0", "enp2s0", "eno1" };
 	struct rng r;
 
 	rng_init(&r, s->o->seed, KEY_NET_UPLINK);

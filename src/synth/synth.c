@@ -178,7 +178,8 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	if ((rc = sy_build_blk_sysfs(&s)) || (rc = sy_build_cgroup_state(&s)))
 		goto fail;
 	sy_build_load(&s);
-	if ((rc = sy_build_net(&s)) || (rc = sy_build_sysctl(&s)) || (rc = sy_kernel_finish(&s)))
+	if ((rc = sy_build_net(&s)) || (rc = sy_build_net_sysfs(&s)) || (rc = sy_build_sysctl(&s)) ||
+	    (rc = sy_kernel_finish(&s)))
 		goto fail;
 	free_build(&s);
 	*out = s.m;

@@ -235,7 +235,7 @@ void sy_env_draws(uint64_t seed, uint32_t eroot, struct sy_env_draws *d);
 void sy_net_pg_client(uint64_t seed, size_t idx, uint32_t *be32, unsigned int *port);
 /** The inode of a service's journal stream, its stdout: JOURNAL_STREAM names it (net_socks.c). */
 uint64_t sy_net_stdout_inode(pid_t pid);
-/** The host's uplink device's name ("ens3", "enp1s0"...), as /proc/net/dev and its queue irqs name it (net_devs.c). */
+/** The host's uplink device's name ("ens3", "enp2s0"...), as /proc/net/dev and its queue irqs name it (net_devs.c). */
 void sy_net_uplink_name(const struct synth *s, char out[MACH_IFNAMSIZ]);
 /** Whether plan index @j is a service's own main process, whose stdout and stderr stream to journald. */
 bool sy_net_service_root(const struct synth *s, size_t j);
@@ -430,6 +430,8 @@ int sy_build_kernel(struct synth *s);
 int sy_build_blk_sysfs(struct synth *s);
 /** Each v2 group's state: charges of its tasks, limits, I/O, gone tasks' time; summed up the tree. */
 int sy_build_cgroup_state(struct synth *s);
+/** The sysfs side of the host namespace's network devices, after the links (net_sysfs.c); 0. */
+int sy_build_net_sysfs(struct synth *s);
 
 /* sys_cpus.c */
 

@@ -86,17 +86,22 @@ static void apply(struct mach_blk_sysfs *f, const struct qv *list, size_t n)
 
 #define APPLY(f, list) apply(f, list, sizeof(list) / sizeof(list[0]))
 
-/* The disk's directory: its kind's place under /sys/devices. */
+/*
+ * The disk's directory: its kind's place under /sys/devices, on the PCI
+ * functions /proc/interrupts names (irqs.c): virtio-blk from slot 4 on,
+ * after the NIC's virtio0 in slot 3; the NVMe controller 0000:01:00.0
+ * behind a root port.
+ */
 static int disk_dir(struct mach_blk_sysfs *f, const struct mach_blkdev *b, unsigned int nth)
 {
 	char dir[256];
 
 	switch (b->kind) {
 	case MACH_BLK_VIRTIO:
-		snprintf(dir, sizeof(dir), "pci0000:00/0000:00:%02x.0/virtio%u/block/%s", 2 + nth, 1 + nth, b->name);
+		snprintf(dir, sizeof(dir), "pci0000:00/0000:00:%02x.0/virtio%u/block/%s", 4 + nth, 1 + nth, b->name);
 		break;
 	case MACH_BLK_NVME:
-		snprintf(dir, sizeof(dir), "pci0000:00/0000:00:1d.0/0000:3d:00.0/nvme/nvme%u/%s", nth, b->name);
+		snprintf(dir, sizeof(dir), "pci0000:00/0000:00:1d.0/0000:%02x:00.0/nvme/nvme%u/%s", 1 + nth, nth, b->name);
 		break;
 	case MACH_BLK_SCSI:
 		snprintf(dir, sizeof(dir), "pci0000:00/0000:00:17.0/ata%u/host%u/target%u:0:0/%u:0:0:0/block/%s",

@@ -200,6 +200,7 @@ static const struct pfs_coll_ops *const colls[PFS_NR_COLLS] = {
 	[PFS_COLL_BLKDEVS] = &pfs_blkdevs_ops,
 	[PFS_COLL_BLK_HOLDERS] = &pfs_blk_holders_ops,
 	[PFS_COLL_BLK_SLAVES] = &pfs_blk_slaves_ops,
+	[PFS_COLL_CLASS_NET] = &pfs_class_net_ops,
 	[PFS_COLL_CGROUPS] = &pfs_cgroups_ops,
 };
 

@@ -93,10 +93,10 @@ static int add(struct pfs_listing *l, const char *name, const struct pfs_node *n
 	return 0;
 }
 
-/* Whether @name is in the listing already. */
-static bool listed(const struct pfs_listing *l, const char *name)
+/* Whether @name is among the listing's first @upto entries. */
+static bool listed(const struct pfs_listing *l, size_t upto, const char *name)
 {
-	for (size_t i = 0; i < l->n; i++)
+	for (size_t i = 0; i < upto && i < l->n; i++)
 		if (!strcmp(l->names + l->ents[i].name, name))
 			return true;
 	return false;
@@ -189,14 +189,21 @@ int pfs_dir_list(const struct pfs_node *dir, const struct pfs_ctx *c, struct pfs
 	hashed = pfs_dir_hashed(dir);
 	while (!rc && pfs_dir_next(dir, c, &pos, &name, &n))
 		rc = add(out, name, &n);
-	/* the collections with instances of their own; pids and tids are the sources' to list */
+	/*
+	 * The collections with instances of their own; pids and tids are the
+	 * sources' to list.  A name already listed (devices/virtual: a literal
+	 * that is an instance too; a function two collections share) is listed
+	 * once: a collection's instances are checked against what came before
+	 * it, never against each other (4096 cpuN would take n^2 comparisons).
+	 */
 	for (unsigned int k = 0; !rc && (coll = pfs_dir_coll(dir, k)); k++) {
+		size_t before = out->n;
 		uint64_t cur = 0;
 
 		if (!pfs_coll_ops(coll->coll))
 			continue;
 		while (!rc && pfs_dir_next_instance(dir, coll, c, &cur, &n, buf, sizeof(buf)))
-			if (!hashed || !listed(out, buf)) /* devices/virtual: a literal that is an instance too */
+			if (!hashed || !listed(out, before, buf))
 				rc = add(out, buf, &n);
 	}
 	if (rc) {

@@ -279,7 +279,8 @@ static int each_sys(const struct mach_machine *mach, unsigned int flags, const s
 		if (n->entry->kind == PFS_DIR)
 			rc = each_sys(mach, flags, n, depth + 1, fn, arg);
 		else if (((flags & PFS_EACH_ALL) || n->entry->load != MACH_LD_NONE) && !pfs_bind(mach, n, &fc) &&
-			 (pfs_node_mode(n, &fc) & 0444) && node_renders(n, &fc))
+			 (pfs_node_mode(n, &fc) & 0444) && node_renders(n, &fc) &&
+			 !(n->entry->refuses && n->entry->refuses(&fc)))
 			rc = fn(arg, n, &fc);
 	}
 	pfs_listing_free(&l);

@@ -20,6 +20,8 @@
 /* ------------------------------------------------------------------ */
 /* Paths of disks' directories                                          */
 
+#define DIR_BUF 512 /* an object's directory below /sys/devices: a few device levels */
+
 /* Disk @d's directory below /sys/devices, or NULL: not a disk, or not known. */
 static const char *disk_dir(const struct mach_machine *m, size_t d)
 {
@@ -74,15 +76,16 @@ static bool same_prefix(const char *a, const char *b, int k)
 	return la == lb && !memcmp(a, b, la) && ncomponents(a) > (unsigned int)k && ncomponents(b) > (unsigned int)k;
 }
 
-/* Whether disk @d is the first whose directory passes through its component @k: it names that directory. */
+/* Whether object @d is the first whose directory passes through its component @k: it names that directory. */
 static bool canonical(const struct mach_machine *m, size_t d, unsigned int k)
 {
-	const char *dir = disk_dir(m, d);
+	char b1[DIR_BUF], b2[DIR_BUF];
+	const char *dir = pfs_sys_obj_dir(m, d, b1, sizeof(b1));
 
 	if (!dir || k + 1 >= ncomponents(dir))
 		return false;
 	for (size_t e = 0; e < d; e++) {
-		const char *other = disk_dir(m, e);
+		const char *other = pfs_sys_obj_dir(m, e, b2, sizeof(b2));
 
 		if (other && ncomponents(other) > k + 1 && same_prefix(dir, other, (int)k))
 			return false;
@@ -90,7 +93,7 @@ static bool canonical(const struct mach_machine *m, size_t d, unsigned int k)
 	return true;
 }
 
-/* A device directory's disk and depth; false when @inst is not one. */
+/* A device directory's object and depth; false when @inst is not one. */
 static bool devdir_of(const struct mach_machine *m, uint32_t inst, size_t *d, unsigned int *k)
 {
 	uint32_t i = pfs_obj_index(inst);
@@ -104,17 +107,18 @@ static bool devdir_of(const struct mach_machine *m, uint32_t inst, size_t *d, un
 
 /*
  * The next child of the device directory (@d, @k) (@k -1: /sys/devices)
- * from cursor *@pos (a disk index): a device directory (@want_dirs) or a
- * disk.  Its instance in *@inst.
+ * from cursor *@pos (an object index): a device directory (@want_dirs) or
+ * an object's own (a disk's, a network device's).  Its instance in *@inst.
  */
 static bool devtree_next(const struct mach_machine *m, size_t d, int k, uint64_t *pos, uint32_t *inst,
 			 bool want_dirs)
 {
-	const char *base = k >= 0 ? disk_dir(m, d) : NULL;
+	char b1[DIR_BUF], b2[DIR_BUF];
+	const char *base = k >= 0 ? pfs_sys_obj_dir(m, d, b1, sizeof(b1)) : NULL;
 
-	for (; *pos < m->sys.nblk; ++*pos) {
+	for (; *pos < pfs_sys_nobjs(m); ++*pos) {
 		size_t e = (size_t)*pos;
-		const char *dir = disk_dir(m, e);
+		const char *dir = pfs_sys_obj_dir(m, e, b2, sizeof(b2));
 		unsigned int child = (unsigned int)(k + 1);
 
 		if (!dir || ncomponents(dir) <= child || (base && !same_prefix(dir, base, k)))
@@ -122,7 +126,7 @@ static bool devtree_next(const struct mach_machine *m, size_t d, int k, uint64_t
 		if (child + 1 == ncomponents(dir)) {
 			if (want_dirs)
 				continue;
-			*inst = pfs_obj(PFS_OBJ_BLK, (uint32_t)e);
+			*inst = pfs_sys_obj_inst(m, e);
 		} else {
 			if (!want_dirs || !canonical(m, e, child) || child >= (1u << PFS_OBJ_DEPTH_BITS))
 				continue;
@@ -150,18 +154,21 @@ static bool parts_next(const struct mach_machine *m, size_t d, uint64_t *pos, ui
 	return false;
 }
 
-/* A block device's name, a device directory's component. */
+/* A block or network device's name, a device directory's component. */
 static const char *obj_name(const struct pfs_ctx *c, uint32_t inst, char *buf, size_t size)
 {
 	const struct mach_machine *m = c->mach;
-	int b = pfs_obj_blk(m, inst);
+	int b = pfs_obj_blk(m, inst), i = pfs_obj_net(m, inst);
+	char dir[DIR_BUF];
 	const char *p;
 	size_t d, len;
 	unsigned int k;
 
 	if (b >= 0)
 		return m->sys.blk[b].name;
-	if (!devdir_of(m, inst, &d, &k) || !component(disk_dir(m, d), k, &p, &len))
+	if (i >= 0)
+		return mach_sys_net(m)->devs[i].name;
+	if (!devdir_of(m, inst, &d, &k) || !component(pfs_sys_obj_dir(m, d, dir, sizeof(dir)), k, &p, &len))
 		return "";
 	snprintf(buf, size, "%.*s", (int)len, p);
 	return buf;
@@ -249,13 +256,17 @@ static int obj_path(const struct pfs_ctx *c, uint32_t inst, char *buf, size_t si
 	size_t d;
 	unsigned int k;
 	char dir[4096];
+	const char *od;
 
 	if (b >= 0) {
 		if (mach_blk_dir(&m->sys, (size_t)b, dir, sizeof(dir)))
 			return -ENOENT;
 		n = snprintf(buf, size, "devices/%s", dir);
+	} else if (pfs_obj_type(inst) == PFS_OBJ_NET) {
+		return pfs_net_obj_path(c, inst, buf, size);
 	} else if (devdir_of(m, inst, &d, &k)) {
-		n = snprintf(buf, size, "devices/%.*s", (int)through(disk_dir(m, d), k), disk_dir(m, d));
+		od = pfs_sys_obj_dir(m, d, dir, sizeof(dir));
+		n = snprintf(buf, size, "devices/%.*s", (int)through(od, k), od);
 	} else if (pfs_obj_type(inst) == PFS_OBJ_CGTOP && !pfs_obj_index(inst)) {
 		n = snprintf(buf, size, "fs/cgroup");
 	} else if (pfs_obj_type(inst) == PFS_OBJ_CGROUP && pfs_obj_cgroup(m, inst) != MACH_NONE) {
@@ -283,6 +294,8 @@ static bool blkdev_has(const struct pfs_ctx *c, uint32_t inst)
 	char dir[4096];
 	int b = pfs_obj_blk(c->mach, inst);
 
+	if (pfs_obj_type(inst) == PFS_OBJ_NET)
+		return pfs_obj_net(c->mach, inst) >= 0;
 	return b >= 0 && !mach_blk_dir(&c->mach->sys, (size_t)b, dir, sizeof(dir));
 }
 

@@ -338,7 +338,8 @@ const struct pfs_entry pfs_entries[] = {
 	DIR_("kernel", SY, 0755),
 	DIR_("kernel/mm", SY, 0755),
 
-	/* block devices and cgroup v2 (table_sys.inc): the class links first, which place the disks */
+	/* network devices (table_net.inc), block devices and cgroup v2 (table_sys.inc): class links first */
+#include "table_net.inc"
 #include "table_sys.inc"
 
 	/* the platform: CPUs, nodes, sensors, THP (mach_platform.h); file = .arg, instance = its directory's */
@@ -387,6 +388,8 @@ const struct pfs_entry pfs_entries[] = {
 	     .coll = PFS_COLL_SYS_CPU_NODE, .load = MACH_LD_SYS_CPU, .arg = MACH_SYSA_CPU_NODE_LINK),
 	LINK("devices/system/cpu/*/cpufreq", SY, pfs_link_sys_cpu_cpufreq, "cpufreq_add_dev_symlink",
 	     .exists = sys_cpufreq, .load = MACH_LD_SYS_CPU, .arg = MACH_SYSA_CPU_CPUFREQ_LINK),
+	LINK("devices/system/cpu/*/subsystem", SY, pfs_link_sys_cpu_subsystem, "device_add_class_symlinks",
+	     .load = MACH_LD_SYS_CPU, .arg = MACH_SYSA_CPU_SUBSYSTEM_LINK),
 	DIR_("devices/system/cpu/*/topology", SY, 0755, .exists = sys_cpu_topology),
 	TOPO("physical_package_id", MACH_SYSA_TOPO_PACKAGE, "physical_package_id_show"),
 	TOPO("die_id", MACH_SYSA_TOPO_DIE, "die_id_show"),
@@ -421,6 +424,20 @@ const struct pfs_entry pfs_entries[] = {
 	CACHE("shared_cpu_map", MACH_SYSA_CACHE_SHARED_MAP),
 	CACHE("shared_cpu_list", MACH_SYSA_CACHE_SHARED_LIST),
 	SYSF("devices/system/cpu/*/cache/*/uevent", 0644, pfs_show_sys_empty, MACH_LD_NONE, 0, "uevent_show"),
+	/* the cpu bus: its devices are the CPUs (driver_register of the processor driver, bus_add_device) */
+	DIR_("bus", SY, 0755),
+	DIR_("bus/cpu", SY, 0755),
+	SYSF("bus/cpu/uevent", 0200, pfs_show_sys_empty, MACH_LD_NONE, 0, "bus_uevent_store"),
+	SYSF("bus/cpu/drivers_probe", 0200, pfs_show_sys_empty, MACH_LD_NONE, 0, "drivers_probe_store"),
+	SYSF("bus/cpu/drivers_autoprobe", 0644, pfs_show_sys_one, MACH_LD_NONE, 0, "drivers_autoprobe_show"),
+	DIR_("bus/cpu/devices", SY, 0755, .load = MACH_LD_SYS_CPU),
+	LINK("bus/cpu/devices/*", SY, pfs_link_sys_bus_cpu, "bus_add_device", .coll = PFS_COLL_SYS_CPUS,
+	     .load = MACH_LD_SYS_CPU, .arg = MACH_SYSA_BUS_CPU_LINK),
+	DIR_("bus/cpu/drivers", SY, 0755),
+	DIR_("bus/cpu/drivers/processor", SY, 0755),
+	SYSF("bus/cpu/drivers/processor/bind", 0200, pfs_show_sys_empty, MACH_LD_NONE, 0, "bind_store"),
+	SYSF("bus/cpu/drivers/processor/unbind", 0200, pfs_show_sys_empty, MACH_LD_NONE, 0, "unbind_store"),
+	SYSF("bus/cpu/drivers/processor/uevent", 0200, pfs_show_sys_empty, MACH_LD_NONE, 0, "uevent_store"),
 	DIR_("devices/system/node", SY, 0755, .load = MACH_LD_SYS_NODE, .exists = sys_nodes),
 	NODES("possible", MACH_SYSA_NODES_POSSIBLE),
 	NODES("online", MACH_SYSA_NODES_ONLINE),

@@ -95,6 +95,12 @@ timeout -k 5 300 "$UPROCFS" capture --pid $$ -o "$tmp/live.tar.zst" 2>/dev/null
 ok $? "capture --pid \$\$ -o live.tar.zst"
 info=$(tar --zstd -xOf "$tmp/live.tar.zst" --wildcards '*uprocfs-capture' 2>/dev/null)
 ok $(echo "$info" | grep -q "$(uname -r)" && echo 0 || echo 1) "the archive records the kernel release"
+# a directory capture keeps /sys's device links as links, so its /sys loads and verifies whole
+timeout -k 5 300 "$UPROCFS" capture --pid $$ "$tmp/livedir" 2>/dev/null
+out=$(verify --proc "$tmp/livedir" --quiet 2>&1)
+nsys=$(echo "$out" | sed -n 's/.*of them in \/sys: \([0-9]*\) identical, 0 differ.*/\1/p')
+[ -L "$tmp/livedir/sys/class/net/lo" ] && [ "${nsys:-0}" -ge 300 ]
+ok $? "a live capture's /sys/class/net/lo is a link and its /sys verifies (${nsys:-?} files)"
 echo keep >"$tmp/exists.tar.zst"
 timeout -k 5 300 "$UPROCFS" capture --pid $$ -o "$tmp/exists.tar.zst" 2>/dev/null
 ok $([ $? != 0 ] && [ "$(cat "$tmp/exists.tar.zst")" = keep ] && echo 0 || echo 1) "capture -o refuses an existing file"

@@ -1,9 +1,10 @@
 #!/bin/sh
 # test_sys_dev_tools.sh - unmodified tools read a synthetic machine's block
-# devices and cgroup v2 tree from the /sys `uprocfs run` serves: lsblk lists
-# its disks, psutil's disk_io_counters and iostat -d agree with its
-# /proc/diskstats, each disk's /sys stat is its diskstats line, and the root
-# group's cpu.pressure is /proc/pressure/cpu (the same PSI group).
+# devices, network devices and cgroup v2 tree from the /sys `uprocfs run`
+# serves: lsblk lists its disks, psutil's disk_io_counters and iostat -d
+# agree with its /proc/diskstats, each disk's /sys stat is its diskstats
+# line, /sys/class/net lists /proc/net/dev's devices with its counters, and
+# the root group's cpu.pressure is /proc/pressure/cpu (the same PSI group).
 #
 # TAP.  usage: test_sys_dev_tools.sh PATH-TO-uprocfs
 # Every process this starts is ended by pid (run ends its own) on exit.
@@ -32,18 +33,25 @@ have() { command -v "$1" > /dev/null 2>&1; }
 disks=$(ls "$tmp/trees/sys/block" | sort | tr '\n' ' ')
 diag "oracle: /sys/block has $disks"
 
-# --- lsblk: the disks of /sys/block and their partitions ----------------------
+# --- lsblk: the disks of /sys/block, their partitions, device-mapper devices on them ---
 if have lsblk; then
-	run lsblk -rno NAME > "$tmp/lsblk" 2>&1
-	got=$(grep -v '^$' "$tmp/lsblk" | sort | tr '\n' ' ')
+	run lsblk -rno KNAME,PKNAME > "$tmp/lsblk" 2>&1
+	got=$(awk 'NF {print $1}' "$tmp/lsblk" | sort -u | tr '\n' ' ')
 	# lsblk leaves out devices of size 0 (unbound loops)
 	want=$(cd "$tmp/trees/sys/class/block" && for d in *; do [ "$(cat "$d/size")" != 0 ] && echo "$d"; done |
 		sort | tr '\n' ' ')
-	if [ "$got" != "$want" ] && [ "$(echo "$want" | sed 's/dm-0 //')" = "$got" ]; then
-		# known: lsblk -r lists no dm-0 although /sys/block/dm-0 and its slaves/holders links are served
-		echo "not ok $((n = n + 1)) - lsblk lists dm-0 ($got) # TODO lsblk leaves the served dm-0 out"
+	[ "$got" = "$want" ]; ok $? "lsblk lists the machine's disks, partitions and device-mapper devices ($got)"
+	# a device-mapper device is its slave's child: the holders/ and slaves/ links and /dev/mapper/NAME
+	dm=$(cd "$tmp/trees/sys/block" && ls -d dm-* 2>/dev/null | head -1)
+	if [ -n "$dm" ]; then
+		slave=$(ls "$tmp/trees/sys/block/$dm/slaves")
+		grep -qx "$dm $slave" "$tmp/lsblk"
+		ok $? "lsblk puts $dm under $slave, its slave ($(grep "^$dm" "$tmp/lsblk" | head -1))"
+		name=$(cat "$tmp/trees/sys/block/$dm/dm/name")
+		got=$(run readlink "/dev/mapper/$name")
+		[ "$got" = "../$dm" ]; ok $? "/dev/mapper/$name is udev's link to ../$dm under run ($got)"
 	else
-		[ "$got" = "$want" ]; ok $? "lsblk lists the machine's disks and partitions ($got)"
+		echo "ok $((n = n + 1)) - lsblk and a device-mapper device # SKIP the machine has none"
 	fi
 else
 	echo "ok $((n = n + 1)) - lsblk # SKIP not installed"
@@ -105,6 +113,53 @@ if have iostat; then
 else
 	echo "ok $((n = n + 1)) - iostat -d # SKIP not installed"
 fi
+
+# --- network devices: /sys/class/net is /proc/net/dev's devices, with its counters ---
+cat > "$tmp/net.py" << 'EOF'
+import os
+def netdev():
+    d = {}
+    for line in open('/proc/net/dev').readlines()[2:]:
+        name, rest = line.split(':', 1)
+        d[name.strip()] = [int(x) for x in rest.split()]
+    return d
+bad = []
+for attempt in range(5):
+    bad = []
+    before = netdev()
+    names = sorted(os.listdir('/sys/class/net'))
+    sysfs = {n: (int(open('/sys/class/net/%s/statistics/rx_bytes' % n).read()),
+                 int(open('/sys/class/net/%s/statistics/tx_packets' % n).read())) for n in names}
+    after = netdev()
+    for n, (rx, txp) in sysfs.items():
+        if n not in before or not (before[n][0] <= rx <= after[n][0] and before[n][9] <= txp <= after[n][9]):
+            bad.append(n)
+    if not bad and names == sorted(before):
+        break
+print(' '.join(names), '|', ' '.join(sorted(before)), '|', ' '.join(bad))
+EOF
+run "$PY" "$tmp/net.py" > "$tmp/net" 2>&1
+IFS='|' read -r nsys nproc nbad < "$tmp/net"
+want=$(ls "$tmp/trees/sys/class/net" | sort | tr '\n' ' ')
+[ -n "$nsys" ] && [ "$(echo $nsys)" = "$(echo $nproc)" ] && [ "$(echo $nsys)" = "$(echo $want)" ] && [ -z "$(echo $nbad)" ]
+ok $? "ls /sys/class/net lists /proc/net/dev's devices; statistics/rx_bytes, tx_packets are its columns ($(cat "$tmp/net"))"
+
+uplink=$(cd "$tmp/trees/sys/class/net" && for d in *; do [ -e "$d/device" ] && echo "$d"; done | head -1)
+u="/sys/class/net/$uplink"
+run sh -c "cat /sys/class/net/lo/speed; echo \"rc \$?\"; cat /sys/class/net/lo/operstate /sys/class/net/lo/type
+	cat $u/speed $u/duplex $u/address $u/mtu $u/flags; readlink $u" > "$tmp/netattr" 2>&1
+t="$tmp/trees$u"
+want=$(printf 'cat: /sys/class/net/lo/speed: Invalid argument\nrc 1\nunknown\n772\n'
+	cat "$t/speed" "$t/duplex" "$t/address" "$t/mtu" "$t/flags"; readlink "$t")
+[ -n "$uplink" ] && [ "$(cat "$tmp/netattr")" = "$want" ]
+ok $? "lo's speed refuses (EINVAL) as the kernel's; $uplink's speed, duplex, address, mtu, flags and place are the machine's"
+[ "$(cat "$tmp/netattr")" = "$want" ] || diag "got $(tr '\n' '|' < "$tmp/netattr") want $(echo "$want" | tr '\n' '|')"
+
+# psutil: net_io_counters reads /proc/net/dev; net_if_stats() asks the host kernel by ioctl (not served)
+printf 'import psutil\nprint(" ".join(sorted(psutil.net_io_counters(pernic=True))))\n' > "$tmp/psnet.py"
+run "$PY" "$tmp/psnet.py" > "$tmp/psnet" 2>&1
+[ "$(cat "$tmp/psnet") " = "$(ls "$tmp/trees/sys/class/net" | sort | tr '\n' ' ')" ]
+ok $? "psutil net_io_counters(pernic=True) names the machine's devices ($(cat "$tmp/psnet"))"
 
 # --- cgroup v2: the root's pressure is the system's ---------------------------
 cat > "$tmp/psi.py" << 'EOF'

@@ -1,8 +1,8 @@
 #!/bin/sh
 # test_sys_tools.sh - unmodified tools count a synthetic machine's CPUs and
 # read its sensors from the /sys `uprocfs run` serves beside /proc: nproc,
-# getconf, lscpu, mpstat, htop (in tmux), psutil's cpu_count, cpu_freq and
-# sensors_temperatures; the machine rendered as files is the oracle.
+# getconf, lscpu, mpstat, htop (in tmux), /sys/bus/cpu, psutil's cpu_count,
+# cpu_freq and sensors_temperatures; the machine rendered as files is the oracle.
 #
 # TAP.  usage: test_sys_tools.sh PATH-TO-uprocfs
 # Every process and mount this starts is ended by pid / unmounted on exit.
@@ -58,8 +58,13 @@ got=$(run sh -c 'cat /sys/devices/system/cpu/online; ls /sys/devices/system/cpu/
 want=$(echo "$online"; ls "$cpu/cpu0"; echo uevent)
 [ "$(echo "$got" | sort)" = "$(echo "$want" | sort)" ]
 ok $? "online and cpu0/ are the machine's (no cpuidle, no host attribute)"
-# what the model has nothing of stays the host's: /sys/fs/cgroup, buses, classes
-run test -d /sys/bus -a -d /sys/fs/cgroup -a -d /sys/class/net; ok $? "the host's /sys/bus, /sys/fs/cgroup and /sys/class/net stay"
+# what the model has nothing of stays the host's: the other buses and classes
+run test -d /sys/bus/pci -a -d /sys/class/tty -a -d /sys/fs/cgroup -a -d /sys/class/net
+ok $? "the host's other buses (/sys/bus/pci) and classes (/sys/class/tty) stay beside the machine's"
+# the cpu bus lists the machine's CPUs, each a link to its directory
+got=$(run sh -c 'for c in /sys/bus/cpu/devices/*; do echo "${c##*/} $(readlink "$c")"; done' | sort)
+want=$(cd "$cpu" && for c in cpu[0-9]*; do echo "$c ../../../devices/system/cpu/$c"; done | sort)
+[ -n "$got" ] && [ "$got" = "$want" ]; ok $? "/sys/bus/cpu/devices links the machine's $ncpus CPUs, no host one ($(echo "$got" | wc -l))"
 run sh -c 'echo 1 > /sys/devices/system/cpu/cpu1/online' 2> /dev/null
 [ $? != 0 ]; ok $? "the machine's /sys is read-only"
 

@@ -2,9 +2,10 @@
 /*
  * test_verify_live.c - `uprocfs verify` against this machine's kernel.
  *
- * Starts the hard cases (hardcases.c, and hardcases_sys.c for the machine-wide
- * files), then: verify of the whole live /proc
- * (kernel threads included) reports no difference; verify of just those
+ * Starts the hard cases (hardcases.c, hardcases_sys.c for the machine-wide
+ * files, hardcases_net.c for /sys/class/net), then: verify of the whole live
+ * /proc (kernel threads included) reports no difference, nor does verify
+ * --sys of /sys, whose veth pair's files verify; verify of just those
  * processes compares every one of their files and skips none; a capture of
  * them verifies too; and a number whose text is altered without changing its
  * value (a leading zero, a wider pad) is reported as a difference, which
@@ -26,11 +27,13 @@
 #include <unistd.h>
 
 #include "hardcases.h"
+#include "hardcases_net.h"
 #include "hardcases_sys.h"
 #include "tap.h"
 
 static struct hardcases hc;
 static struct hardcases_sys hcs; /* locks, a swap file, a partitioned loop device */
+static struct hardcases_net hcn; /* a veth pair, one end up without a carrier, one down */
 static const char *uprocfs;
 static char capdir[64];
 
@@ -40,6 +43,7 @@ static void cleanup(void)
 
 	hardcases_stop(&hc);
 	hardcases_sys_stop(&hcs);
+	hardcases_net_stop(&hcn);
 	if (capdir[0]) {
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", capdir);
 		if (system(cmd))
@@ -247,6 +251,53 @@ static void test_system_files(void)
 	free(out);
 }
 
+/* The lines of @out starting "identical " and naming @what. */
+static unsigned long count_identical(const char *out, const char *what)
+{
+	unsigned long n = 0;
+
+	for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *end = strchr(l, '\n') ? strchr(l, '\n') : l + strlen(l), *hit = strstr(l, what);
+
+		n += !strncmp(l, "identical ", 10) && hit && hit < end;
+	}
+	return n;
+}
+
+/*
+ * /sys beside /proc: nothing of it differs, and the veth pair's files are
+ * among the identical ones (the up end's carrier 0 and lowerlayerdown, the
+ * down end's attributes beside its refusals).
+ */
+static void test_sys_files(void)
+{
+	char cmd[256], want[96];
+	unsigned long same, differ, skipped, up, down;
+	int status;
+	char *out;
+
+	if (!hcn.up[0]) {
+		ok(1, "# SKIP /sys: no veth pair (ip link add failed)");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "%s verify --sys --list 2>&1", uprocfs);
+	out = run(cmd, &status);
+	snprintf(want, sizeof(want), "/net/%s/", hcn.up);
+	up = count_identical(out, want);
+	snprintf(want, sizeof(want), "/net/%s/", hcn.down);
+	down = count_identical(out, want);
+	snprintf(want, sizeof(want), "identical /sys/devices/virtual/net/%s/carrier\n", hcn.up);
+	if (!ok(summary(strstr(out, "verify: ") ? strstr(out, "verify: ") : out, &same, &differ, &skipped) &&
+			!strstr(out, "\ndiffer ") && strstr(out, want) && up >= 50 && down >= 45 && status == 0,
+		"verify --sys: nothing in /sys differs; the veth pair's files are identical (%lu and %lu, its up end's "
+		"carrier without a link among them)", up, down)) {
+		diag("%s", summary_line(out));
+		for (const char *l = strstr(out, "\ndiffer "); l; l = strstr(l + 1, "\ndiffer "))
+			diag("%.*s", (int)strcspn(l + 1, "\n"), l + 1);
+	}
+	free(out);
+}
+
 /* Replace the first @from in @path's text by @to. */
 static int edit_file(const char *path, const char *from, const char *to)
 {
@@ -372,8 +423,11 @@ int main(int argc, char **argv)
 		cleanup();
 		return tap_done();
 	}
+	if (hardcases_net_start(&hcn))
+		diag("no veth pair: ip link add failed");
 	test_whole_live();
 	test_system_files();
+	test_sys_files();
 	test_hard_cases();
 	test_captured_and_altered();
 	cleanup();

@@ -7,11 +7,15 @@
  * For seeds 1..20, read through the file table as a reader would:
  *   - a disk's /sys/block/X/stat holds its /proc/diskstats numbers, its
  *     size /proc/partitions' blocks, its links lead to its directory;
+ *   - the online CPUs are /proc/stat's and /proc/cpuinfo's;
+ *   - /sys/class/net lists /proc/net/dev's devices, whose statistics/
+ *     files add up to its columns;
  *   - cgroup.procs lists each process in the group its /proc/<pid>/cgroup
  *     names, once, in pid order; pids.current counts the threads below;
  *   - a parent's memory.current, memory.stat and io.stat hold at least its
  *     children's, its cpu.stat usage at least theirs and at least what its
- *     tasks' /proc/<pid>/stat says they ran; user + system make usage;
+ *     tasks' /proc/<pid>/stat says they ran; user + system make usage
+ *     (to the microsecond each is cut to);
  *   - the root's pressure files are /proc/pressure's, its io.stat the
  *     disks' counters.
  * And on a simulated machine, a group's cpu.pressure is what the
@@ -30,6 +34,8 @@
 static const char *const prop_names[NR_PROPS] = {
 	[P_BLKSTAT] = "a device's sysfs stat and size are its /proc/diskstats and /proc/partitions numbers",
 	[P_BLKLINK] = "/sys/block, class/block and dev/block lead to the device's directory",
+	[P_CPUS] = "the online CPUs are /proc/stat's and /proc/cpuinfo's, each with topology/ and a /sys/bus/cpu link",
+	[P_NET] = "/sys/class/net is /proc/net/dev's devices; their statistics/ make its columns",
 	[P_PROCS] = "cgroup.procs lists each process once, in the group /proc/<pid>/cgroup names, in pid order",
 	[P_PIDS] = "pids.current counts the threads in and below the group",
 	[P_MEM] = "memory.current and memory.stat of a parent hold its children's",
@@ -116,6 +122,8 @@ int main(void)
 			continue;
 		}
 		check_blocks(m);
+		check_cpus(m);
+		check_net(m);
 		check_cgroups(m);
 		mach_free(m);
 	}

@@ -49,6 +49,7 @@
 #include "uprocfs/mach_vm.h"
 #include "uprocfs/mach_net.h"
 #include "uprocfs/mach_net_vocab.h"
+#include "uprocfs/mach_netsys.h"
 #include "uprocfs/mach_vocab.h"
 #include "uprocfs/machine.h"
 #include "uprocfs/pfs_fuse.h"
