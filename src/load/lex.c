@@ -12,6 +12,7 @@
 #include "../util/vec.h"
 #include "lex.h"
 #include "uprocfs/machine.h"
+#include "uprocfs/seq_num.h"
 
 void lex_init(struct lex *lx, const char *path, const char *text, size_t len, char *err,
 	      size_t errlen)
@@ -437,6 +438,23 @@ int lex_hex_width(struct lex *lx, uint64_t *v, unsigned int ndigits)
 		ctx_text(lx, ctx, sizeof(ctx));
 		return lex_fail_at(lx, start, "%zu hex digits where the kernel prints exactly %u%s",
 				   (size_t)(lx->p - start), ndigits, ctx);
+	}
+	return rc;
+}
+
+int lex_hex_min(struct lex *lx, uint64_t *v, unsigned int width)
+{
+	const char *start = lx->p;
+	int rc = lex_hex(lx, v);
+	size_t got = (size_t)(lx->p - start), want = rc ? 0 : seq_hex_len(*v);
+
+	if (want < width)
+		want = width;
+	if (!rc && got != want) {
+		char ctx[128];
+
+		ctx_text(lx, ctx, sizeof(ctx));
+		return lex_fail_at(lx, start, "%zu hex digits where \"%%0%ux\" prints %zu%s", got, width, want, ctx);
 	}
 	return rc;
 }

@@ -67,7 +67,8 @@ static int lock_inode(struct lex *lx, struct mach_file_lock *l)
 	}
 	l->has_inode = true;
 	lex_ctx(lx, "the device");
-	if ((rc = lex_hex(lx, &major)) || (rc = lex_expect(lx, ":")) || (rc = lex_hex(lx, &minor)) ||
+	/* "%02x:%02x:%lu" */
+	if ((rc = lex_hex_min(lx, &major, 2)) || (rc = lex_expect(lx, ":")) || (rc = lex_hex_min(lx, &minor, 2)) ||
 	    (rc = lex_expect(lx, ":")) || (rc = lex_u64(lx, &ino)) || (rc = lex_expect(lx, " ")))
 		return rc;
 	if (major > 4095 || minor > (1u << 20) - 1)

@@ -101,10 +101,10 @@ int ld_parse_map_line(struct lex *lx, struct mach_vma *v)
 	int rc;
 
 	lex_ctx(lx, NULL);
-	if ((rc = lex_hex(lx, &v->start)))
+	if ((rc = lex_hex_min(lx, &v->start, 8))) /* "%08lx-%08lx" */
 		return rc;
 	lex_ctx(lx, "start address");
-	if ((rc = lex_expect(lx, "-")) || (rc = lex_hex(lx, &v->end)))
+	if ((rc = lex_expect(lx, "-")) || (rc = lex_hex_min(lx, &v->end, 8)))
 		return rc;
 	lex_ctx(lx, "end address");
 	if ((rc = lex_expect(lx, " ")))
@@ -117,13 +117,13 @@ int ld_parse_map_line(struct lex *lx, struct mach_vma *v)
 		   (lx->p[2] == 'x' ? MACH_VM_EXEC : 0) | (lx->p[3] == 's' ? MACH_VM_MAYSHARE : 0);
 	lx->p += 4;
 	lex_ctx(lx, "permissions");
-	if ((rc = lex_expect(lx, " ")) || (rc = lex_hex(lx, &v->offset)))
+	if ((rc = lex_expect(lx, " ")) || (rc = lex_hex_min(lx, &v->offset, 8)))
 		return rc;
 	lex_ctx(lx, "offset");
-	if ((rc = lex_expect(lx, " ")) || (rc = lex_hex(lx, &maj)))
+	if ((rc = lex_expect(lx, " ")) || (rc = lex_hex_min(lx, &maj, 2)))
 		return rc;
 	lex_ctx(lx, "device major");
-	if ((rc = lex_expect(lx, ":")) || (rc = lex_hex(lx, &min)))
+	if ((rc = lex_expect(lx, ":")) || (rc = lex_hex_min(lx, &min, 2)))
 		return rc;
 	if (maj > UINT32_MAX || min > UINT32_MAX)
 		return lex_fail(lx, "device number too large");

@@ -114,7 +114,7 @@ int ld_parse_num(struct lex *lx, enum ld_num which, struct ld_numfile *n)
 
 	lex_ctx(lx, f[which].what);
 	if (f[which].hex) {
-		rc = lex_hex(lx, &n->u);
+		rc = lex_hex_min(lx, &n->u, 8); /* "%08x" */
 		if (!rc && n->u > (uint64_t)f[which].max)
 			rc = lex_fail(lx, "%s beyond 32 bits", f[which].what);
 		n->v = (int64_t)n->u;
