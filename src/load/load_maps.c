@@ -94,10 +94,14 @@ static int classify(struct lex *lx, struct mach_vma *v, const char *s, size_t n)
 	return file_name(v, s, n);
 }
 
+/* show_vma_header_prefix's seq_setwidth: a name is padded to this column, then one space */
+#define MAPS_NAME_PAD 72
+
 int ld_parse_map_line(struct lex *lx, struct mach_vma *v)
 {
-	const char *eol;
+	const char *eol, *line = lx->p, *pad;
 	uint64_t maj, min;
+	size_t col;
 	int rc;
 
 	lex_ctx(lx, NULL);
@@ -136,10 +140,19 @@ int ld_parse_map_line(struct lex *lx, struct mach_vma *v)
 	lex_ctx(lx, "inode");
 	if ((rc = lex_expect(lx, " ")))
 		return rc;
+	pad = lx->p;
+	col = (size_t)(pad - line);
 	lex_skip_spaces(lx);
 	eol = lex_line_end(lx);
 	if (eol == lx->end)
 		return lex_eol(lx);
+	/* seq_pad: none without a name; with one, spaces to column 72 and one more */
+	if (lx->p != pad && (eol == lx->p || (size_t)(lx->p - line) != (col < MAPS_NAME_PAD ? MAPS_NAME_PAD : col) + 1))
+		return lex_fail_at(lx, pad, "%zu spaces before %s where the kernel pads to column %d", (size_t)(lx->p - pad),
+				   eol == lx->p ? "the end of the line" : "the name", MAPS_NAME_PAD + 1);
+	if (lx->p == pad && eol != lx->p)
+		return lex_fail_at(lx, pad, "a name with no padding where the kernel pads to column %d",
+				   MAPS_NAME_PAD + 1);
 	if (eol == lx->p) {
 		v->kind = MACH_VMA_ANON;
 	} else {

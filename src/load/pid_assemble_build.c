@@ -133,6 +133,13 @@ static int aggregates(const struct ld_msg *ms, struct mach_process *p, const str
 				      whole->f[fld[k]], sum[k]);
 		}
 	if (!lead->stat) {
+		uint64_t w = whole->f[LD_STAT_WCHAN];
+
+		/* a group of several threads shows no wchan: 0 (a flag), or ~0UL before 4.4 */
+		if (ld_sf_s(whole, LD_STAT_NUM_THREADS) >= 2 && w && w != UINT64_MAX)
+			return ld_say(ms, -EINVAL, "%s:%u: wchan %" PRIu64 " for a process of %" PRId64 " threads, "
+				      "which shows none", whole->path, whole->line[LD_STAT_WCHAN], w,
+				      ld_sf_s(whole, LD_STAT_NUM_THREADS));
 		/* no task/<tgid>/stat: the leader gets what the others leave */
 		p->threads[0].minflt = whole->f[LD_STAT_MINFLT] - sum[0];
 		p->threads[0].majflt = whole->f[LD_STAT_MAJFLT] - sum[1];

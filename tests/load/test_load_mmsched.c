@@ -317,7 +317,7 @@ static void test_parse_errors(void)
 		{ "5/syscall", "-1 0x0 0x0 0x0\n", "expected end of line" },
 		{ "5/schedstat", "1 2\n", "expected \" \"" },
 		{ "5/task/5/children", "12 13", "expected \" \"" },
-		{ "5/smaps_rollup", "00000000-00000000 r--p 00000000 00:00 0 [rollup]\nRss: 0 kB\n",
+		{ "5/smaps_rollup", "00000000-00000000 r--p 00000000 00:00 0                                  [rollup]\nRss: 0 kB\n",
 		  "expected \"START-END ---p" },
 	};
 	struct mach_machine *m = mach_new();
