@@ -375,6 +375,21 @@ int lex_u64_width(struct lex *lx, uint64_t *v, unsigned int width)
 	return 0;
 }
 
+int lex_u64_width_max(struct lex *lx, uint64_t *v, unsigned int width, uint64_t max)
+{
+	const char *start = lx->p;
+	int rc = lex_u64_width(lx, v, width);
+
+	if (!rc && *v > max) {
+		char ctx[128];
+
+		ctx_text(lx, ctx, sizeof(ctx));
+		return lex_fail_at(lx, start, "number %llu out of range 0..%llu%s", (unsigned long long)*v,
+				   (unsigned long long)max, ctx);
+	}
+	return rc;
+}
+
 int lex_token_end(struct lex *lx, const char *start)
 {
 	if (lex_eof(lx) || *lx->p == ' ' || *lx->p == '\n')

@@ -120,6 +120,8 @@ int lex_s64_exact(struct lex *lx, int64_t *v);
  * width leaves, no leading zero.
  */
 int lex_u64_width(struct lex *lx, uint64_t *v, unsigned int width);
+/** lex_u64_width with an upper bound. */
+int lex_u64_width_max(struct lex *lx, uint64_t *v, unsigned int width, uint64_t max);
 /**
  * After a number that must stand alone (fields separated by spaces): fail
  * with "expected a number" naming the whole token from @start unless the

@@ -75,8 +75,8 @@ static int dev_head(struct lex *lx, struct mach_blkdev *b, const char *minor_sep
 
 	lex_ctx(lx, "the device number");
 	/* "%4d %7d %pg" */
-	if ((rc = lex_u64_width(lx, &major, 4)) || (rc = lex_expect(lx, minor_sep)) ||
-	    (rc = lex_u64_width(lx, &minor, 7)) || (rc = lex_expect(lx, " ")))
+	if ((rc = lex_u64_width_max(lx, &major, 4, 4095)) || (rc = lex_expect(lx, minor_sep)) ||
+	    (rc = lex_u64_width_max(lx, &minor, 7, (1u << 20) - 1)) || (rc = lex_expect(lx, " ")))
 		return rc;
 	b->major = (uint32_t)major;
 	b->minor = (uint32_t)minor;
@@ -172,11 +172,11 @@ static int partition_line(struct lex *lx, struct mach_blkdev *b)
 
 	lex_ctx(lx, "the device number");
 	/* "%4d  %7d %10llu %pg" */
-	if ((rc = lex_u64_width(lx, &major, 4)) || (rc = lex_expect(lx, "  ")) ||
-	    (rc = lex_u64_width(lx, &minor, 7)) || (rc = lex_expect(lx, " ")))
+	if ((rc = lex_u64_width_max(lx, &major, 4, 4095)) || (rc = lex_expect(lx, "  ")) ||
+	    (rc = lex_u64_width_max(lx, &minor, 7, (1u << 20) - 1)) || (rc = lex_expect(lx, " ")))
 		return rc;
 	lex_ctx(lx, "#blocks");
-	if ((rc = lex_u64_width(lx, &kb, 10)) || (rc = lex_expect(lx, " ")) ||
+	if ((rc = lex_u64_width_max(lx, &kb, 10, UINT64_MAX >> 1)) || (rc = lex_expect(lx, " ")) ||
 	    (rc = ld_word(lx, b->name, sizeof(b->name), "a device name")) || (rc = lex_eol(lx)))
 		return rc;
 	b->major = (uint32_t)major;

@@ -159,7 +159,7 @@ int ld_parse_misc(struct lex *lx, struct mach_machine *m)
 			break;
 		}
 		lex_ctx(lx, "a minor");
-		if (!(rc = lex_u64_width(lx, &minor, 3)) && !(rc = lex_expect(lx, " ")) && /* "%3i %s" */
+		if (!(rc = lex_u64_width_max(lx, &minor, 3, (1u << 20) - 1)) && !(rc = lex_expect(lx, " ")) && /* "%3i %s" */
 		    !(rc = ld_rest_of_line(lx, d->name, sizeof(d->name), "a device name")))
 			rc = lex_eol(lx);
 		d->minor = (unsigned int)minor;

@@ -269,11 +269,17 @@ static int parse_value(struct lex *lx, struct ld_status *st, enum ld_st i)
 	case K_NAME:
 		rc = parse_name(lx, st);
 		break;
-	case K_UMASK:
+	case K_UMASK: {
+		/* "%#04o" of at most 0777: always four digits */
+		const char *digits = lx->p;
+
 		rc = lex_oct(lx, v);
 		if (!rc && *v > 0777)
 			rc = lex_fail(lx, "Umask: %llo is more than 0777", (unsigned long long)*v);
+		else if (!rc && lx->p - digits != 4)
+			rc = lex_fail_at(lx, digits, "Umask: not the four octal digits \"%%#04o\" prints");
 		break;
+	}
 	case K_STATE:
 		rc = parse_word(lx, state_name, MACH_NR_TASK_STATES, v, "a task state");
 		break;

@@ -81,8 +81,8 @@ static int inflight_file(struct lex *lx, struct mach_blkdev *b)
 	int rc;
 
 	/* "%8u %8u\n" */
-	if ((rc = lex_u64_width(lx, &r, 8)) || (rc = lex_expect(lx, " ")) ||
-	    (rc = lex_u64_width(lx, &w, 8)) || (rc = lex_eol(lx)) || (rc = lex_expect_eof(lx)))
+	if ((rc = lex_u64_width_max(lx, &r, 8, UINT32_MAX)) || (rc = lex_expect(lx, " ")) ||
+	    (rc = lex_u64_width_max(lx, &w, 8, UINT32_MAX)) || (rc = lex_eol(lx)) || (rc = lex_expect_eof(lx)))
 		return rc;
 	if (r + w != (uint64_t)b->st.in_flight[0] + b->st.in_flight[1])
 		return moved(lx, "the requests in flight");
