@@ -85,8 +85,10 @@ static void test_fit(void)
 	/* locked anon pages shared three ways: 16 kB print Pss 5, and Locked 5 */
 	struct ld_smap w[] = { smap(16, 5, 16, 16, true), smap(8, 2, 8, 8, false), smap(8, 8, 0, 0, false) };
 	struct ld_rollup rw = { .path = "8/smaps_rollup" };
+	struct mach_smaps_profile p618;
 	int rc;
 
+	mach_smaps_profile_default(&p618);
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		ro.kb[SM_PSS] += v[i].kb[SM_PSS];
 		ro.kb[SM_PSS_DIRTY] += v[i].kb[SM_PSS_DIRTY];
@@ -94,7 +96,7 @@ static void test_fit(void)
 	}
 	ro.kb[SM_PSS] += 1;
 	ro.kb[SM_PSS_FILE] = ro.kb[SM_PSS] - ro.kb[SM_PSS_ANON];
-	rc = ld_fit_pss(&ms, v, sizeof(v) / sizeof(v[0]), &ro);
+	rc = ld_fit_pss(&ms, v, sizeof(v) / sizeof(v[0]), &ro, &p618);
 	ok(rc == 0 && fits(v, sizeof(v) / sizeof(v[0]), &ro),
 	   "Pss a kB above its lines, Pss_Anon exact: the file pages' fractions carry it");
 	if (rc)
@@ -104,12 +106,12 @@ static void test_fit(void)
 	rw.kb[SM_PSS_ANON] = 8;
 	rw.kb[SM_PSS_FILE] = 8;
 	rw.kb[SM_PSS_DIRTY] = 8;
-	rc = ld_fit_pss(&ms, w, 3, &rw);
+	rc = ld_fit_pss(&ms, w, 3, &rw, &p618);
 	ok(rc == 0 && fits(w, 3, &rw), "locked pages shared three ways: Locked and Pss in thirds");
 	if (rc)
 		diag("%s", err);
 	rw.kb[SM_PSS] = 19; /* beyond what three VMAs' fractions can make up */
-	rc = ld_fit_pss(&ms, w, 3, &rw);
+	rc = ld_fit_pss(&ms, w, 3, &rw, &p618);
 	ok(rc == -ENOTSUP && strstr(err, "8/smaps_rollup: Pss: 19 kB"), "a rollup no fractions explain: refused");
 }
 
