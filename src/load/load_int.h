@@ -344,6 +344,8 @@ struct ld_task {
 	struct ld_nsrec *nsr;      /* cgroup, cpuset, mounts*, ns/: NULL until one is read */
 	struct ld_misc misc;      /* open files, links, io, limits, ... */
 	struct ld_net_file *net[LD_NR_NET]; /* by kind - MACH_LD_PID_NET_FIRST */
+	/* its net files, not parsed, are the bytes another task's were: 1 + the machine's namespace they showed */
+	unsigned int net_ref;
 };
 
 /*
@@ -420,6 +422,7 @@ struct ld_commit {
 	unsigned int nnets;
 	struct mach_net *nets;
 	unsigned int *net_of;
+	unsigned int *net_at;                /* or, when not 0, the machine's net_at[i] - 1 (ld_task.net_ref) */
 };
 
 /* ------------------------------------------------------------------ */

@@ -138,6 +138,32 @@ static int first_counters(struct lex *lx, uint64_t kb[SM_NR], unsigned char seq[
 	return 0;
 }
 
+/*
+ * One counter line as it nearly always is: the padded @label (@len bytes),
+ * the value right-aligned in its @width with room to spare, " kB".  False,
+ * the cursor where it was, for anything else (the careful path decides).
+ */
+static bool plain_counter(struct lex *lx, const char *label, size_t len, unsigned int width, uint64_t *kb)
+{
+	const char *f = lx->p + len, *e = f + width;
+	uint64_t v = 0;
+
+	if ((size_t)(lx->end - lx->p) < len + width + 4 || memcmp(lx->p, label, len) || memcmp(e, " kB\n", 4))
+		return false;
+	while (f < e && *f == ' ')
+		f++;
+	if (f == e || (*f == '0' && f + 1 < e))
+		return false;
+	for (; f < e; f++) {
+		if (*f < '0' || *f > '9')
+			return false;
+		v = v * 10 + (uint64_t)(*f - '0');
+	}
+	*kb = v;
+	lx->p = e + 4;
+	return true;
+}
+
 /* The counter lines of a later record: the first record's, each exactly as the profile prints it. */
 static int counters(struct lex *lx, const struct mach_smaps_profile *p, const unsigned char *seq, unsigned int n,
 		    uint64_t kb[SM_NR])
@@ -148,6 +174,8 @@ static int counters(struct lex *lx, const struct mach_smaps_profile *p, const un
 	for (unsigned int i = 0; i < n; i++) {
 		const char *label = mach_smaps_label(p, (enum mach_smaps_line)seq[i], &width);
 
+		if (plain_counter(lx, label, strlen(label), width, &kb[seq[i]]))
+			continue;
 		lex_ctx(lx, NULL);
 		if ((rc = lex_expect(lx, label)))
 			return rc;

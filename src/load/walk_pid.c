@@ -39,9 +39,25 @@ struct slot {
 	const struct mach_ld_name *f;
 	uint32_t inst;      /* a collection's instance (fd/<inst>) */
 	size_t off, len;
+	const char *ext;    /* a tree in memory: the member's bytes, read in place (else the arena's at off) */
 	int rc;
 	char *why;          /* left out of the last build: why (malloc'd) */
+	int net;            /* a net/ file or ns/net link: its task's netgroup, else -1 */
 };
+
+/* One task's net/ files in a build: the walk may know the namespace they show (walk_net.c). */
+struct netgroup {
+	pid_t tid;          /* 0: /proc/<pid>/net */
+	bool usable;        /* every net file of it read and kept */
+	unsigned int known; /* 1 + the machine's namespace they show, 0: parse them */
+	struct ld_netread r;
+};
+
+/* The bytes slot @x read. */
+static const char *slot_text(const struct walk *w, const struct slot *x)
+{
+	return x->ext ? x->ext : w->arena.buf + x->off;
+}
 
 /* One attempt at reading a process: its threads, then its files. */
 struct attempt {
@@ -259,6 +275,8 @@ static int attempt_read(struct walk *w, struct attempt *a, const char **skip)
 		}
 		if (x->f->link)
 			rc = ld_walk_readlink(w, x->rel, &x->off, &x->len);
+		else if (w->mem)
+			rc = ld_walk_peek(w, x->rel, &x->ext, &x->len);
 		else
 			rc = ld_walk_read(w, x->rel, &x->off, &x->len);
 		if (rc == -ENOBUFS)
@@ -301,7 +319,7 @@ static uint64_t attempt_hash(const struct walk *w, const struct attempt *a)
 
 	for (size_t i = 0; i < a->n; i++) {
 		const struct slot *x = &a->s[i];
-		const unsigned char *p = (const unsigned char *)w->arena.buf + x->off;
+		const unsigned char *p = (const unsigned char *)slot_text(w, x);
 
 		h = (h ^ (uint64_t)(unsigned int)x->rc) * 1099511628211ull;
 		h = (h ^ x->len) * 1099511628211ull;
@@ -336,13 +354,116 @@ static char *why_of(const char *prefix, const char *msg)
 }
 
 /*
- * Parse @a's usable files into @lp.  On a final build a file that does not
- * parse is left out with its error; otherwise its error is returned (the
- * live kernel reads the process again).
+ * The net/ files of each task of @a, grouped (slot->net), each group
+ * matched against the namespaces the walk built before.  The leader's
+ * two directories are read file by file in turn, the other tasks' one
+ * after the other.  0 or -ENOMEM.
  */
-static int parse_slots(struct walk *w, struct attempt *a, struct ld_pid *lp, bool final)
+static int net_groups(const struct walk *w, struct attempt *a, struct netgroup **gs, size_t *ng)
 {
+	int g0 = -1, gl = -1, cur = -1;
+	size_t cap = 0;
+
+	*gs = NULL;
+	*ng = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		struct slot *x = &a->s[i];
+		bool net = mach_ld_kind_net(x->f->kind);
+		int *g = !x->tid ? &g0 : x->tid == a->pid ? &gl : &cur;
+		struct netgroup *G;
+
+		x->net = -1;
+		if (!net && x->f->kind != MACH_LD_PID_NS_NET)
+			continue;
+		if (*g < 0 || (*gs)[*g].tid != x->tid) {
+			if (!(G = VEC_PUSH(*gs, *ng, cap)))
+				return -ENOMEM;
+			*G = (struct netgroup){ .tid = x->tid, .usable = true };
+			*g = (int)*ng - 1;
+		}
+		G = &(*gs)[x->net = *g];
+		if (!usable(w, x))
+			G->usable &= !net;
+		else if (!net)
+			G->r.ino = ld_walk_net_ino(slot_text(w, x), x->len);
+		else if (G->r.n < LD_NR_NET) {
+			G->r.kind[G->r.n] = (unsigned char)(x->f->kind - MACH_LD_PID_NET_FIRST);
+			G->r.text[G->r.n] = slot_text(w, x);
+			G->r.len[G->r.n++] = x->len;
+		}
+	}
+	for (size_t k = 0; k < *ng; k++)
+		(*gs)[k].known = (*gs)[k].usable ? ld_walk_net_known(w, &(*gs)[k].r) : 0;
+	return 0;
+}
+
+/* A known group's net files take the namespace built from their twins' (ld_task.net_ref). */
+static int net_refs(const struct netgroup *gs, size_t ng, struct ld_pid *lp)
+{
+	for (size_t k = 0; k < ng; k++) {
+		struct ld_task *t = gs[k].tid ? ld_pid_task(lp, gs[k].tid) : &lp->whole;
+
+		if (!t)
+			return -ENOMEM;
+		if (gs[k].known)
+			t->net_ref = gs[k].known;
+	}
+	return 0;
+}
+
+/* After a build: the namespace each parsed group showed, for the tasks to come. */
+static int net_learn(struct walk *w, const struct attempt *a, const struct netgroup *gs, size_t ng)
+{
+	const struct mach_process *p = mach_find_process(w->ld->m, a->pid);
 	int rc = 0;
+
+	for (size_t k = 0; p && k < ng && !rc; k++) {
+		bool kept = gs[k].usable && gs[k].r.n && !gs[k].known;
+
+		for (size_t i = 0; kept && i < a->n; i++)
+			kept = a->s[i].net != (int)k || !a->s[i].why;
+		for (unsigned int t = 0; kept && t < p->nthreads; t++)
+			if (p->threads[t].tid == (gs[k].tid ? gs[k].tid : a->pid))
+				rc = ld_walk_net_learn(w, &gs[k].r, p->threads[t].netns);
+	}
+	return rc;
+}
+
+/*
+ * The files of a process's mm, which every thread's directory shows: a
+ * copy with the bytes of the one parsed before it says nothing more, and is
+ * not parsed again (the assembly takes the first and compares the rest).
+ */
+static int mm_kind(enum mach_ld_kind kind)
+{
+	switch (kind) {
+	case MACH_LD_PID_SMAPS: return 0;
+	case MACH_LD_PID_SMAPS_ROLLUP: return 1;
+	case MACH_LD_PID_MAPS: return 2;
+	case MACH_LD_PID_STATM: return 3;
+	case MACH_LD_PID_CMDLINE: return 4;
+	default: return -1;
+	}
+}
+
+/* Whether slot @x has the bytes of slot @y. */
+static bool same_bytes(const struct walk *w, const struct slot *x, const struct slot *y)
+{
+	return x->len == y->len && (slot_text(w, x) == slot_text(w, y) ||
+				    !memcmp(slot_text(w, x), slot_text(w, y), x->len));
+}
+
+/*
+ * Parse @a's usable files into @lp, but for net files whose namespace the
+ * walk knows (@gs) and copies of the mm's files parsed already.  On a final
+ * build a file that does not parse is left out with its error, and its
+ * copies with it; otherwise its error is returned (the live kernel reads
+ * the process again).
+ */
+static int parse_slots(struct walk *w, struct attempt *a, struct ld_pid *lp, bool final, const struct netgroup *gs,
+		       size_t ng)
+{
+	int rc = net_refs(gs, ng, lp);
 
 	for (size_t i = 0; i < a->nl && !rc; i++) {
 		const struct listing *l = &a->l[i];
@@ -351,18 +472,29 @@ static int parse_slots(struct walk *w, struct attempt *a, struct ld_pid *lp, boo
 		if (!l->rc)
 			rc = t ? ld_misc_listing(&t->misc, l->f->kind, l->insts, l->n) : -ENOMEM;
 	}
+	long parsed[5] = { -1, -1, -1, -1, -1 };
+
 	for (size_t i = 0; i < a->n && !rc; i++) {
 		struct slot *x = &a->s[i];
+		int mk = mm_kind(x->f->kind);
 		char path[4200];
 
 		if (absent(w, x)) {
 			rc = ld_pid_absent(lp, x->f->kind, x->tid);
 			continue;
 		}
-		if (!usable(w, x))
+		if (!usable(w, x) || (x->net >= 0 && gs[x->net].known && mach_ld_kind_net(x->f->kind)))
 			continue;
+		if (mk >= 0 && parsed[mk] >= 0 && same_bytes(w, x, &a->s[parsed[mk]])) {
+			/* the parsed copy's fate is this one's */
+			if (a->s[parsed[mk]].why && !(x->why = strdup(a->s[parsed[mk]].why)))
+				rc = -ENOMEM;
+			continue;
+		}
+		if (mk >= 0)
+			parsed[mk] = (long)i;
 		ld_walk_path(w, x->rel, path, sizeof(path));
-		rc = ld_pid_file(lp, x->f->kind, x->tid, x->inst, path, w->arena.buf + x->off, x->len,
+		rc = ld_pid_file(lp, x->f->kind, x->tid, x->inst, path, slot_text(w, x), x->len,
 				 w->err, w->errlen);
 		if (rc == -EINVAL && final) {
 			x->why = strdup(w->err);
@@ -475,7 +607,9 @@ static int build_once(struct walk *w, struct attempt *a, bool final, long *pick,
 		      size_t rlen)
 {
 	struct ld_pid *lp = ld_pid_new(a->pid);
+	struct netgroup *gs = NULL;
 	struct ld_blame blame;
+	size_t ng = 0;
 	int rc = 0;
 
 	if (!lp)
@@ -486,7 +620,9 @@ static int build_once(struct walk *w, struct attempt *a, bool final, long *pick,
 		if (!ld_pid_task(lp, a->tids[i]))
 			rc = -ENOMEM;
 	if (!rc)
-		rc = parse_slots(w, a, lp, final);
+		rc = net_groups(w, a, &gs, &ng);
+	if (!rc)
+		rc = parse_slots(w, a, lp, final, gs, ng);
 	if (!rc && !has_identity(lp)) {
 		snprintf(reason, rlen, "not loaded: neither %d/status nor %d/stat was, so nothing says what the "
 			 "task is", (int)a->pid, (int)a->pid);
@@ -498,7 +634,10 @@ static int build_once(struct walk *w, struct attempt *a, bool final, long *pick,
 		w->ld->blame = NULL;
 		/* the blamed paths are the records': pick while they live */
 		*pick = rc == -EINVAL || rc == -ENOTSUP ? blame_pick(w, a, &blame) : -1;
+		if (!rc)
+			rc = net_learn(w, a, gs, ng);
 	}
+	free(gs);
 	ld_pid_free(lp);
 	return rc;
 }
@@ -597,7 +736,7 @@ static int report_pid(struct walk *w, const struct attempt *a, const char *reaso
 		if (why)
 			rc = ld_walk_report(w, x->rel, MACH_LOAD_SKIPPED, why, NULL, 0);
 		else
-			rc = ld_walk_report(w, x->rel, MACH_LOAD_OK, NULL, w->arena.buf + x->off, x->len);
+			rc = ld_walk_report(w, x->rel, MACH_LOAD_OK, NULL, slot_text(w, x), x->len);
 	}
 	free(sorted);
 	return rc;
