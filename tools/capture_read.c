@@ -191,12 +191,12 @@ static int scratch_fit(struct reader *r, size_t size)
 }
 
 /*
- * A file member's @len bytes, read into the scratch buffer, into memory of
- * the reader (*@data).  A capture holds every task's net/ tables, the same
+ * A file member's @len bytes, read at @bytes, into memory of the reader
+ * (*@data).  A capture holds every task's net/ tables, the same
  * bytes for each task of a namespace: a member equal to one read before
  * shares its bytes (the walk then knows them the same by their address).
  */
-static int hold(struct reader *r, const char *path, size_t len, const char **data)
+static int hold(struct reader *r, const char *path, const char *bytes, size_t len, const char **data)
 {
 	struct held *e = NULL;
 	uint64_t h = 0;
@@ -205,8 +205,8 @@ static int hold(struct reader *r, const char *path, size_t len, const char **dat
 	if (len >= SHARE_MIN) {
 		if (held_grow(r))
 			return fail(r, -ENOMEM, "%s: out of memory%s", path, NULL);
-		h = sample_hash((const unsigned char *)r->scratch, len);
-		e = held_find(r, r->scratch, len, h);
+		h = sample_hash((const unsigned char *)bytes, len);
+		e = held_find(r, bytes, len, h);
 		if (e->data) {
 			*data = e->data;
 			return 0;
@@ -214,7 +214,7 @@ static int hold(struct reader *r, const char *path, size_t len, const char **dat
 	}
 	if (!(buf = take(r, len)))
 		return fail(r, -ENOMEM, "%s: out of memory%s", path, NULL);
-	memcpy(buf, r->scratch, len);
+	memcpy(buf, bytes, len);
 	buf[len] = '\0';
 	r->total += len;
 	if (e) {
@@ -336,7 +336,7 @@ static int add_member(struct reader *r, struct archive *ar, struct archive_entry
 		la_int64_t size = archive_entry_size_is_set(e) ? archive_entry_size(e) : 0;
 
 		if ((rc = size_ok(r, raw, size < 0 ? UINT64_MAX : (uint64_t)size)) ||
-		    (rc = read_data(r, ar, raw, (size_t)size)) || (rc = hold(r, raw, (size_t)size, &data)))
+		    (rc = read_data(r, ar, raw, (size_t)size)) || (rc = hold(r, raw, r->scratch, (size_t)size, &data)))
 			return rc;
 		len = (size_t)size;
 	} else if (type == 'l') {
@@ -374,10 +374,10 @@ static int read_tar(struct reader *r, struct archive *ar)
 			break;
 		}
 		if (tm.type == 'f' && ((rc = size_ok(r, tm.path, tm.size)) ||
-				       (rc = tar_data(t, r->scratch, (size_t)tm.size) ?
+				       (rc = tar_data(t, r->scratch, (size_t)tm.size, &data) ?
 					     fail(r, -EINVAL, "not an archive libarchive reads, or a damaged or truncated "
 						  "one: %s%s", tar_error(t), NULL) : 0) ||
-				       (rc = hold(r, tm.path, (size_t)tm.size, &data))))
+				       (rc = hold(r, tm.path, data, (size_t)tm.size, &data))))
 			break;
 		if ((rc = put_member(r, tm.path, tm.type, tm.mode, tm.mtime_ns, data,
 				     tm.type == 'f' ? (size_t)tm.size : data ? strlen(data) : 0)))
@@ -449,6 +449,8 @@ static void look(const struct capture_archive *a, const char *prefix, struct lev
 			lv->proc_file = true;
 		if (slash && rest[0] >= '1' && rest[0] <= '9' && strspn(rest, "0123456789") == len)
 			lv->pid_dir = true;
+		if (lv->proc_file || lv->pid_dir)
+			return; /* a /proc tree is here: the caller asks no more */
 		if (!lv->ntops) {
 			lv->ntops = 1;
 			lv->top = rest;
@@ -470,17 +472,18 @@ static int find_root(const struct capture_archive *a, char *root, size_t size)
 	for (int depth = 0; depth < 4; depth++) {
 		size_t rlen = strlen(root);
 
+		struct level in_proc;
+
 		look(a, root, &lv);
 		if (lv.proc_file || lv.pid_dir)
 			return 0;
 		/* a sosreport: /proc copied to proc/ beside sys/, etc/, sos_commands/ */
 		snprintf(root + rlen, size - rlen, "proc/");
-		look(a, root, &lv);
-		if (lv.proc_file || lv.pid_dir)
+		look(a, root, &in_proc);
+		if (in_proc.proc_file || in_proc.pid_dir)
 			return 0;
 		root[rlen] = '\0';
 		/* one directory holding everything (tar's usual wrapper): look inside it */
-		look(a, root, &lv);
 		if (lv.ntops != 1 || !lv.top_is_dir || rlen + lv.top_len + 2 > size)
 			break;
 		memcpy(root + rlen, lv.top, lv.top_len);

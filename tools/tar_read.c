@@ -363,12 +363,24 @@ int tar_next(struct tar_reader *t, struct tar_member *m)
 	return 0;
 }
 
-int tar_data(struct tar_reader *t, char *dst, size_t n)
+int tar_data(struct tar_reader *t, char *dst, size_t n, const char **data)
 {
 	int rc;
 
 	if (n != t->data_left)
 		return fail(t, -EINVAL, "data asked for is not the member's");
+	/* within the block decompressed last, it is read where it lies */
+	if (!t->left && n)
+		refill(t);
+	if (t->left >= n) {
+		*data = (const char *)t->blk;
+		t->blk += n;
+		t->left -= n;
+		t->pending -= n;
+		t->data_left = 0;
+		return 0;
+	}
+	*data = dst;
 	rc = take(t, dst, n);
 	if (rc)
 		return rc > 0 ? fail(t, -EINVAL, "truncated") : rc;

@@ -46,8 +46,12 @@ void tar_close(struct tar_reader *t);
  */
 int tar_next(struct tar_reader *t, struct tar_member *m);
 
-/** The current file member's @m->size bytes into @dst: 0, or -EINVAL (truncated, a read error). */
-int tar_data(struct tar_reader *t, char *dst, size_t n);
+/**
+ * The current file member's @n (its size) bytes: *@data where they lie
+ * in the stream's current block (valid until the next call), or copied
+ * into @dst when they span blocks.  0, or -EINVAL (truncated, a read error).
+ */
+int tar_data(struct tar_reader *t, char *dst, size_t n, const char **data);
 
 /** What went wrong, for a message. */
 const char *tar_error(const struct tar_reader *t);

@@ -34,15 +34,20 @@ struct mt_chunk {
 	_Alignas(16) char data[];
 };
 
-/* One slot of the (directory, name) hash: the entry, or NULL. */
+/* One slot of the (directory, name) hash: the entry, or NULL, and its hash (a miss reads no node). */
 struct mt_slot {
 	struct mt_node *node;
+	size_t hash;
 };
 
 struct mt_build {
 	struct mt_tree *t;
 	struct mt_slot *slots;
 	size_t nslots, used;     /* a power of two; used: entries in it */
+	/* the directory of the last member entered, and its path with the '/': the next is likeliest in it */
+	struct mt_node *last_dir;
+	const char *last_path;
+	size_t last_plen;
 };
 
 /* @size bytes from the tree's chunks (16-byte aligned); NULL on ENOMEM. */
@@ -105,13 +110,17 @@ static size_t slot_hash(const struct mt_node *dir, const char *name, size_t len)
 /* The slot of (@dir, @name): where it is, or the empty one where it would go. */
 static struct mt_slot *slot_find(struct mt_build *b, const struct mt_node *dir, const char *name, size_t len)
 {
-	size_t i = slot_hash(dir, name, len) & (b->nslots - 1);
+	size_t h = slot_hash(dir, name, len), i = h & (b->nslots - 1);
 
 	for (;; i = (i + 1) & (b->nslots - 1)) {
-		struct mt_node *n = b->slots[i].node;
+		struct mt_slot *s = &b->slots[i];
 
-		if (!n || (n->parent == dir && n->nlen == len && !memcmp(n->name, name, len)))
-			return &b->slots[i];
+		if (!s->node) {
+			s->hash = h; /* where the caller puts the new entry */
+			return s;
+		}
+		if (s->hash == h && s->node->parent == dir && s->node->nlen == len && !memcmp(s->node->name, name, len))
+			return s;
 	}
 }
 
@@ -128,8 +137,13 @@ static int slots_grow(struct mt_build *b)
 	for (size_t i = 0; i < b->nslots; i++) {
 		struct mt_node *n = b->slots[i].node;
 
-		if (n)
-			slot_find(&nb, n->parent, n->name, n->nlen)->node = n;
+		if (n) {
+			size_t k = b->slots[i].hash & (nb.nslots - 1);
+
+			while (nb.slots[k].node)
+				k = (k + 1) & (nb.nslots - 1);
+			nb.slots[k] = b->slots[i];
+		}
 	}
 	free(b->slots);
 	b->slots = nb.slots;
@@ -177,8 +191,14 @@ static struct mt_node *kid_make(struct mt_build *b, struct mt_node *d, const cha
 static int enter(struct mt_build *b, const struct mach_tree_member *m, size_t order, char *err, size_t errlen)
 {
 	struct mt_node *d = &b->t->root;
-	const char *p = m->path;
+	const char *p = m->path, *slash = strrchr(p, '/');
+	size_t plen = slash ? (size_t)(slash - p) + 1 : 0;
 
+	/* an archive lists a directory's entries together: start from the last one's directory */
+	if (b->last_dir && plen && plen == b->last_plen && !memcmp(p, b->last_path, plen)) {
+		d = b->last_dir;
+		p += plen;
+	}
 	for (;;) {
 		size_t n = comp_len(p);
 		struct mt_node *k;
@@ -196,6 +216,9 @@ static int enter(struct mt_build *b, const struct mach_tree_member *m, size_t or
 			p += n + 1;
 			continue;
 		}
+		b->last_dir = d;
+		b->last_path = m->path;
+		b->last_plen = plen;
 		/* a directory may be named again, and a file or link's parents before it */
 		if (k->type == 'd' && m->type == 'd') {
 			k->mode = m->mode;

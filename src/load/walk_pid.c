@@ -434,6 +434,8 @@ static int net_learn(struct walk *w, const struct attempt *a, const struct netgr
  * copy with the bytes of the one parsed before it says nothing more, and is
  * not parsed again (the assembly takes the first and compares the rest).
  */
+#define MM_KINDS 5
+
 static int mm_kind(enum mach_ld_kind kind)
 {
 	switch (kind) {
@@ -472,7 +474,7 @@ static int parse_slots(struct walk *w, struct attempt *a, struct ld_pid *lp, boo
 		if (!l->rc)
 			rc = t ? ld_misc_listing(&t->misc, l->f->kind, l->insts, l->n) : -ENOMEM;
 	}
-	long parsed[5] = { -1, -1, -1, -1, -1 };
+	long parsed[MM_KINDS] = { -1, -1, -1, -1, -1 };
 
 	for (size_t i = 0; i < a->n && !rc; i++) {
 		struct slot *x = &a->s[i];
@@ -485,9 +487,18 @@ static int parse_slots(struct walk *w, struct attempt *a, struct ld_pid *lp, boo
 		}
 		if (!usable(w, x) || (x->net >= 0 && gs[x->net].known && mach_ld_kind_net(x->f->kind)))
 			continue;
-		if (mk >= 0 && parsed[mk] >= 0 && same_bytes(w, x, &a->s[parsed[mk]])) {
+		/*
+		 * The leader's /proc/<pid>/X right after its task/<pid>/X, the
+		 * same bytes: the assembly takes either when both say the same.
+		 */
+		if (mk < 0 && !x->tid && i && ld_kind_nsrec(x->f->kind) && !mach_ld_kind_ns(x->f->kind) && a->s[i - 1].f == x->f &&
+		    a->s[i - 1].tid == a->pid && usable(w, &a->s[i - 1]) && same_bytes(w, x, &a->s[i - 1]))
+			mk = MM_KINDS; /* a twin of the slot before */
+		if (mk >= 0 && (mk == MM_KINDS || (parsed[mk] >= 0 && same_bytes(w, x, &a->s[parsed[mk]])))) {
+			const struct slot *first = mk == MM_KINDS ? &a->s[i - 1] : &a->s[parsed[mk]];
+
 			/* the parsed copy's fate is this one's */
-			if (a->s[parsed[mk]].why && !(x->why = strdup(a->s[parsed[mk]].why)))
+			if (first->why && !(x->why = strdup(first->why)))
 				rc = -ENOMEM;
 			continue;
 		}
