@@ -27,50 +27,10 @@
 #include "../util/vec.h"
 #include "load_int.h"
 #include "uprocfs/load.h"
-#include "walk.h"
+#include "walk_pid.h"
 
 /* Files one process may lose to disagreements before it is left out whole (each loss builds it again). */
 #define MAX_DROPS 64
-
-/* One file of one attempt at a pid. */
-struct slot {
-	char rel[80];
-	pid_t tid;          /* 0: /proc/<pid>/X, else task/<tid>/X */
-	const struct mach_ld_name *f;
-	uint32_t inst;      /* a collection's instance (fd/<inst>) */
-	size_t off, len;
-	const char *ext;    /* a tree in memory: the member's bytes, read in place (else the arena's at off) */
-	int rc;
-	char *why;          /* left out of the last build: why (malloc'd) */
-	int net;            /* a net/ file or ns/net link: its task's netgroup, else -1 */
-};
-
-/* One task's net/ files in a build: the walk may know the namespace they show (walk_net.c). */
-struct netgroup {
-	pid_t tid;          /* 0: /proc/<pid>/net */
-	bool usable;        /* every net file of it read and kept */
-	unsigned int known; /* 1 + the machine's namespace they show, 0: parse them */
-	struct ld_netread r;
-};
-
-/* The bytes slot @x read. */
-static const char *slot_text(const struct walk *w, const struct slot *x)
-{
-	return x->ext ? x->ext : w->arena.buf + x->off;
-}
-
-/* One attempt at reading a process: its threads, then its files. */
-struct attempt {
-	pid_t pid;
-	pid_t *tids;
-	size_t ntids;
-	bool listed;        /* task/ was listed: the tids are every thread */
-	int tasks_rc;       /* why it was not */
-	struct slot *s;
-	size_t n, cap;
-	struct listing *l;
-	size_t nl, lcap;
-};
 
 /* @s at @p (which has room: names of the table, ids), then the NUL; the end. */
 static char *put_str(char *p, const char *s)
@@ -195,16 +155,6 @@ static int make_slots(struct walk *w, struct attempt *a)
 		if (!a->l[i].rc)
 			rc = list_coll(a, &a->l[i]);
 	return rc;
-}
-
-/*
- * The live kernel said the task has none of this file (a zombie's
- * mountinfo: EINVAL).  Not of a collection's entry: an fd/N that vanished
- * was closed since the listing.
- */
-static bool absent(const struct walk *w, const struct slot *x)
-{
-	return w->live && x->rc && x->rc == x->f->absent_rc && !mach_ld_kind_coll(x->f->kind);
 }
 
 /*
@@ -339,180 +289,12 @@ static const char *read_failure(const struct walk *w, const struct slot *x)
 	return x->rc == -ENOTDIR ? "not beneath a directory" : strerror(-x->rc);
 }
 
-/* Whether slot @x goes into the build: read, and not left out. */
-static bool usable(const struct walk *w, const struct slot *x)
-{
-	return !x->rc && !x->why && !absent(w, x);
-}
-
 /* @msg with @prefix into a new string for a slot's why; NULL on ENOMEM. */
 static char *why_of(const char *prefix, const char *msg)
 {
 	char *s = NULL;
 
 	return asprintf(&s, "%s%s", prefix, msg) < 0 ? NULL : s;
-}
-
-/*
- * The net/ files of each task of @a, grouped (slot->net), each group
- * matched against the namespaces the walk built before.  The leader's
- * two directories are read file by file in turn, the other tasks' one
- * after the other.  0 or -ENOMEM.
- */
-static int net_groups(const struct walk *w, struct attempt *a, struct netgroup **gs, size_t *ng)
-{
-	int g0 = -1, gl = -1, cur = -1;
-	size_t cap = 0;
-
-	*gs = NULL;
-	*ng = 0;
-	for (size_t i = 0; i < a->n; i++) {
-		struct slot *x = &a->s[i];
-		bool net = mach_ld_kind_net(x->f->kind);
-		int *g = !x->tid ? &g0 : x->tid == a->pid ? &gl : &cur;
-		struct netgroup *G;
-
-		x->net = -1;
-		if (!net && x->f->kind != MACH_LD_PID_NS_NET)
-			continue;
-		if (*g < 0 || (*gs)[*g].tid != x->tid) {
-			if (!(G = VEC_PUSH(*gs, *ng, cap)))
-				return -ENOMEM;
-			*G = (struct netgroup){ .tid = x->tid, .usable = true };
-			*g = (int)*ng - 1;
-		}
-		G = &(*gs)[x->net = *g];
-		if (!usable(w, x))
-			G->usable &= !net;
-		else if (!net)
-			G->r.ino = ld_walk_net_ino(slot_text(w, x), x->len);
-		else if (G->r.n < LD_NR_NET) {
-			G->r.kind[G->r.n] = (unsigned char)(x->f->kind - MACH_LD_PID_NET_FIRST);
-			G->r.text[G->r.n] = slot_text(w, x);
-			G->r.len[G->r.n++] = x->len;
-		}
-	}
-	for (size_t k = 0; k < *ng; k++)
-		(*gs)[k].known = (*gs)[k].usable ? ld_walk_net_known(w, &(*gs)[k].r) : 0;
-	return 0;
-}
-
-/* A known group's net files take the namespace built from their twins' (ld_task.net_ref). */
-static int net_refs(const struct netgroup *gs, size_t ng, struct ld_pid *lp)
-{
-	for (size_t k = 0; k < ng; k++) {
-		struct ld_task *t = gs[k].tid ? ld_pid_task(lp, gs[k].tid) : &lp->whole;
-
-		if (!t)
-			return -ENOMEM;
-		if (gs[k].known)
-			t->net_ref = gs[k].known;
-	}
-	return 0;
-}
-
-/* After a build: the namespace each parsed group showed, for the tasks to come. */
-static int net_learn(struct walk *w, const struct attempt *a, const struct netgroup *gs, size_t ng)
-{
-	const struct mach_process *p = mach_find_process(w->ld->m, a->pid);
-	int rc = 0;
-
-	for (size_t k = 0; p && k < ng && !rc; k++) {
-		bool kept = gs[k].usable && gs[k].r.n && !gs[k].known;
-
-		for (size_t i = 0; kept && i < a->n; i++)
-			kept = a->s[i].net != (int)k || !a->s[i].why;
-		for (unsigned int t = 0; kept && t < p->nthreads; t++)
-			if (p->threads[t].tid == (gs[k].tid ? gs[k].tid : a->pid))
-				rc = ld_walk_net_learn(w, &gs[k].r, p->threads[t].netns);
-	}
-	return rc;
-}
-
-/*
- * The files of a process's mm, which every thread's directory shows: a
- * copy with the bytes of the one parsed before it says nothing more, and is
- * not parsed again (the assembly takes the first and compares the rest).
- */
-#define MM_KINDS 5
-
-static int mm_kind(enum mach_ld_kind kind)
-{
-	switch (kind) {
-	case MACH_LD_PID_SMAPS: return 0;
-	case MACH_LD_PID_SMAPS_ROLLUP: return 1;
-	case MACH_LD_PID_MAPS: return 2;
-	case MACH_LD_PID_STATM: return 3;
-	case MACH_LD_PID_CMDLINE: return 4;
-	default: return -1;
-	}
-}
-
-/* Whether slot @x has the bytes of slot @y. */
-static bool same_bytes(const struct walk *w, const struct slot *x, const struct slot *y)
-{
-	return x->len == y->len && (slot_text(w, x) == slot_text(w, y) ||
-				    !memcmp(slot_text(w, x), slot_text(w, y), x->len));
-}
-
-/*
- * Parse @a's usable files into @lp, but for net files whose namespace the
- * walk knows (@gs) and copies of the mm's files parsed already.  On a final
- * build a file that does not parse is left out with its error, and its
- * copies with it; otherwise its error is returned (the live kernel reads
- * the process again).
- */
-static int parse_slots(struct walk *w, struct attempt *a, struct ld_pid *lp, bool final, const struct netgroup *gs,
-		       size_t ng)
-{
-	int rc = net_refs(gs, ng, lp);
-
-	for (size_t i = 0; i < a->nl && !rc; i++) {
-		const struct listing *l = &a->l[i];
-		struct ld_task *t = l->tid ? ld_pid_task(lp, l->tid) : &lp->whole;
-
-		if (!l->rc)
-			rc = t ? ld_misc_listing(&t->misc, l->f->kind, l->insts, l->n) : -ENOMEM;
-	}
-	long parsed[MM_KINDS] = { -1, -1, -1, -1, -1 };
-
-	for (size_t i = 0; i < a->n && !rc; i++) {
-		struct slot *x = &a->s[i];
-		int mk = mm_kind(x->f->kind);
-		char path[4200];
-
-		if (absent(w, x)) {
-			rc = ld_pid_absent(lp, x->f->kind, x->tid);
-			continue;
-		}
-		if (!usable(w, x) || (x->net >= 0 && gs[x->net].known && mach_ld_kind_net(x->f->kind)))
-			continue;
-		/*
-		 * The leader's /proc/<pid>/X right after its task/<pid>/X, the
-		 * same bytes: the assembly takes either when both say the same.
-		 */
-		if (mk < 0 && !x->tid && i && ld_kind_nsrec(x->f->kind) && !mach_ld_kind_ns(x->f->kind) && a->s[i - 1].f == x->f &&
-		    a->s[i - 1].tid == a->pid && usable(w, &a->s[i - 1]) && same_bytes(w, x, &a->s[i - 1]))
-			mk = MM_KINDS; /* a twin of the slot before */
-		if (mk >= 0 && (mk == MM_KINDS || (parsed[mk] >= 0 && same_bytes(w, x, &a->s[parsed[mk]])))) {
-			const struct slot *first = mk == MM_KINDS ? &a->s[i - 1] : &a->s[parsed[mk]];
-
-			/* the parsed copy's fate is this one's */
-			if (first->why && !(x->why = strdup(first->why)))
-				rc = -ENOMEM;
-			continue;
-		}
-		if (mk >= 0)
-			parsed[mk] = (long)i;
-		ld_walk_path(w, x->rel, path, sizeof(path));
-		rc = ld_pid_file(lp, x->f->kind, x->tid, x->inst, path, slot_text(w, x), x->len,
-				 w->err, w->errlen);
-		if (rc == -EINVAL && final) {
-			x->why = strdup(w->err);
-			rc = x->why ? 0 : -ENOMEM;
-		}
-	}
-	return rc;
 }
 
 /* Whether @lp has what says what the task is: the leader's status or stat, from either directory. */
@@ -631,9 +413,9 @@ static int build_once(struct walk *w, struct attempt *a, bool final, long *pick,
 		if (!ld_pid_task(lp, a->tids[i]))
 			rc = -ENOMEM;
 	if (!rc)
-		rc = net_groups(w, a, &gs, &ng);
+		rc = ld_walk_net_groups(w, a, &gs, &ng);
 	if (!rc)
-		rc = parse_slots(w, a, lp, final, gs, ng);
+		rc = ld_walk_parse_slots(w, a, lp, final, gs, ng);
 	if (!rc && !has_identity(lp)) {
 		snprintf(reason, rlen, "not loaded: neither %d/status nor %d/stat was, so nothing says what the "
 			 "task is", (int)a->pid, (int)a->pid);
@@ -646,7 +428,7 @@ static int build_once(struct walk *w, struct attempt *a, bool final, long *pick,
 		/* the blamed paths are the records': pick while they live */
 		*pick = rc == -EINVAL || rc == -ENOTSUP ? blame_pick(w, a, &blame) : -1;
 		if (!rc)
-			rc = net_learn(w, a, gs, ng);
+			rc = ld_walk_net_groups_learn(w, a, gs, ng);
 	}
 	free(gs);
 	ld_pid_free(lp);
