@@ -306,8 +306,9 @@ static int sort_dirs(struct mt_node *root, char *err, size_t errlen)
 				char path[PATH_LIMIT];
 
 				node_path(d->kids[i], path, sizeof(path));
-				snprintf(err, errlen, "member \"%s\": given twice (or %s)", path,
-					 d->kids[i]->type == 'd' || d->kids[i - 1]->type == 'd' ? "beneath a file" : "a second time");
+				snprintf(err, errlen, "member \"%s\": %s", path,
+					 d->kids[i]->type == 'd' || d->kids[i - 1]->type == 'd' ? "a file, and members beneath it"
+												 : "given twice");
 				free(stack);
 				return -EINVAL;
 			}
