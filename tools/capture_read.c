@@ -478,18 +478,21 @@ static int find_root(const struct capture_archive *a, char *root, size_t size)
 	root[0] = '\0';
 	for (int depth = 0; depth < 4; depth++) {
 		size_t rlen = strlen(root);
-
 		struct level in_proc;
 
-		look(a, root, &lv);
-		if (lv.proc_file || lv.pid_dir)
-			return 0;
-		/* a sosreport: /proc copied to proc/ beside sys/, etc/, sos_commands/ */
+		/*
+		 * A sosreport: /proc copied to proc/ beside sys/, etc/, sos_commands/;
+		 * and a capture's, proc/ beside sys/ and its uprocfs-capture (which
+		 * must not make the directory holding them look like a /proc).
+		 */
 		snprintf(root + rlen, size - rlen, "proc/");
 		look(a, root, &in_proc);
 		if (in_proc.proc_file || in_proc.pid_dir)
 			return 0;
 		root[rlen] = '\0';
+		look(a, root, &lv);
+		if (lv.proc_file || lv.pid_dir)
+			return 0;
 		/* one directory holding everything (tar's usual wrapper): look inside it */
 		if (lv.ntops != 1 || !lv.top_is_dir || rlen + lv.top_len + 2 > size)
 			break;

@@ -96,6 +96,10 @@ timeout -k 5 300 "$UPROCFS" capture --pid $$ -o "$tmp/live.tar.zst" 2>/dev/null
 ok $? "capture --pid \$\$ -o live.tar.zst"
 info=$(tar --zstd -xOf "$tmp/live.tar.zst" --wildcards '*uprocfs-capture' 2>/dev/null)
 ok $(echo "$info" | grep -q "$(uname -r)" && echo 0 || echo 1) "the archive records the kernel release"
+# its proc/ beside sys/ and uprocfs-capture: the /proc tree is proc/, not the directory holding them
+out=$(verify --proc "$tmp/live.tar.zst" --quiet 2>&1)
+set -- $(echo "$out" | counts) x x x
+ok $([ "$2" = 0 ] && [ "$1" -gt 50 ] && echo 0 || echo 1) "the live capture archive verifies: $(echo "$out" | tail -1)"
 echo keep >"$tmp/exists.tar.zst"
 timeout -k 5 300 "$UPROCFS" capture --pid $$ -o "$tmp/exists.tar.zst" 2>/dev/null
 ok $([ $? != 0 ] && [ "$(cat "$tmp/exists.tar.zst")" = keep ] && echo 0 || echo 1) "capture -o refuses an existing file"
