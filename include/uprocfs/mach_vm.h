@@ -175,7 +175,7 @@ struct mach_smaps_profile {
 	/* Size, KernelPageSize and MMUPageSize open the record (4.14); before, the page sizes follow SwapPss */
 	bool sizes_first;
 	bool filepmd_narrow;      /* "FilePmdMapped: " one column short of the others (5.4-5.8) */
-	bool pkey;                /* ProtectionKey: (4.9, a CPU with OSPKE): VmFlags bits 32-35 */
+	bool pkey;                /* ProtectionKey: (4.6, a CPU with OSPKE): VmFlags bits 32-35 */
 	bool rollup;              /* /proc/<pid>/smaps_rollup exists (4.14) */
 };
 

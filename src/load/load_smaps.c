@@ -301,7 +301,7 @@ static int thp_line(struct lex *lx, unsigned char *format, bool first, uint64_t 
 	return 0;
 }
 
-/* ProtectionKey (4.9, a CPU with OSPKE): the key into *@key; the first record decides *@pkey. */
+/* ProtectionKey (4.6, a CPU with OSPKE): the key into *@key; the first record decides *@pkey. */
 static int pkey_line(struct lex *lx, bool *pkey, bool first, uint64_t *key)
 {
 	bool has = lex_accept(lx, "ProtectionKey:  ");
