@@ -20,8 +20,14 @@
 
 #include "uprocfs/load.h"
 
-/* The most an archive may unpack to in memory: a 2,000-process capture is about 70 MiB. */
+/*
+ * The most an archive may unpack to in memory, its members' distinct bytes
+ * (members with the same bytes share them), and the most it may unpack to
+ * at all: a 2,000-process capture unpacks to 1.6 GiB, 0.4 GiB of it
+ * distinct (every task holds its namespace's net/ tables).
+ */
 #define CAPTURE_TOTAL_LIMIT ((size_t)4 << 30)
+#define CAPTURE_UNPACK_LIMIT ((size_t)64 << 30)
 /* Members an archive may hold. */
 #define CAPTURE_MEMBERS_LIMIT ((size_t)16 << 20)
 

@@ -8,6 +8,7 @@
 #ifndef UPROCFS_MACH_VM_H
 #define UPROCFS_MACH_VM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /*
@@ -27,6 +28,7 @@ enum mach_vm_bit {
 	MACH_VMB_GROWSDOWN = 8,    /* gd: the stack */
 	MACH_VMB_UFFD_MISSING = 9, /* um */
 	MACH_VMB_PFNMAP = 10,      /* pf */
+	MACH_VMB_DENYWRITE = 11,   /* dw: a text mapping of an executable (gone in 5.15: 6.18 never sets it) */
 	MACH_VMB_UFFD_WP = 12,     /* uw */
 	MACH_VMB_LOCKED = 13,      /* lo: mlock()ed */
 	MACH_VMB_IO = 14,          /* io */
@@ -114,5 +116,82 @@ struct mach_mss {
 	uint64_t pss_dirty;       /* pss of the dirty pages */
 	uint64_t swap_pss;        /* fixed point: each swap slot over its swap count */
 };
+
+/*
+ * The lines of a smaps record and of smaps_rollup, in the order any
+ * kernel prints them but for the page sizes, which kernels before 4.14
+ * print after SwapPss (mach_smaps_lines gives one kernel's sequence).
+ */
+enum mach_smaps_line {
+	MACH_SML_SIZE, MACH_SML_KPAGE, MACH_SML_MMUPAGE, MACH_SML_RSS, MACH_SML_PSS, MACH_SML_PSS_DIRTY,
+	MACH_SML_PSS_ANON, MACH_SML_PSS_FILE, MACH_SML_PSS_SHMEM, MACH_SML_SHARED_CLEAN,
+	MACH_SML_SHARED_DIRTY, MACH_SML_PRIVATE_CLEAN, MACH_SML_PRIVATE_DIRTY, MACH_SML_REFERENCED,
+	MACH_SML_ANONYMOUS, MACH_SML_KSM, MACH_SML_LAZYFREE, MACH_SML_ANON_THP, MACH_SML_SHMEM_PMD,
+	MACH_SML_FILE_PMD, MACH_SML_SHARED_HUGETLB, MACH_SML_PRIVATE_HUGETLB, MACH_SML_SWAP,
+	MACH_SML_SWAP_PSS, MACH_SML_LOCKED,
+	MACH_NR_SML
+};
+
+/* Optional counter lines of smaps (bits of mach_smaps_profile.lines), with the kernel that brought each. */
+#define MACH_SMAPS_SWAP_PSS  0x01u /* SwapPss (4.3) */
+#define MACH_SMAPS_HUGETLB   0x02u /* Shared_Hugetlb and Private_Hugetlb (4.4) */
+#define MACH_SMAPS_SHMEM_PMD 0x04u /* ShmemPmdMapped (4.8) */
+#define MACH_SMAPS_LAZYFREE  0x08u /* LazyFree (4.12) */
+#define MACH_SMAPS_PSS_SPLIT 0x10u /* the rollup's Pss_Anon, Pss_File and Pss_Shmem (5.3) */
+#define MACH_SMAPS_FILE_PMD  0x20u /* FilePmdMapped (5.4) */
+#define MACH_SMAPS_PSS_DIRTY 0x40u /* Pss_Dirty (6.0) */
+#define MACH_SMAPS_KSM       0x80u /* KSM (6.7) */
+#define MACH_SMAPS_ALL       0xffu
+
+/* How THPeligible prints: not at all (before 5.0), or one of three formats. */
+enum mach_smaps_thp {
+	MACH_SMAPS_THP_NONE,
+	MACH_SMAPS_THP_PLAIN,     /* "THPeligible:    %d" (5.0-5.2, 5.9-6.5) */
+	MACH_SMAPS_THP_TABS,      /* "THPeligible:\t\t%d" (5.3-5.8) */
+	MACH_SMAPS_THP_WIDE,      /* "THPeligible:    %8u" (6.6) */
+};
+
+/* What Locked prints: the kernels of 4.14 to 4.20 had it wrong, each its own way. */
+enum mach_smaps_locked {
+	MACH_SMAPS_LOCKED_PSS,    /* the pss of VM_LOCKED memory (before 4.14, and 5.0 on) */
+	/* 4.14-4.18: every VMA's Pss, locked or not, and the rollup's whole Pss */
+	MACH_SMAPS_LOCKED_ALL,
+	/*
+	 * 4.19-4.20: right per VMA, but the rollup adds, at each VM_LOCKED VMA,
+	 * the pss summed so far over every VMA up to it (fixed in 5.0).
+	 */
+	MACH_SMAPS_LOCKED_RUNNING,
+};
+
+/**
+ * What the source kernel's smaps and smaps_rollup print (fs/proc/task_mmu.c
+ * of its era): the loader learns it from a smaps file's lines, the
+ * generator from the facts table, and the renderer prints what it says.
+ */
+struct mach_smaps_profile {
+	uint32_t lines;           /* MACH_SMAPS_* bits: the optional counter lines */
+	unsigned char thp;        /* enum mach_smaps_thp */
+	unsigned char locked;     /* enum mach_smaps_locked */
+	/* Size, KernelPageSize and MMUPageSize open the record (4.14); before, the page sizes follow SwapPss */
+	bool sizes_first;
+	bool filepmd_narrow;      /* "FilePmdMapped: " one column short of the others (5.4-5.8) */
+	bool pkey;                /* ProtectionKey: (4.6, a CPU with OSPKE): VmFlags bits 32-35 */
+	bool rollup;              /* /proc/<pid>/smaps_rollup exists (4.14) */
+};
+
+/** The smaps of Linux 6.18 on the reference VM (no OSPKE: no ProtectionKey). */
+void mach_smaps_profile_default(struct mach_smaps_profile *p);
+
+/**
+ * The counter lines a record (@rollup false) or smaps_rollup prints under
+ * profile @p, in order, into @out; how many.
+ */
+unsigned int mach_smaps_lines(const struct mach_smaps_profile *p, bool rollup, unsigned char out[MACH_NR_SML]);
+
+/**
+ * Line @l's label as @p prints it, padded (with the colon, "Rss:            "),
+ * and the width its value is right-aligned in (*@width).
+ */
+const char *mach_smaps_label(const struct mach_smaps_profile *p, enum mach_smaps_line l, unsigned int *width);
 
 #endif /* UPROCFS_MACH_VM_H */

@@ -705,6 +705,8 @@ struct mach_profile {
 	struct mach_extra_key vmstat_extra[MACH_MAX_EXTRA_KEYS];
 	/* zoneinfo's lists, HZ (mach_sys.h) */
 	struct mach_sys_profile sys;
+	/* /proc/<pid>/smaps and smaps_rollup (mach_vm.h) */
+	struct mach_smaps_profile smaps;
 };
 
 /* ------------------------------------------------------------------ */
@@ -979,6 +981,12 @@ size_t mach_mm_nvmas_own(const struct mach_mm *mm);
  */
 void mach_mm_rollup(const struct mach_mm *mm, struct mach_mss *sum, uint64_t *pss_locked,
 		    uint64_t *start, uint64_t *end);
+
+/**
+ * The Locked value (fixed point) a smaps record of @vma, or (@vma NULL) the
+ * rollup of @mm, prints under Locked rule @mode (enum mach_smaps_locked).
+ */
+uint64_t mach_smaps_locked(const struct mach_mm *mm, const struct mach_vma *vma, unsigned int mode);
 
 /** Nanoseconds to clock ticks, as the kernel's nsec_to_clock_t (USER_HZ=100). */
 static inline uint64_t mach_ns_to_ticks(uint64_t ns)

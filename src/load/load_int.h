@@ -344,6 +344,26 @@ struct ld_task {
 	struct ld_nsrec *nsr;      /* cgroup, cpuset, mounts*, ns/: NULL until one is read */
 	struct ld_misc misc;      /* open files, links, io, limits, ... */
 	struct ld_net_file *net[LD_NR_NET]; /* by kind - MACH_LD_PID_NET_FIRST */
+	/* its net files, not parsed, are the bytes another task's were: 1 + the machine's namespace they showed */
+	unsigned int net_ref;
+};
+
+/*
+ * What smaps files decided of the kernel profile (pid_smaps_asm.c): the
+ * first file decides the lines and formats, the first whose values show
+ * it what Locked counts.  The loader's owns its paths; a process's are its
+ * records', until ld_smaps_commit takes them.
+ */
+struct ld_smaps_dec {
+	bool lines;               /* prof but for locked is decided */
+	/*
+	 * How much of prof.locked is decided: 0 nothing; 1 only whether it is
+	 * MACH_SMAPS_LOCKED_ALL (records of mappings with pss, none locked); 2
+	 * all (a rollup over locked mappings tells the 4.19-4.20 rule too).
+	 */
+	unsigned char locked;
+	struct mach_smaps_profile prof;
+	const char *by, *locked_by;
 };
 
 struct ld_pid {
@@ -359,6 +379,7 @@ struct ld_pid {
 	 * rss), keep each file's own instead of failing.
 	 */
 	bool tolerant;
+	struct ld_smaps_dec smaps; /* what this process's smaps would decide */
 };
 
 /* ------------------------------------------------------------------ */
@@ -391,6 +412,7 @@ struct mach_loader {
 	mach_ld_set globals;         /* 1 << kind of each machine-wide file parsed in this session */
 	struct ld_sys *sys;          /* /sys files checked at finish (load_platform.c), or NULL */
 	struct ld_blame *blame;   /* where the assembly names the files of a disagreement, or NULL */
+	struct ld_smaps_dec smaps;   /* by, locked_by: owned */
 };
 
 /** Free the session's /sys state. */
@@ -406,6 +428,7 @@ struct ld_commit {
 	unsigned int nnets;
 	struct mach_net *nets;
 	unsigned int *net_of;
+	unsigned int *net_at;                /* or, when not 0, the machine's net_at[i] - 1 (ld_task.net_ref) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -634,6 +657,8 @@ int ld_assemble_nets(const struct mach_loader *ld, struct ld_pid *lp, const stru
 		     struct ld_commit *cm, const struct ld_msg *ms);
 /** Free what @cm owns. */
 void ld_commit_clear(struct ld_commit *cm);
+/** What an accepted process's smaps decided (@lp->smaps) becomes the session's and the machine's profile. */
+int ld_smaps_commit(struct mach_loader *ld, const struct ld_pid *lp);
 
 /** Raise a lower bound / lower an upper bound, remembering who did it. */
 void ld_bound_lo(struct ld_bound *b, unsigned int lo, const char *by);

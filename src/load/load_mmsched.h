@@ -17,31 +17,46 @@
 
 #include "load_int.h"
 
-/* The counter lines of smaps and smaps_rollup, in the order either prints them. */
+/* The counter lines of smaps and smaps_rollup: mach_vm.h's, in the order either prints them. */
 enum ld_sm {
-	SM_SIZE, SM_KPAGE, SM_MMUPAGE, SM_RSS, SM_PSS, SM_PSS_DIRTY, SM_PSS_ANON, SM_PSS_FILE,
-	SM_PSS_SHMEM, SM_SHARED_CLEAN, SM_SHARED_DIRTY, SM_PRIVATE_CLEAN, SM_PRIVATE_DIRTY,
-	SM_REFERENCED, SM_ANONYMOUS, SM_KSM, SM_LAZYFREE, SM_ANON_THP, SM_SHMEM_PMD, SM_FILE_PMD,
-	SM_SHARED_HUGETLB, SM_PRIVATE_HUGETLB, SM_SWAP, SM_SWAP_PSS, SM_LOCKED, SM_NR
+	SM_SIZE = MACH_SML_SIZE, SM_KPAGE = MACH_SML_KPAGE, SM_MMUPAGE = MACH_SML_MMUPAGE, SM_RSS = MACH_SML_RSS,
+	SM_PSS = MACH_SML_PSS, SM_PSS_DIRTY = MACH_SML_PSS_DIRTY, SM_PSS_ANON = MACH_SML_PSS_ANON,
+	SM_PSS_FILE = MACH_SML_PSS_FILE, SM_PSS_SHMEM = MACH_SML_PSS_SHMEM, SM_SHARED_CLEAN = MACH_SML_SHARED_CLEAN,
+	SM_SHARED_DIRTY = MACH_SML_SHARED_DIRTY, SM_PRIVATE_CLEAN = MACH_SML_PRIVATE_CLEAN,
+	SM_PRIVATE_DIRTY = MACH_SML_PRIVATE_DIRTY, SM_REFERENCED = MACH_SML_REFERENCED,
+	SM_ANONYMOUS = MACH_SML_ANONYMOUS, SM_KSM = MACH_SML_KSM, SM_LAZYFREE = MACH_SML_LAZYFREE,
+	SM_ANON_THP = MACH_SML_ANON_THP, SM_SHMEM_PMD = MACH_SML_SHMEM_PMD, SM_FILE_PMD = MACH_SML_FILE_PMD,
+	SM_SHARED_HUGETLB = MACH_SML_SHARED_HUGETLB, SM_PRIVATE_HUGETLB = MACH_SML_PRIVATE_HUGETLB,
+	SM_SWAP = MACH_SML_SWAP, SM_SWAP_PSS = MACH_SML_SWAP_PSS, SM_LOCKED = MACH_SML_LOCKED,
+	SM_NR = MACH_NR_SML
 };
 
-/* One smaps record: the VMA (header, VmFlags, page size, THPeligible) and its lines in kB. */
+/* One smaps record: the VMA (header, VmFlags, page size, THPeligible) and its lines in kB (0: not printed). */
 struct ld_smap {
 	struct mach_vma vma;
 	uint64_t kb[SM_NR];
 	unsigned int line;          /* of its header */
 };
 
+/*
+ * A smaps file and the kernel profile its lines show (the first record's:
+ * every other one has the same lines).  prof.locked is not in the lines:
+ * the assembly tells it from the values (locked_rule).
+ */
 struct ld_smaps {
 	char *path;
 	size_t n;
 	struct ld_smap *v;
+	struct mach_smaps_profile prof;
 };
 
 struct ld_rollup {
 	char *path;
 	uint64_t start, end;        /* the header's span */
 	uint64_t kb[SM_NR];
+	unsigned int nseq;          /* its lines, in order */
+	unsigned char seq[SM_NR];
+	bool filepmd_narrow;
 };
 
 struct ld_sched {
@@ -117,17 +132,20 @@ const char *ld_sm_label(enum ld_sm f);
  * VMA's printed kB is its value truncated, the rollup's the sum truncated;
  * pick per-VMA values below a kB above what each prints whose sums give
  * the rollup's lines, and split each VMA's pss by kind, into v[i].vma.mss.
- * @v are the mm's own VMAs (the gate VMA is no part of the rollup).  0, or
- * -EINVAL naming what no choice satisfies.
+ * @v are the mm's own VMAs (the gate VMA is no part of the rollup).  Profile
+ * @p says which lines the rollup has (a line it lacks binds nothing) and
+ * what its Locked sums.  0, or -ENOTSUP naming what no choice satisfies.
  */
-int ld_fit_pss(const struct ld_msg *ms, struct ld_smap *v, size_t n, const struct ld_rollup *ro);
+int ld_fit_pss(const struct ld_msg *ms, struct ld_smap *v, size_t n, const struct ld_rollup *ro,
+	       const struct mach_smaps_profile *p);
 
 /**
  * smaps and smaps_rollup (pid_smaps_asm.c): the same in every file of the
  * process, smaps' VMAs those of maps, its counters those status prints, the
  * rollup their sum; the VMAs with their counters replace the mm's.
  */
-int ld_assemble_smaps(const struct ld_msg *ms, struct ld_pid *lp, struct mach_process *out);
+int ld_assemble_smaps(const struct ld_msg *ms, const struct mach_loader *ld, struct ld_pid *lp,
+		      struct mach_process *out);
 
 /**
  * Check a process's smaps, smaps_rollup, schedstat, wchan, stack, syscall

@@ -266,22 +266,61 @@ static struct ld_task *slot_of(struct ld_pid *lp, pid_t tid)
 	return NULL;
 }
 
+/* The inode task slot @t's ns/net link names (0: not read), where its net files were read. */
+static uint32_t ns_ino(const struct ld_task *t)
+{
+	return t && t->nsr ? t->nsr->ino[MACH_NS_NET] : 0;
+}
+
+/*
+ * One directory's namespace: built from its net files into @out (0), 1
+ * when it has none, or known to be the machine's *@at - 1 (0, @out left
+ * empty) when the walk saw the same bytes build it (ld_task.net_ref).
+ */
+static int task_net(const struct mach_loader *ld, const struct ld_task *t, struct mach_net *out, unsigned int *at,
+		    const struct ld_msg *ms)
+{
+	int rc;
+
+	*at = 0;
+	if (t->net_ref) {
+		*at = t->net_ref;
+		return 0;
+	}
+	rc = ld_net_build(t->net, ld->m->uptime_ns, out, ms);
+	if (!rc)
+		out->ino = ns_ino(t);
+	return rc;
+}
+
+/* Whether the namespace built (@n) or known (@at) of one directory is that of the other. */
+static bool same_net(const struct mach_machine *m, const struct mach_net *a, unsigned int at_a,
+		     const struct mach_net *b, unsigned int at_b)
+{
+	if (at_a && at_b)
+		return at_a == at_b;
+	if (at_a || at_b)
+		return mach_net_equal(at_a ? &m->nets[at_a - 1] : a, at_b ? &m->nets[at_b - 1] : b);
+	return mach_net_equal(a, b);
+}
+
 /* The leader's namespace: /proc/<pid>/net and task/<pid>/net describe one nsproxy. */
-static int leader_net(const struct mach_loader *ld, struct ld_pid *lp, struct mach_net *out,
+static int leader_net(const struct mach_loader *ld, struct ld_pid *lp, struct mach_net *out, unsigned int *at,
 		      const struct ld_msg *ms)
 {
 	struct ld_task *lt = slot_of(lp, lp->tgid);
 	struct mach_net other = { 0 };
-	int rc = ld_net_build(lp->whole.net, ld->m->uptime_ns, out, ms);
+	unsigned int at_other = 0;
+	int rc = task_net(ld, &lp->whole, out, at, ms);
 
 	if (rc < 0 || !lt)
 		return rc;
 	if (rc == 1)
-		return ld_net_build(lt->net, ld->m->uptime_ns, out, ms);
-	rc = ld_net_build(lt->net, ld->m->uptime_ns, &other, ms);
+		return task_net(ld, lt, out, at, ms);
+	rc = task_net(ld, lt, &other, &at_other, ms);
 	if (rc)
 		return rc < 0 ? rc : 0;
-	if (!mach_net_equal(out, &other))
+	if (!same_net(ld->m, out, *at, &other, at_other))
 		rc = ld_say(ms, -EINVAL, "%s and %s show different network namespaces", files_path(lp->whole.net),
 			    files_path(lt->net));
 	mach_net_clear(&other);
@@ -295,19 +334,20 @@ int ld_assemble_nets(const struct mach_loader *ld, struct ld_pid *lp, const stru
 
 	cm->nets = calloc(p->nthreads + 1, sizeof(*cm->nets));
 	cm->net_of = calloc(p->nthreads + 1, sizeof(*cm->net_of));
-	if (!cm->nets || !cm->net_of)
+	cm->net_at = calloc(p->nthreads + 1, sizeof(*cm->net_at));
+	if (!cm->nets || !cm->net_of || !cm->net_at)
 		return -ENOMEM;
 	for (unsigned int i = 0; i < p->nthreads && rc >= 0; i++) {
 		struct mach_net *n = &cm->nets[cm->nnets];
 		struct ld_task *t;
 
 		if (!i)
-			rc = leader_net(ld, lp, n, ms);
+			rc = leader_net(ld, lp, n, &cm->net_at[i], ms);
 		else
-			rc = (t = slot_of(lp, p->threads[i].tid)) ? ld_net_build(t->net, ld->m->uptime_ns, n, ms) : 1;
-		if (rc == 0)
+			rc = (t = slot_of(lp, p->threads[i].tid)) ? task_net(ld, t, n, &cm->net_at[i], ms) : 1;
+		if (rc == 0 && !cm->net_at[i])
 			cm->net_of[i] = ++cm->nnets;
-		else if (rc < 0)
+		else if (rc)
 			mach_net_clear(n);
 	}
 	return rc < 0 ? rc : 0;
@@ -341,7 +381,8 @@ int ld_commit_nets(struct mach_machine *m, struct ld_commit *cm, struct mach_pro
 		where[k] = found;
 	}
 	for (unsigned int i = 0; i < p->nthreads; i++)
-		p->threads[i].netns = cm->net_of[i] ? where[cm->net_of[i] - 1] : 0;
+		p->threads[i].netns = cm->net_at && cm->net_at[i] ? cm->net_at[i] :
+				      cm->net_of[i] ? where[cm->net_of[i] - 1] : 0;
 	free(where);
 	return 0;
 }

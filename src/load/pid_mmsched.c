@@ -316,7 +316,7 @@ int ld_assemble_mmsched(const struct mach_loader *ld, struct ld_pid *lp, struct 
 			bool wchan_addr, char *err, size_t errlen)
 {
 	struct ld_msg ms = { err, errlen, ld->blame };
-	int rc = ld_assemble_smaps(&ms, lp, out);
+	int rc = ld_assemble_smaps(&ms, ld, lp, out);
 
 	for (unsigned int i = 0; !rc && i < out->nthreads; i++)
 		rc = one_thread(&ms, ld->m, wchan_addr, lp, out, &out->threads[i]);

@@ -55,6 +55,7 @@ void ld_task_clear(struct ld_task *t)
 		ld_net_file_free(t->net[k]);
 		t->net[k] = NULL;
 	}
+	t->net_ref = 0;
 }
 
 void ld_pid_free(struct ld_pid *lp)
@@ -237,6 +238,7 @@ void ld_commit_clear(struct ld_commit *cm)
 		mach_net_clear(&cm->nets[i]);
 	free(cm->nets);
 	free(cm->net_of);
+	free(cm->net_at);
 	memset(cm, 0, sizeof(*cm));
 }
 

@@ -5,11 +5,17 @@
  * Every thread's smaps shows the one mm, so all must be the same text.  Its
  * records are maps' lines with counters: where maps was read too, the two
  * must name the same VMAs.  A record prints Locked as its Pss exactly when
- * VmFlags has "lo"; the model derives Locked so, and refuses a text where it
- * is otherwise.  The rollup spans the mm's own VMAs (not the gate VMA) and
- * prints their sums: byte counts exactly, proportional sizes through the
- * fixed point (pss_fit.c).  Rss and Anonymous are what status calls VmRSS
- * and RssAnon: the page walk and the mm counters agree on a quiet mm.
+ * VmFlags has "lo" (4.14-4.18: always); the model derives Locked so, and
+ * refuses a text where it is otherwise.  The rollup spans the mm's own VMAs
+ * (not the gate VMA) and prints their sums: byte counts exactly,
+ * proportional sizes through the fixed point (pss_fit.c).  Rss and
+ * Anonymous are what status calls VmRSS and RssAnon: the page walk and the
+ * mm counters agree on a quiet mm.
+ *
+ * The lines say which kernel wrote the file (load_smaps.c): the first
+ * smaps of a load decides the machine's smaps profile and every other
+ * must show the same; what Locked counts shows in the values only, and
+ * the first file whose values tell decides it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -35,7 +41,7 @@ static int same_smaps(const struct ld_msg *ms, struct ld_pid *lp, struct ld_smap
 			*first = s;
 			continue;
 		}
-		same = s->n == (*first)->n;
+		same = s->n == (*first)->n && (!s->n || !memcmp(&s->prof, &(*first)->prof, sizeof(s->prof)));
 		for (size_t k = 0; same && k < s->n; k++) {
 			const struct ld_smap *a = &s->v[k], *b = &(*first)->v[k];
 
@@ -100,11 +106,11 @@ static int against_maps(const struct ld_msg *ms, const struct mach_mm *mm, const
 }
 
 /* One record's counters in bytes (proportional sizes at what they print, fractions to come). */
-static int record_counters(const struct ld_msg *ms, const struct ld_smaps *sm, struct ld_smap *r)
+static int record_counters(const struct ld_msg *ms, const struct ld_smaps *sm, struct ld_smap *r, unsigned int rule)
 {
 	struct mach_mss *s = &r->vma.mss;
 	const uint64_t *kb = r->kb;
-	uint64_t locked_want = (r->vma.flags & MACH_VM_LOCKED) ? kb[SM_PSS] : 0;
+	uint64_t locked_want = rule == MACH_SMAPS_LOCKED_ALL || (r->vma.flags & MACH_VM_LOCKED) ? kb[SM_PSS] : 0;
 
 	if (kb[SM_KPAGE] != kb[SM_MMUPAGE] || kb[SM_KPAGE] > UINT32_MAX)
 		return ld_say(ms, -ENOTSUP, "%s:%u: KernelPageSize %" PRIu64 " kB, MMUPageSize %" PRIu64
@@ -113,9 +119,10 @@ static int record_counters(const struct ld_msg *ms, const struct ld_smaps *sm, s
 	if (kb[SM_ANONYMOUS] > kb[SM_RSS] || kb[SM_PSS] > kb[SM_RSS])
 		return ld_say(ms, -EINVAL, "%s:%u: Anonymous or Pss beyond Rss", sm->path, r->line);
 	if (kb[SM_LOCKED] != locked_want)
-		return ld_say(ms, -ENOTSUP, "%s:%u: Locked %" PRIu64 " kB, not %" PRIu64
-			      " (the Pss of a VM_LOCKED mapping): the model derives Locked so",
-			      sm->path, r->line, kb[SM_LOCKED], locked_want);
+		return ld_say(ms, -ENOTSUP, "%s:%u: Locked %" PRIu64 " kB, not %" PRIu64 " (the Pss of %s): the "
+			      "model derives Locked so", sm->path, r->line, kb[SM_LOCKED], locked_want,
+			      rule == MACH_SMAPS_LOCKED_ALL ? "the mapping, as 4.14-4.18 print it"
+							    : "a VM_LOCKED mapping");
 	*s = (struct mach_mss){
 		.resident = kb[SM_RSS] * U, .shared_clean = kb[SM_SHARED_CLEAN] * U,
 		.shared_dirty = kb[SM_SHARED_DIRTY] * U, .private_clean = kb[SM_PRIVATE_CLEAN] * U,
@@ -146,7 +153,15 @@ static int against_rollup(const struct ld_msg *ms, const struct ld_smaps *sm, si
 		SM_FILE_PMD, SM_SHARED_HUGETLB, SM_PRIVATE_HUGETLB, SM_SWAP,
 	};
 	uint64_t start = own ? sm->v[0].vma.start : 0, end = own ? sm->v[own - 1].vma.end : 0;
+	unsigned char want[SM_NR];
+	unsigned int nwant = mach_smaps_lines(&sm->prof, true, want);
 
+	if (!sm->prof.rollup)
+		return ld_say(ms, -EINVAL, "%s: a rollup, but %s is of a kernel before 4.14, which had none", ro->path,
+			      sm->path);
+	if (nwant != ro->nseq || memcmp(want, ro->seq, nwant) || ro->filepmd_narrow != sm->prof.filepmd_narrow)
+		return ld_say(ms, -EINVAL, "%s: its lines are not those of the kernel %s's lines show", ro->path,
+			      sm->path);
 	if (ro->start != start || ro->end != end)
 		return ld_say(ms, -EINVAL, "%s:1: spans %" PRIx64 "-%" PRIx64 ", but %s's mappings span %"
 			      PRIx64 "-%" PRIx64, ro->path, ro->start, ro->end, sm->path, start, end);
@@ -206,10 +221,128 @@ static int move_vmas(struct mach_mm *mm, struct ld_smaps *sm)
 	return 0;
 }
 
-int ld_assemble_smaps(const struct ld_msg *ms, struct ld_pid *lp, struct mach_process *out)
+/*
+ * What Locked counts, as far as @sm's records show it: 4.14-4.18 print
+ * every mapping's Pss, the others that of a VM_LOCKED one.  -1 when no
+ * record tells (no pss outside locked mappings).
+ */
+static int locked_evidence(const struct ld_smaps *sm)
+{
+	for (size_t i = 0; i < sm->n; i++) {
+		const struct ld_smap *r = &sm->v[i];
+
+		if (!(r->vma.flags & MACH_VM_LOCKED) && r->kb[SM_PSS])
+			return r->kb[SM_LOCKED] == r->kb[SM_PSS] ? MACH_SMAPS_LOCKED_ALL : MACH_SMAPS_LOCKED_PSS;
+	}
+	return -1;
+}
+
+/*
+ * The Locked rules @sm may follow, likeliest first, into @rules: one, fixed
+ * by its lines, before 4.14 and from 5.0 (THPeligible); for 4.14-4.20 what
+ * its records allow, the load's decision first.  *@told: how much its
+ * records decide (struct ld_smaps_dec.locked).  How many.
+ */
+static unsigned int locked_rules(const struct mach_loader *ld, const struct ld_smaps *sm, unsigned char rules[3],
+				 unsigned char *told)
+{
+	int seen = locked_evidence(sm);
+	unsigned int n = 0;
+
+	*told = 0;
+	if (!sm->prof.sizes_first || sm->prof.thp != MACH_SMAPS_THP_NONE) {
+		rules[0] = MACH_SMAPS_LOCKED_PSS;
+		return 1;
+	}
+	if (ld->smaps.locked && (seen < 0 || (seen == MACH_SMAPS_LOCKED_ALL) ==
+					       (ld->smaps.prof.locked == MACH_SMAPS_LOCKED_ALL)))
+		rules[n++] = ld->smaps.prof.locked;
+	*told = seen < 0 ? 0 : seen == MACH_SMAPS_LOCKED_ALL ? 2 : 1;
+	for (unsigned char r = MACH_SMAPS_LOCKED_ALL; r <= MACH_SMAPS_LOCKED_RUNNING; r++)
+		if ((seen < 0 || (seen == MACH_SMAPS_LOCKED_ALL) == (r == MACH_SMAPS_LOCKED_ALL)) && (!n || rules[0] != r))
+			rules[n++] = r;
+	/* 4.19-4.20 before 4.14-4.18's fix reached them: the running sum first */
+	if (n == 3 && rules[1] == MACH_SMAPS_LOCKED_PSS && rules[0] != MACH_SMAPS_LOCKED_RUNNING) {
+		rules[1] = MACH_SMAPS_LOCKED_RUNNING;
+		rules[2] = MACH_SMAPS_LOCKED_PSS;
+	}
+	return n;
+}
+
+/* @sm's profile against what the load decided: 0, or -EINVAL naming the file that decided. */
+static int against_decided(const struct ld_msg *ms, const struct mach_loader *ld, const struct ld_smaps *sm,
+			   unsigned int rule, unsigned char told)
+{
+	struct mach_smaps_profile a = ld->smaps.prof, b = sm->prof;
+	bool all = rule == MACH_SMAPS_LOCKED_ALL;
+
+	a.locked = b.locked = 0;
+	if (ld->smaps.lines && memcmp(&a, &b, sizeof(a)))
+		return ld_say(ms, -EINVAL, "%s: its lines are not those of %s, which decided the kernel profile",
+			      sm->path, ld->smaps.by);
+	if (told && ld->smaps.locked && all != (ld->smaps.prof.locked == MACH_SMAPS_LOCKED_ALL))
+		return ld_say(ms, -EINVAL, "%s: Locked counts %s, but in %s, which decided the kernel profile, %s",
+			      sm->path, all ? "every mapping's Pss" : "locked memory", ld->smaps.locked_by,
+			      all ? "locked memory" : "every mapping's Pss");
+	if (told == 2 && ld->smaps.locked == 2 && rule != ld->smaps.prof.locked)
+		return ld_say(ms, -EINVAL, "%s: its Locked is summed by another rule than in %s, which decided the "
+			      "kernel profile", sm->path, ld->smaps.locked_by);
+	return 0;
+}
+
+/*
+ * Whether the rollup's Locked by 4.19's running sum and by 5.0's rule are a
+ * kB apart or more: then the rule it fitted is the kernel's.
+ */
+static bool running_differs(const struct ld_smaps *sm, size_t own)
+{
+	uint64_t before = 0;
+
+	for (size_t i = 0; i < own; i++) {
+		if ((sm->v[i].vma.flags & MACH_VM_LOCKED) && before)
+			return true;
+		before += sm->v[i].kb[SM_PSS];
+	}
+	return false;
+}
+
+/*
+ * The records' counters and the rollup's fixed-point sums under the first
+ * of @rules they fit, into *@rule: the error of the first rule when none.
+ */
+static int fit_rules(const struct ld_msg *ms, struct ld_smaps *sm, size_t own, const struct ld_rollup *ro,
+		     const unsigned char *rules, unsigned int n, unsigned int *rule)
+{
+	struct mach_smaps_profile p = sm->prof;
+	int first = 0;
+
+	for (unsigned int k = 0; k < n; k++) {
+		int rc = 0;
+
+		for (size_t i = 0; i < sm->n && !rc; i++)
+			rc = record_counters(ms, sm, &sm->v[i], rules[k]);
+		p.locked = rules[k];
+		if (!rc && ro)
+			rc = ld_fit_pss(ms, sm->v, own, ro, &p);
+		if (!rc) {
+			*rule = rules[k];
+			return 0;
+		}
+		if (rc == -ENOMEM || rc == -EINVAL)
+			return rc;
+		if (!k)
+			first = rc;
+	}
+	return first;
+}
+
+int ld_assemble_smaps(const struct ld_msg *ms, const struct mach_loader *ld, struct ld_pid *lp,
+		      struct mach_process *out)
 {
 	struct ld_smaps *sm;
 	struct ld_rollup *ro;
+	unsigned char rules[3], told;
+	unsigned int nrules, rule = 0;
 	size_t own;
 	int rc;
 
@@ -220,17 +353,57 @@ int ld_assemble_smaps(const struct ld_msg *ms, struct ld_pid *lp, struct mach_pr
 			      ro->path);
 	if (!sm)
 		return 0;
+	/* the rollup, where there is one, says whether the kernel splits Pss (smaps' lines only tell its era) */
+	if (ro && ro->nseq > 2) {
+		sm->prof.lines &= ~MACH_SMAPS_PSS_SPLIT;
+		for (unsigned int i = 0; i < ro->nseq; i++)
+			if (ro->seq[i] == SM_PSS_ANON)
+				sm->prof.lines |= MACH_SMAPS_PSS_SPLIT;
+	}
+	nrules = locked_rules(ld, sm, rules, &told);
+	/* a task without an mm prints no record: its empty file shows no kernel */
+	if (sm->n && (rc = against_decided(ms, ld, sm, rules[0], told)))
+		return rc;
 	if (!out->mm)
 		return sm->n || ro ? ld_say(ms, -EINVAL, "%s: mappings of a task without an mm", sm->path) : 0;
 	if ((rc = against_maps(ms, out->mm, sm)))
 		return rc;
-	for (size_t i = 0; i < sm->n; i++)
-		if ((rc = record_counters(ms, sm, &sm->v[i])))
-			return rc;
 	own = sm->n && sm->v[sm->n - 1].vma.kind == MACH_VMA_VSYSCALL ? sm->n - 1 : sm->n;
-	if ((rc = against_status(ms, lp, sm, own)))
+	if ((rc = against_status(ms, lp, sm, own)) || (ro && (rc = against_rollup(ms, sm, own, ro))) ||
+	    (rc = fit_rules(ms, sm, own, ro, rules, nrules, &rule)))
 		return rc;
-	if (ro && ((rc = against_rollup(ms, sm, own, ro)) || (rc = ld_fit_pss(ms, sm->v, own, ro))))
-		return rc;
+	if (told == 1 && ro && running_differs(sm, own))
+		told = 2;
+	if (told == 2 && ld->smaps.locked == 2 && rule != ld->smaps.prof.locked)
+		return ld_say(ms, -ENOTSUP, "%s: its rollup's Locked follows another rule than %s's, which decided the "
+			      "kernel profile", ro ? ro->path : sm->path, ld->smaps.locked_by);
+	lp->smaps = (struct ld_smaps_dec){ .lines = sm->n != 0, .locked = told, .prof = sm->prof, .by = sm->path,
+					   .locked_by = sm->path };
+	lp->smaps.prof.locked = (unsigned char)rule;
 	return move_vmas(out->mm, sm);
+}
+
+int ld_smaps_commit(struct mach_loader *ld, const struct ld_pid *lp)
+{
+	struct ld_smaps_dec *d = &ld->smaps;
+	char *by;
+
+	if (lp->smaps.lines && !d->lines) {
+		if (!(by = strdup(lp->smaps.by)))
+			return -ENOMEM;
+		d->lines = true;
+		d->by = by;
+		d->prof = lp->smaps.prof;
+	}
+	if (lp->smaps.locked > d->locked) {
+		if (!(by = strdup(lp->smaps.locked_by)))
+			return -ENOMEM;
+		free((char *)d->locked_by);
+		d->locked = lp->smaps.locked;
+		d->locked_by = by;
+		d->prof.locked = lp->smaps.prof.locked;
+	}
+	if (d->lines)
+		ld->m->profile.smaps = d->prof;
+	return 0;
 }

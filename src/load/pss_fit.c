@@ -10,11 +10,14 @@
  * does, so the loader must choose them: each between what the VMA prints
  * and one kB more, with a fraction only where shared pages allow one (Pss
  * below Rss, ...), such that the sums print what the rollup prints.
- * Locked memory is the pss of the VM_LOCKED VMAs, so the locked and the
- * other VMAs' fractions are chosen apart; the split of each VMA's pss into
- * anon, file and shmem, which only the rollup prints, is chosen within
- * what the VMA's Anonymous and Rss allow.  Fractions go to the first VMAs
- * that can take them: which VMA holds which sub-kB share is not in the text.
+ * Locked memory is the pss of the VM_LOCKED VMAs (4.14-4.18: of every
+ * VMA; 4.19-4.20: at each locked VMA, the pss of every VMA up to it), so
+ * each VMA's fraction weighs in Locked as often as the kernel's sum counts
+ * it; the split of each VMA's pss into anon, file and shmem, which only
+ * the rollup prints (5.3 on), is chosen within what the VMA's Anonymous and
+ * Rss allow.  A line the kernel does not print binds nothing.  Fractions go
+ * to the first VMAs that can take them: which VMA holds which sub-kB share
+ * is not in the text.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -119,10 +122,14 @@ static struct window kb_window(uint64_t kb, unsigned int lines)
 	return (struct window){ (u128)kb * KB_FIXED, (u128)kb * KB_FIXED + lines * (KB_FIXED - 1) };
 }
 
-/* The sums being fitted: anon and the rest (file + shmem), and locked. */
+/* What a line the kernel does not print allows: anything. */
+static const struct window unbound = { 0, ~(u128)0 >> 1 };
+
+/* The sums being fitted: anon and the rest (file + shmem), and locked (each VMA's pss times its weight). */
 struct sums {
 	u128 anon, other, locked;
 	struct window w_anon, w_other, w_all, w_locked;
+	const uint32_t *weight;   /* per VMA: how often the kernel's Locked sum counts its pss */
 };
 
 static u128 min128(u128 a, u128 b) { return a < b ? a : b; }
@@ -133,17 +140,16 @@ static u128 sub0(u128 a, u128 b) { return a > b ? a - b : 0; }
  * much as the VMA has room for below its next kB and pages of that kind to
  * hold, and the sums' ceilings allow.
  */
-static void add(struct sums *S, struct ld_smap *v, bool anon, u128 want)
+static void add(struct sums *S, struct ld_smap *v, uint32_t w, bool anon, u128 want)
 {
 	struct mach_mss *m = &v->vma.mss;
 	uint64_t rss = v->kb[SM_RSS] * KB_FIXED, an = v->kb[SM_ANONYMOUS] * KB_FIXED;
-	bool locked = v->vma.flags & MACH_VM_LOCKED;
 	u128 t = v->kb[SM_PSS] < v->kb[SM_RSS] ? sub0(v->kb[SM_PSS] * KB_FIXED + KB_FIXED - 1, m->pss) : 0;
 
 	t = min128(t, want);
 	t = min128(t, sub0(S->w_all.hi, S->anon + S->other));
-	if (locked)
-		t = min128(t, sub0(S->w_locked.hi, S->locked));
+	if (w)
+		t = min128(t, sub0(S->w_locked.hi, S->locked) / w);
 	if (anon)
 		t = min128(min128(t, sub0(an, m->pss_anon)), sub0(S->w_anon.hi, S->anon));
 	else
@@ -156,15 +162,14 @@ static void add(struct sums *S, struct ld_smap *v, bool anon, u128 want)
 		m->pss_file += (uint64_t)t;
 		S->other += t;
 	}
-	if (locked)
-		S->locked += t;
+	S->locked += t * w;
 }
 
-/* What the sums still need before they print their lines: locked, anon, other, or any. */
-static u128 need(const struct sums *S, int what)
+/* What the sums still need before they print their lines: locked (per unit of weight @w), anon, other, or any. */
+static u128 need(const struct sums *S, int what, uint32_t w)
 {
 	switch (what) {
-	case 0: return sub0(S->w_locked.lo, S->locked);
+	case 0: return w ? (sub0(S->w_locked.lo, S->locked) + w - 1) / w : 0;
 	case 1: return sub0(S->w_anon.lo, S->anon);
 	case 2: return sub0(S->w_other.lo, S->other);
 	default: return sub0(S->w_all.lo, S->anon + S->other);
@@ -206,11 +211,14 @@ static void trade(struct sums *S, struct ld_smap *v, size_t n)
  * what Pss_Anon and the other lines need, then to what Pss still needs.
  * Before and after, anon and other trade within VMAs to meet Pss_Anon.
  */
-static int fit_classes(const struct ld_msg *ms, struct ld_smap *v, size_t n, const struct ld_rollup *ro)
+static int fit_classes(const struct ld_msg *ms, struct ld_smap *v, size_t n, const struct ld_rollup *ro,
+		       const struct mach_smaps_profile *p, const uint32_t *weight)
 {
-	struct sums S = { .w_anon = kb_window(ro->kb[SM_PSS_ANON], 1),
-			  .w_other = kb_window(ro->kb[SM_PSS_FILE] + ro->kb[SM_PSS_SHMEM], 2),
-			  .w_all = kb_window(ro->kb[SM_PSS], 1), .w_locked = kb_window(ro->kb[SM_LOCKED], 1) };
+	bool split = p->lines & MACH_SMAPS_PSS_SPLIT;
+	struct sums S = { .w_anon = split ? kb_window(ro->kb[SM_PSS_ANON], 1) : unbound,
+			  .w_other = split ? kb_window(ro->kb[SM_PSS_FILE] + ro->kb[SM_PSS_SHMEM], 2) : unbound,
+			  .w_all = kb_window(ro->kb[SM_PSS], 1), .w_locked = kb_window(ro->kb[SM_LOCKED], 1),
+			  .weight = weight };
 
 	for (size_t i = 0; i < n; i++) {
 		struct mach_mss *m = &v[i].vma.mss;
@@ -222,18 +230,17 @@ static int fit_classes(const struct ld_msg *ms, struct ld_smap *v, size_t n, con
 		m->pss_shmem = 0;
 		S.anon += m->pss_anon;
 		S.other += m->pss_file;
-		if (v[i].vma.flags & MACH_VM_LOCKED)
-			S.locked += m->pss;
+		S.locked += (u128)m->pss * weight[i];
 	}
 	trade(&S, v, n);
 	for (int what = 0; what < 4; what++)
-		for (size_t i = 0; i < n && need(&S, what); i++) {
-			if (what == 0 && !(v[i].vma.flags & MACH_VM_LOCKED))
+		for (size_t i = 0; i < n && need(&S, what, weight[i] ? weight[i] : 1); i++) {
+			if (what == 0 && !weight[i])
 				continue;
 			if (what != 2)
-				add(&S, &v[i], true, need(&S, what));
+				add(&S, &v[i], weight[i], true, need(&S, what, weight[i] ? weight[i] : 1));
 			if (what != 1)
-				add(&S, &v[i], false, need(&S, what));
+				add(&S, &v[i], weight[i], false, need(&S, what, weight[i] ? weight[i] : 1));
 		}
 	trade(&S, v, n);
 	if (S.anon + S.other < S.w_all.lo || S.anon + S.other > S.w_all.hi)
@@ -281,18 +288,171 @@ static int split_shmem(const struct ld_msg *ms, struct fit *w, struct ld_smap *v
 	return 0;
 }
 
-int ld_fit_pss(const struct ld_msg *ms, struct ld_smap *v, size_t n, const struct ld_rollup *ro)
+/*
+ * The fractions of a rollup without the split of Pss (before 5.3), where
+ * Locked may count a VMA's pss many times (4.19's running sum): @t[i] of
+ * the room @room[i] each VMA has, in @order of ascending weight, such that
+ * their sum lies in [@p.lo, @p.hi] and their weighted sum in [@l.lo, @l.hi].
+ * First the least weighty fill what Pss needs; then, while Locked needs
+ * more, the weightiest take more where Pss allows, and else take over from
+ * the least weighty.  False when Locked stays out of its window.
+ */
+static bool fill_weighted(const size_t *order, size_t n, const uint64_t *room, const uint32_t *w, struct window p,
+			  struct window l, uint64_t *t)
+{
+	u128 ps = 0, ls = 0;
+	size_t lo = 0, hi = n;
+
+	for (size_t k = 0; k < n && ps < p.lo; k++) {
+		size_t i = order[k];
+
+		t[i] = (uint64_t)min128(room[i], p.lo - ps);
+		ps += t[i];
+		ls += (u128)t[i] * w[i];
+	}
+	while (ls < l.lo && hi > 0) {
+		size_t h = order[hi - 1];
+		u128 d;
+
+		if (!w[h] || t[h] == room[h]) {
+			hi--;
+			continue;
+		}
+		if (ps < p.hi) {
+			/* more pss in the weightiest, as far as Pss and Locked allow */
+			d = min128(min128(room[h] - t[h], p.hi - ps), (l.lo - ls + w[h] - 1) / w[h]);
+			d = min128(d, (l.hi - ls) / w[h]);
+			if (!d)
+				return false;
+			t[h] += (uint64_t)d;
+			ps += d;
+			ls += d * w[h];
+			continue;
+		}
+		/* Pss is full: move pss from the lightest that has some to the weightiest */
+		while (lo < hi - 1 && (!t[order[lo]] || w[order[lo]] >= w[h]))
+			lo++;
+		if (lo >= hi - 1)
+			return false;
+		{
+			size_t i = order[lo];
+			uint32_t gain = w[h] - w[i];
+
+			d = min128(min128(t[i], room[h] - t[h]), (l.lo - ls + gain - 1) / gain);
+			d = min128(d, (l.hi - ls) / gain);
+			if (!d)
+				return false;
+			t[i] -= (uint64_t)d;
+			t[h] += (uint64_t)d;
+			ls += d * gain;
+		}
+	}
+	return ps >= p.lo && ps <= p.hi && ls >= l.lo && ls <= l.hi;
+}
+
+static int by_weight(const void *a, const void *b, void *arg)
+{
+	const uint32_t *w = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (w[x] != w[y])
+		return w[x] < w[y] ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* Each VMA's pss of a rollup without Pss_Anon (before 5.3): Pss and Locked alone bind the fractions. */
+static int fit_unsplit(const struct ld_msg *ms, struct ld_smap *v, size_t n, const struct ld_rollup *ro,
+		       const uint32_t *weight)
+{
+	size_t *order = malloc((n ? n : 1) * sizeof(*order));
+	uint64_t *room = calloc(n ? n : 1, sizeof(*room)), *t = calloc(n ? n : 1, sizeof(*t));
+	struct window p = kb_window(ro->kb[SM_PSS], 1), l = kb_window(ro->kb[SM_LOCKED], 1);
+	u128 base = 0, lbase = 0;
+	bool ok;
+
+	if (!order || !room || !t) {
+		free(order);
+		free(room);
+		free(t);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		order[i] = i;
+		/* a fraction only where shared pages allow one */
+		room[i] = v[i].kb[SM_PSS] < v[i].kb[SM_RSS] ? KB_FIXED - 1 : 0;
+		base += (u128)v[i].kb[SM_PSS] * KB_FIXED;
+		lbase += (u128)v[i].kb[SM_PSS] * KB_FIXED * weight[i];
+	}
+	qsort_r(order, n, sizeof(*order), by_weight, (void *)weight);
+	ok = base <= p.hi && lbase <= l.hi;
+	if (ok)
+		ok = fill_weighted(order, n, room, weight, (struct window){ sub0(p.lo, base), p.hi - base },
+				   (struct window){ sub0(l.lo, lbase), l.hi - lbase }, t);
+	for (size_t i = 0; ok && i < n; i++) {
+		struct mach_mss *m = &v[i].vma.mss;
+		uint64_t other = (v[i].kb[SM_RSS] - v[i].kb[SM_ANONYMOUS]) * KB_FIXED;
+
+		m->pss = v[i].kb[SM_PSS] * KB_FIXED + t[i];
+		m->pss_anon = m->pss > other ? m->pss - other : 0;
+		m->pss_file = m->pss - m->pss_anon;
+	}
+	free(order);
+	free(room);
+	free(t);
+	if (ok)
+		return 0;
+	return no_fit(ms, ro, base > p.hi || (lbase <= l.hi && base < p.lo) ? SM_PSS : SM_LOCKED);
+}
+
+/* How often the kernel's Locked sum counts each VMA's pss under rule @locked (enum mach_smaps_locked). */
+static void locked_weights(const struct ld_smap *v, size_t n, unsigned int locked, uint32_t *w)
+{
+	uint32_t after = 0;
+
+	for (size_t i = n; i-- > 0;) {
+		bool lo = v[i].vma.flags & MACH_VM_LOCKED;
+
+		after += lo;
+		w[i] = locked == MACH_SMAPS_LOCKED_ALL ? 1 : locked == MACH_SMAPS_LOCKED_RUNNING ? after : lo;
+	}
+}
+
+/* Without the rollup's split the rest of each VMA's pss is shmem in shared memory, else file. */
+static void split_unprinted(struct ld_smap *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct mach_mss *s = &v[i].vma.mss;
+		uint64_t rest = s->pss - s->pss_anon;
+
+		s->pss_shmem = shmem_like(&v[i].vma) ? rest : 0;
+		s->pss_file = rest - s->pss_shmem;
+	}
+}
+
+int ld_fit_pss(const struct ld_msg *ms, struct ld_smap *v, size_t n, const struct ld_rollup *ro,
+	       const struct mach_smaps_profile *p)
 {
 	uint64_t **vals = malloc((n ? n : 1) * sizeof(*vals));
 	uint64_t *caps = malloc((n ? n : 1) * sizeof(*caps));
+	uint32_t *weight = malloc((n ? n : 1) * sizeof(*weight));
 	struct fit a = { .val = vals, .cap = caps };
 	int rc = -ENOMEM;
 
-	if (vals && caps && !(rc = fit_classes(ms, v, n, ro)) &&
-	    !(rc = fit_line(ms, &a, v, n, ro, f_dirty, SM_PSS_DIRTY, shares_dirty)) &&
-	    !(rc = fit_line(ms, &a, v, n, ro, f_swap, SM_SWAP_PSS, shares_swap)))
+	if (vals && caps && weight) {
+		locked_weights(v, n, p->locked, weight);
+		rc = (p->lines & MACH_SMAPS_PSS_SPLIT) ? fit_classes(ms, v, n, ro, p, weight)
+						       : fit_unsplit(ms, v, n, ro, weight);
+	}
+	if (!rc && (p->lines & MACH_SMAPS_PSS_DIRTY))
+		rc = fit_line(ms, &a, v, n, ro, f_dirty, SM_PSS_DIRTY, shares_dirty);
+	if (!rc && (p->lines & MACH_SMAPS_SWAP_PSS))
+		rc = fit_line(ms, &a, v, n, ro, f_swap, SM_SWAP_PSS, shares_swap);
+	if (!rc && (p->lines & MACH_SMAPS_PSS_SPLIT))
 		rc = split_shmem(ms, &a, v, n, ro);
+	else if (!rc)
+		split_unprinted(v, n);
 	free(vals);
 	free(caps);
+	free(weight);
 	return rc;
 }

@@ -48,6 +48,8 @@ static void session_end(struct mach_loader *ld)
 	free(ld->mems.lo_by);
 	free(ld->mems.hi_by);
 	free(ld->sched_cpus.id);
+	free((char *)ld->smaps.by);
+	free((char *)ld->smaps.locked_by);
 	ld_sys_free(ld->sys);
 	memset(ld, 0, sizeof(*ld));
 	ld->m = m;
@@ -376,6 +378,8 @@ int ld_add_process(struct mach_loader *ld, struct ld_pid *lp, char *err, size_t 
 		rc = ld_commit(ld, &cm);
 	if (!rc)
 		rc = ld_commit_nets(ld->m, &cm, &p);
+	if (!rc)
+		rc = ld_smaps_commit(ld, lp);
 	if (!rc)
 		rc = put_process(ld->m, &p);
 	if (rc) {

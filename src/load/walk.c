@@ -513,6 +513,7 @@ out:
 		ld_mem_free(&tree);
 	free(pids);
 	free(w.arena.buf);
+	ld_walk_net_free(&w);
 	m = w.ld ? w.ld->m : NULL;
 	mach_loader_free(w.ld);
 	if (rc || !report) {

@@ -21,6 +21,15 @@ struct arena {
 	size_t cap, used;
 };
 
+/* One task's net/ files as read, and the inode its ns/net link names (walk_net.c). */
+struct ld_netread {
+	unsigned int n;
+	unsigned char kind[LD_NR_NET];    /* kind - MACH_LD_PID_NET_FIRST, in the order read */
+	const char *text[LD_NR_NET];
+	size_t len[LD_NR_NET];
+	uint32_t ino;                     /* 0: the link was not read */
+};
+
 /* A tree held in memory (walk_mem.c): one node per file, directory or symlink. */
 struct mt_node {
 	const char *name;         /* the last component, NUL-terminated; "" for the root */
@@ -75,6 +84,8 @@ struct walk {
 	unsigned int uf_flags;    /* UF_BENEATH for a tree somebody wrote */
 	int (*sys_classify)(const struct mach_machine *m, const char *rel, bool dir, struct mach_ld_sys_file *f); /* the table's, for /sys */
 	struct arena arena;
+	struct walk_netns *nets;  /* the namespaces built, by their files (walk_net.c) */
+	size_t nnets;
 	struct ld_report rep;
 	char *err;
 	size_t errlen;
@@ -88,6 +99,19 @@ struct walk {
 int ld_walk_sys(struct walk *w, int sysfd, const char *sysdir, bool live);
 /** Read the machine-wide files into w->ld's machine, the report, and the machine's lacks. */
 int ld_walk_globals(struct walk *w);
+
+/**
+ * The namespace a task's net files @r show when another task's showed it
+ * with the same bytes (and ns/net inode): 1 + its index in the machine's
+ * nets, or 0.
+ */
+unsigned int ld_walk_net_known(const struct walk *w, const struct ld_netread *r);
+/** Remember that the files @r showed namespace @netns (1 + index): 0 or -ENOMEM. */
+int ld_walk_net_learn(struct walk *w, const struct ld_netread *r, unsigned int netns);
+/** Forget every namespace learned. */
+void ld_walk_net_free(struct walk *w);
+/** The inode an ns/net link's text ("net:[4026531840]", @len bytes) names; 0 when it names none. */
+uint32_t ld_walk_net_ino(const char *link, size_t len);
 
 /** Read, check and build process @pid, and report its files. */
 int ld_walk_pid(struct walk *w, pid_t pid);
@@ -146,6 +170,12 @@ int ld_arena_grow(struct arena *a, size_t cap);
 
 /** Read @rel into the arena at *@off: 0, -ENOBUFS when it does not fit, or -errno. */
 int ld_walk_read(struct walk *w, const char *rel, size_t *off, size_t *len);
+
+/**
+ * A file @rel of a tree in memory, in place: *@data the member's bytes
+ * (they live as long as the tree), *@len their length.  0 or -errno.
+ */
+int ld_walk_peek(struct walk *w, const char *rel, const char **data, size_t *len);
 
 /** The target of the symlink @rel into the arena at *@off, as ld_walk_read. */
 int ld_walk_readlink(struct walk *w, const char *rel, size_t *off, size_t *len);

@@ -12,9 +12,11 @@
  * uf_read says of a tree on disk.
  *
  * Building takes the members in any order: a hash of (directory, name)
- * finds an entry while the tree grows (a capture of 2,000 processes has a
- * quarter of a million members), and each directory's entries are sorted
- * once at the end.  Nodes and names live in chunks freed together.
+ * finds a directory while the tree grows (a capture of 2,000 processes has
+ * over a third of a million members; the next member usually lies in the
+ * last one's directory), files and links are added without a look, and
+ * each directory's entries are sorted once at the end, where a name given
+ * twice shows.  Nodes and names live in chunks freed together.
  */
 #include <errno.h>
 #include <limits.h>
@@ -34,15 +36,20 @@ struct mt_chunk {
 	_Alignas(16) char data[];
 };
 
-/* One slot of the (directory, name) hash: the entry, or NULL. */
+/* One slot of the (directory, name) hash: the entry, or NULL, and its hash (a miss reads no node). */
 struct mt_slot {
 	struct mt_node *node;
+	size_t hash;
 };
 
 struct mt_build {
 	struct mt_tree *t;
 	struct mt_slot *slots;
 	size_t nslots, used;     /* a power of two; used: entries in it */
+	/* the directory of the last member entered, and its path with the '/': the next is likeliest in it */
+	struct mt_node *last_dir;
+	const char *last_path;
+	size_t last_plen;
 };
 
 /* @size bytes from the tree's chunks (16-byte aligned); NULL on ENOMEM. */
@@ -105,13 +112,17 @@ static size_t slot_hash(const struct mt_node *dir, const char *name, size_t len)
 /* The slot of (@dir, @name): where it is, or the empty one where it would go. */
 static struct mt_slot *slot_find(struct mt_build *b, const struct mt_node *dir, const char *name, size_t len)
 {
-	size_t i = slot_hash(dir, name, len) & (b->nslots - 1);
+	size_t h = slot_hash(dir, name, len), i = h & (b->nslots - 1);
 
 	for (;; i = (i + 1) & (b->nslots - 1)) {
-		struct mt_node *n = b->slots[i].node;
+		struct mt_slot *s = &b->slots[i];
 
-		if (!n || (n->parent == dir && n->nlen == len && !memcmp(n->name, name, len)))
-			return &b->slots[i];
+		if (!s->node) {
+			s->hash = h; /* where the caller puts the new entry */
+			return s;
+		}
+		if (s->hash == h && s->node->parent == dir && s->node->nlen == len && !memcmp(s->node->name, name, len))
+			return s;
 	}
 }
 
@@ -128,8 +139,13 @@ static int slots_grow(struct mt_build *b)
 	for (size_t i = 0; i < b->nslots; i++) {
 		struct mt_node *n = b->slots[i].node;
 
-		if (n)
-			slot_find(&nb, n->parent, n->name, n->nlen)->node = n;
+		if (n) {
+			size_t k = b->slots[i].hash & (nb.nslots - 1);
+
+			while (nb.slots[k].node)
+				k = (k + 1) & (nb.nslots - 1);
+			nb.slots[k] = b->slots[i];
+		}
 	}
 	free(b->slots);
 	b->slots = nb.slots;
@@ -137,18 +153,12 @@ static int slots_grow(struct mt_build *b)
 	return 0;
 }
 
-/* The entry @name[0..len) of directory @d, made (as a directory) when missing; NULL on ENOMEM. */
-static struct mt_node *kid_make(struct mt_build *b, struct mt_node *d, const char *name, size_t len)
+/* A new entry @name[0..len) of directory @d, a directory until its member says otherwise; NULL on ENOMEM. */
+static struct mt_node *kid_add(struct mt_build *b, struct mt_node *d, const char *name, size_t len)
 {
-	struct mt_slot *s;
 	struct mt_node *k;
 	char *copy;
 
-	if (slots_grow(b))
-		return NULL;
-	s = slot_find(b, d, name, len);
-	if (s->node)
-		return s->node;
 	if (d->nkids == d->cap) {
 		uint32_t cap = d->cap ? d->cap * 2 : 4;
 		struct mt_node **n = realloc(d->kids, cap * sizeof(*n));
@@ -168,17 +178,41 @@ static struct mt_node *kid_make(struct mt_build *b, struct mt_node *d, const cha
 	*k = (struct mt_node){ .name = copy, .nlen = (uint32_t)len, .type = 'd', .mode = 0555, .order = SIZE_MAX,
 			       .parent = d };
 	d->kids[d->nkids++] = k;
-	s->node = k;
-	b->used++;
 	return k;
+}
+
+/*
+ * The directory @name[0..len) of @d, made when missing; NULL on ENOMEM.
+ * Only directories go into the hash: a file's or link's entry is added
+ * without a look, and one named twice shows when the entries are sorted.
+ */
+static struct mt_node *kid_make(struct mt_build *b, struct mt_node *d, const char *name, size_t len)
+{
+	struct mt_slot *s;
+
+	if (slots_grow(b))
+		return NULL;
+	s = slot_find(b, d, name, len);
+	if (s->node)
+		return s->node;
+	if (!(s->node = kid_add(b, d, name, len)))
+		return NULL;
+	b->used++;
+	return s->node;
 }
 
 /* Enter member @m (index @order) under the tree's root. */
 static int enter(struct mt_build *b, const struct mach_tree_member *m, size_t order, char *err, size_t errlen)
 {
 	struct mt_node *d = &b->t->root;
-	const char *p = m->path;
+	const char *p = m->path, *slash = strrchr(p, '/');
+	size_t plen = slash ? (size_t)(slash - p) + 1 : 0;
 
+	/* an archive lists a directory's entries together: start from the last one's directory */
+	if (b->last_dir && plen && plen == b->last_plen && !memcmp(p, b->last_path, plen)) {
+		d = b->last_dir;
+		p += plen;
+	}
 	for (;;) {
 		size_t n = comp_len(p);
 		struct mt_node *k;
@@ -188,7 +222,7 @@ static int enter(struct mt_build *b, const struct mach_tree_member *m, size_t or
 				 d->type == 'l' ? "symlink" : "file");
 			return -EINVAL;
 		}
-		k = kid_make(b, d, p, n);
+		k = p[n] || m->type == 'd' ? kid_make(b, d, p, n) : kid_add(b, d, p, n);
 		if (!k)
 			return -ENOMEM;
 		if (p[n]) {
@@ -196,6 +230,9 @@ static int enter(struct mt_build *b, const struct mach_tree_member *m, size_t or
 			p += n + 1;
 			continue;
 		}
+		b->last_dir = d;
+		b->last_path = m->path;
+		b->last_plen = plen;
 		/* a directory may be named again, and a file or link's parents before it */
 		if (k->type == 'd' && m->type == 'd') {
 			k->mode = m->mode;
@@ -231,8 +268,32 @@ static int kid_cmp(const void *a, const void *b)
 	return name_cmp_n(x->name, x->nlen, y->name, y->nlen);
 }
 
-/* Every directory's entries in name order; an explicit stack, since an archive's depth is its own to choose. */
-static int sort_dirs(struct mt_node *root)
+/* The path of @n beneath the root into @buf. */
+static void node_path(const struct mt_node *n, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	for (const struct mt_node *p = n; p && p->parent; p = p->parent)
+		len += p->nlen + (p != n);
+	if (len >= size) {
+		snprintf(buf, size, "%s", n->name);
+		return;
+	}
+	buf[len] = '\0';
+	for (const struct mt_node *p = n; p && p->parent; p = p->parent) {
+		len -= p->nlen;
+		memcpy(buf + len, p->name, p->nlen);
+		if (len)
+			buf[--len] = '/';
+	}
+}
+
+/*
+ * Every directory's entries in name order (an explicit stack, since an
+ * archive's depth is its own to choose); two entries of one name are a
+ * member given twice, or a file with members beneath it.
+ */
+static int sort_dirs(struct mt_node *root, char *err, size_t errlen)
 {
 	struct mt_node **stack = NULL;
 	size_t n = 0, cap = 0;
@@ -240,6 +301,17 @@ static int sort_dirs(struct mt_node *root)
 	for (struct mt_node *d = root;; d = stack[--n]) {
 		if (d->nkids > 1)
 			qsort(d->kids, d->nkids, sizeof(*d->kids), kid_cmp);
+		for (uint32_t i = 1; i < d->nkids; i++)
+			if (!kid_cmp(&d->kids[i - 1], &d->kids[i])) {
+				char path[PATH_LIMIT];
+
+				node_path(d->kids[i], path, sizeof(path));
+				snprintf(err, errlen, "member \"%s\": %s", path,
+					 d->kids[i]->type == 'd' || d->kids[i - 1]->type == 'd' ? "a file, and members beneath it"
+												 : "given twice");
+				free(stack);
+				return -EINVAL;
+			}
 		for (uint32_t i = 0; i < d->nkids; i++) {
 			if (d->kids[i]->type != 'd' || !d->kids[i]->nkids)
 				continue;
@@ -270,9 +342,9 @@ int ld_mem_build(const struct mach_tree_member *m, size_t n, struct mt_tree *t, 
 
 	memset(t, 0, sizeof(*t));
 	t->root = (struct mt_node){ .name = "", .type = 'd', .mode = 0555 };
-	/* room for every member and a directory per ten of them, at most half full: no rehash on the way */
+	/* the directories only (a capture has about one per six members), at most half full */
 	b.nslots = 1024;
-	while (b.nslots < n * 2 + n / 4 && b.nslots < ((size_t)1 << 40))
+	while (b.nslots < n / 2 && b.nslots < ((size_t)1 << 40))
 		b.nslots *= 2;
 	b.slots = calloc(b.nslots, sizeof(*b.slots));
 	if (!b.slots)
@@ -289,7 +361,7 @@ int ld_mem_build(const struct mach_tree_member *m, size_t n, struct mt_tree *t, 
 	}
 	free(b.slots);
 	if (!rc)
-		rc = sort_dirs(&t->root);
+		rc = sort_dirs(&t->root, err, errlen);
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
 	if (rc)

@@ -27,34 +27,10 @@
 #include "../util/vec.h"
 #include "load_int.h"
 #include "uprocfs/load.h"
-#include "walk.h"
+#include "walk_pid.h"
 
 /* Files one process may lose to disagreements before it is left out whole (each loss builds it again). */
 #define MAX_DROPS 64
-
-/* One file of one attempt at a pid. */
-struct slot {
-	char rel[80];
-	pid_t tid;          /* 0: /proc/<pid>/X, else task/<tid>/X */
-	const struct mach_ld_name *f;
-	uint32_t inst;      /* a collection's instance (fd/<inst>) */
-	size_t off, len;
-	int rc;
-	char *why;          /* left out of the last build: why (malloc'd) */
-};
-
-/* One attempt at reading a process: its threads, then its files. */
-struct attempt {
-	pid_t pid;
-	pid_t *tids;
-	size_t ntids;
-	bool listed;        /* task/ was listed: the tids are every thread */
-	int tasks_rc;       /* why it was not */
-	struct slot *s;
-	size_t n, cap;
-	struct listing *l;
-	size_t nl, lcap;
-};
 
 /* @s at @p (which has room: names of the table, ids), then the NUL; the end. */
 static char *put_str(char *p, const char *s)
@@ -182,16 +158,6 @@ static int make_slots(struct walk *w, struct attempt *a)
 }
 
 /*
- * The live kernel said the task has none of this file (a zombie's
- * mountinfo: EINVAL).  Not of a collection's entry: an fd/N that vanished
- * was closed since the listing.
- */
-static bool absent(const struct walk *w, const struct slot *x)
-{
-	return w->live && x->rc && x->rc == x->f->absent_rc && !mach_ld_kind_coll(x->f->kind);
-}
-
-/*
  * A link that does not resolve (a zombie's cwd, a kernel thread's exe)
  * has no target: that is what it shows, not a file that is missing.
  */
@@ -259,6 +225,8 @@ static int attempt_read(struct walk *w, struct attempt *a, const char **skip)
 		}
 		if (x->f->link)
 			rc = ld_walk_readlink(w, x->rel, &x->off, &x->len);
+		else if (w->mem)
+			rc = ld_walk_peek(w, x->rel, &x->ext, &x->len);
 		else
 			rc = ld_walk_read(w, x->rel, &x->off, &x->len);
 		if (rc == -ENOBUFS)
@@ -301,7 +269,7 @@ static uint64_t attempt_hash(const struct walk *w, const struct attempt *a)
 
 	for (size_t i = 0; i < a->n; i++) {
 		const struct slot *x = &a->s[i];
-		const unsigned char *p = (const unsigned char *)w->arena.buf + x->off;
+		const unsigned char *p = (const unsigned char *)slot_text(w, x);
 
 		h = (h ^ (uint64_t)(unsigned int)x->rc) * 1099511628211ull;
 		h = (h ^ x->len) * 1099511628211ull;
@@ -321,55 +289,12 @@ static const char *read_failure(const struct walk *w, const struct slot *x)
 	return x->rc == -ENOTDIR ? "not beneath a directory" : strerror(-x->rc);
 }
 
-/* Whether slot @x goes into the build: read, and not left out. */
-static bool usable(const struct walk *w, const struct slot *x)
-{
-	return !x->rc && !x->why && !absent(w, x);
-}
-
 /* @msg with @prefix into a new string for a slot's why; NULL on ENOMEM. */
 static char *why_of(const char *prefix, const char *msg)
 {
 	char *s = NULL;
 
 	return asprintf(&s, "%s%s", prefix, msg) < 0 ? NULL : s;
-}
-
-/*
- * Parse @a's usable files into @lp.  On a final build a file that does not
- * parse is left out with its error; otherwise its error is returned (the
- * live kernel reads the process again).
- */
-static int parse_slots(struct walk *w, struct attempt *a, struct ld_pid *lp, bool final)
-{
-	int rc = 0;
-
-	for (size_t i = 0; i < a->nl && !rc; i++) {
-		const struct listing *l = &a->l[i];
-		struct ld_task *t = l->tid ? ld_pid_task(lp, l->tid) : &lp->whole;
-
-		if (!l->rc)
-			rc = t ? ld_misc_listing(&t->misc, l->f->kind, l->insts, l->n) : -ENOMEM;
-	}
-	for (size_t i = 0; i < a->n && !rc; i++) {
-		struct slot *x = &a->s[i];
-		char path[4200];
-
-		if (absent(w, x)) {
-			rc = ld_pid_absent(lp, x->f->kind, x->tid);
-			continue;
-		}
-		if (!usable(w, x))
-			continue;
-		ld_walk_path(w, x->rel, path, sizeof(path));
-		rc = ld_pid_file(lp, x->f->kind, x->tid, x->inst, path, w->arena.buf + x->off, x->len,
-				 w->err, w->errlen);
-		if (rc == -EINVAL && final) {
-			x->why = strdup(w->err);
-			rc = x->why ? 0 : -ENOMEM;
-		}
-	}
-	return rc;
 }
 
 /* Whether @lp has what says what the task is: the leader's status or stat, from either directory. */
@@ -475,7 +400,9 @@ static int build_once(struct walk *w, struct attempt *a, bool final, long *pick,
 		      size_t rlen)
 {
 	struct ld_pid *lp = ld_pid_new(a->pid);
+	struct netgroup *gs = NULL;
 	struct ld_blame blame;
+	size_t ng = 0;
 	int rc = 0;
 
 	if (!lp)
@@ -486,7 +413,9 @@ static int build_once(struct walk *w, struct attempt *a, bool final, long *pick,
 		if (!ld_pid_task(lp, a->tids[i]))
 			rc = -ENOMEM;
 	if (!rc)
-		rc = parse_slots(w, a, lp, final);
+		rc = ld_walk_net_groups(w, a, &gs, &ng);
+	if (!rc)
+		rc = ld_walk_parse_slots(w, a, lp, final, gs, ng);
 	if (!rc && !has_identity(lp)) {
 		snprintf(reason, rlen, "not loaded: neither %d/status nor %d/stat was, so nothing says what the "
 			 "task is", (int)a->pid, (int)a->pid);
@@ -498,7 +427,10 @@ static int build_once(struct walk *w, struct attempt *a, bool final, long *pick,
 		w->ld->blame = NULL;
 		/* the blamed paths are the records': pick while they live */
 		*pick = rc == -EINVAL || rc == -ENOTSUP ? blame_pick(w, a, &blame) : -1;
+		if (!rc)
+			rc = ld_walk_net_groups_learn(w, a, gs, ng);
 	}
+	free(gs);
 	ld_pid_free(lp);
 	return rc;
 }
@@ -597,7 +529,7 @@ static int report_pid(struct walk *w, const struct attempt *a, const char *reaso
 		if (why)
 			rc = ld_walk_report(w, x->rel, MACH_LOAD_SKIPPED, why, NULL, 0);
 		else
-			rc = ld_walk_report(w, x->rel, MACH_LOAD_OK, NULL, w->arena.buf + x->off, x->len);
+			rc = ld_walk_report(w, x->rel, MACH_LOAD_OK, NULL, slot_text(w, x), x->len);
 	}
 	free(sorted);
 	return rc;

@@ -132,6 +132,20 @@ static int mem_readlink(struct walk *w, const char *rel, size_t *off, size_t *le
 	return 0;
 }
 
+int ld_walk_peek(struct walk *w, const char *rel, const char **data, size_t *len)
+{
+	const struct mt_node *node;
+	int rc = ld_mem_file(w->mem, rel, UF_LIMIT_DEFAULT, &node);
+
+	*data = NULL;
+	*len = 0;
+	if (rc)
+		return rc;
+	*data = node->data;
+	*len = node->len;
+	return 0;
+}
+
 int ld_walk_readlink(struct walk *w, const char *rel, size_t *off, size_t *len)
 {
 	struct arena *a = &w->arena;

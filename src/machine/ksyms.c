@@ -14,17 +14,24 @@
 
 #include "uprocfs/machine.h"
 
-/* The mnemonics of fs/proc/task_mmu.c show_smap_vma_flags, Linux 6.18 x86_64. */
+/*
+ * The mnemonics of fs/proc/task_mmu.c show_smap_vma_flags, Linux 6.18 x86_64:
+ * "sd" too, which kernels built with CONFIG_MEM_SOFT_DIRTY print (most
+ * distributions'; not the reference VM's, which never sets the bit), and "dw",
+ * which kernels before 5.15 printed at a bit 6.18 leaves unused.
+ */
 static const char *const vm_flag_names[MACH_NR_VM_BITS] = {
 	[MACH_VMB_READ] = "rd", [MACH_VMB_WRITE] = "wr", [MACH_VMB_EXEC] = "ex",
 	[MACH_VMB_SHARED] = "sh", [MACH_VMB_MAYREAD] = "mr", [MACH_VMB_MAYWRITE] = "mw",
 	[MACH_VMB_MAYEXEC] = "me", [MACH_VMB_MAYSHARE] = "ms", [MACH_VMB_GROWSDOWN] = "gd",
-	[MACH_VMB_UFFD_MISSING] = "um", [MACH_VMB_PFNMAP] = "pf", [MACH_VMB_UFFD_WP] = "uw",
+	[MACH_VMB_UFFD_MISSING] = "um", [MACH_VMB_PFNMAP] = "pf", [MACH_VMB_DENYWRITE] = "dw",
+	[MACH_VMB_UFFD_WP] = "uw",
 	[MACH_VMB_LOCKED] = "lo", [MACH_VMB_IO] = "io", [MACH_VMB_SEQ_READ] = "sr",
 	[MACH_VMB_RAND_READ] = "rr", [MACH_VMB_DONTCOPY] = "dc", [MACH_VMB_DONTEXPAND] = "de",
 	[MACH_VMB_LOCKONFAULT] = "lf", [MACH_VMB_ACCOUNT] = "ac", [MACH_VMB_NORESERVE] = "nr",
 	[MACH_VMB_HUGETLB] = "ht", [MACH_VMB_SYNC] = "sf", [MACH_VMB_ARCH_1] = "ar",
-	[MACH_VMB_WIPEONFORK] = "wf", [MACH_VMB_DONTDUMP] = "dd", [MACH_VMB_MIXEDMAP] = "mm",
+	[MACH_VMB_WIPEONFORK] = "wf", [MACH_VMB_DONTDUMP] = "dd", [MACH_VMB_SOFTDIRTY] = "sd",
+	[MACH_VMB_MIXEDMAP] = "mm",
 	[MACH_VMB_HUGEPAGE] = "hg", [MACH_VMB_NOHUGEPAGE] = "nh", [MACH_VMB_MERGEABLE] = "mg",
 	[MACH_VMB_PKEY_BIT0] = "", [MACH_VMB_PKEY_BIT0 + 1] = "", [MACH_VMB_PKEY_BIT0 + 2] = "",
 	[MACH_VMB_PKEY_BIT0 + 3] = "", [MACH_VMB_SHADOW_STACK] = "ss", [MACH_VMB_UFFD_MINOR] = "ui",

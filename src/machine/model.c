@@ -173,6 +173,7 @@ void mach_profile_default(struct mach_profile *p)
 	for (unsigned int i = 0; i < MACH_NR_VMSTAT; i++)
 		p->vmstat_order[i] = (uint16_t)i;
 	mach_sys_profile_default(&p->sys);
+	mach_smaps_profile_default(&p->smaps);
 }
 
 /*

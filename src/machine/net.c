@@ -166,7 +166,7 @@ static bool counters_equal(const struct mach_net *a, const struct mach_net *b)
 
 bool mach_net_equal(const struct mach_net *a, const struct mach_net *b)
 {
-	if (a->ndevs != b->ndevs || a->ninet != b->ninet || a->ninet6 != b->ninet6 ||
+	if (a->ino != b->ino || a->ndevs != b->ndevs || a->ninet != b->ninet || a->ninet6 != b->ninet6 ||
 	    a->nroutes != b->nroutes || a->nneigh != b->nneigh || a->nsocks != b->nsocks ||
 	    a->nsoftnet != b->nsoftnet || a->ip_forward != b->ip_forward ||
 	    a->ip_default_ttl != b->ip_default_ttl || !sockstat_equal(&a->sockstat, &b->sockstat) ||

@@ -5,12 +5,16 @@
  *
  * Mirrors fs/proc/task_mmu.c of Linux 6.18: show_smap (the maps line, the
  * sizes, __show_smap's counters, THPeligible and show_smap_vma_flags) and
- * show_smaps_rollup.  Every counter line is a 16-character label and the
- * kB value right-aligned in 8 (SEQ_PUT_DEC), except Private_Hugetlb, whose
- * 17-character label takes a width of 7.  Proportional sizes are kept in
- * the MACH_PSS_SHIFT fixed point and truncated only when printed, so the
- * rollup, which sums them first, may exceed the sum of the per-VMA lines.
- * There is no ProtectionKey line: the reference CPU has no OSPKE.
+ * show_smaps_rollup, and of the kernels before it as the machine's smaps
+ * profile says (mach_vm.h): which counter lines, where the page sizes go
+ * (after SwapPss before 4.14), THPeligible's format, what Locked counts,
+ * ProtectionKey.  Every counter line is a 16-character label and the kB
+ * value right-aligned in 8 (SEQ_PUT_DEC), except Private_Hugetlb, whose
+ * 17-character label takes a width of 7 (and 5.4-5.8's FilePmdMapped, one
+ * short).  Proportional sizes are kept in the MACH_PSS_SHIFT fixed point
+ * and truncated only when printed, so the rollup, which sums them first,
+ * may exceed the sum of the per-VMA lines.  The reference CPU has no
+ * OSPKE: its profile prints no ProtectionKey.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -23,126 +27,109 @@
 #define KB(bytes) ((bytes) >> 10)
 #define PSS_KB(fixed) (((fixed) >> MACH_PSS_SHIFT) >> 10)
 
-/*
- * A label, with the end of the line before it, and a kB value in 8 columns:
- * __show_smap's SEQ_PUT_DEC.  A macro, so that each label is a constant
- * whose length and copy the compiler folds.
- */
-#define put_kb(m, label, kb) seq_put_decimal_ull_width(m, label, kb, 8)
-
-/*
- * The fast path of the counters: every line is 28 bytes (a label padded to
- * 16, the value right-aligned in 8 — Private_Hugetlb's 17 and 7 — and " kB\n")
- * while each value has fewer digits than its width.  Each line is then two
- * fixed-size copies, the padded label and "       0 kB\n", and the value's
- * digits written in place from the right.
- */
-#define LINE 28
-#define NLINES 22
-
-/* The labels padded to 16: the Pss_Anon, _File and _Shmem of the rollup are 3 to 5. */
-static const char counter_labels[NLINES][17] = {
-	"Rss:            ", "Pss:            ", "Pss_Dirty:      ", "Pss_Anon:       ", "Pss_File:       ",
-	"Pss_Shmem:      ", "Shared_Clean:   ", "Shared_Dirty:   ", "Private_Clean:  ", "Private_Dirty:  ",
-	"Referenced:     ", "Anonymous:      ", "KSM:            ", "LazyFree:       ", "AnonHugePages:  ",
-	"ShmemPmdMapped: ", "FilePmdMapped:  ", "Shared_Hugetlb: ", "Private_Hugetlb:", "Swap:           ",
-	"SwapPss:        ", "Locked:         ",
-};
-
-/* The values in printed order (the rollup's with Pss_Anon, _File and _Shmem); how many. */
-static unsigned int counter_values(const struct mach_mss *s, uint64_t pss_locked, bool rollup,
-				   uint64_t v[NLINES])
+/* Line @l's kB: of @vma's record (NULL: the rollup's), from the counters @s and the Locked pss @locked. */
+static uint64_t line_kb(const struct mach_vma *vma, const struct mach_mss *s, uint64_t locked, unsigned int l)
 {
-	unsigned int n = 0;
-
-	v[n++] = KB(s->resident);
-	v[n++] = PSS_KB(s->pss);
-	v[n++] = PSS_KB(s->pss_dirty);
-	if (rollup) {
-		v[n++] = PSS_KB(s->pss_anon);
-		v[n++] = PSS_KB(s->pss_file);
-		v[n++] = PSS_KB(s->pss_shmem);
+	switch ((enum mach_smaps_line)l) {
+	case MACH_SML_SIZE: return vma ? KB(vma->end - vma->start) : 0;
+	case MACH_SML_KPAGE:
+	case MACH_SML_MMUPAGE: return vma ? vma->pagesize_kb : 0;
+	case MACH_SML_RSS: return KB(s->resident);
+	case MACH_SML_PSS: return PSS_KB(s->pss);
+	case MACH_SML_PSS_DIRTY: return PSS_KB(s->pss_dirty);
+	case MACH_SML_PSS_ANON: return PSS_KB(s->pss_anon);
+	case MACH_SML_PSS_FILE: return PSS_KB(s->pss_file);
+	case MACH_SML_PSS_SHMEM: return PSS_KB(s->pss_shmem);
+	case MACH_SML_SHARED_CLEAN: return KB(s->shared_clean);
+	case MACH_SML_SHARED_DIRTY: return KB(s->shared_dirty);
+	case MACH_SML_PRIVATE_CLEAN: return KB(s->private_clean);
+	case MACH_SML_PRIVATE_DIRTY: return KB(s->private_dirty);
+	case MACH_SML_REFERENCED: return KB(s->referenced);
+	case MACH_SML_ANONYMOUS: return KB(s->anonymous);
+	case MACH_SML_KSM: return KB(s->ksm);
+	case MACH_SML_LAZYFREE: return KB(s->lazyfree);
+	case MACH_SML_ANON_THP: return KB(s->anonymous_thp);
+	case MACH_SML_SHMEM_PMD: return KB(s->shmem_thp);
+	case MACH_SML_FILE_PMD: return KB(s->file_thp);
+	case MACH_SML_SHARED_HUGETLB: return KB(s->shared_hugetlb);
+	case MACH_SML_PRIVATE_HUGETLB: return KB(s->private_hugetlb);
+	case MACH_SML_SWAP: return KB(s->swap);
+	case MACH_SML_SWAP_PSS: return PSS_KB(s->swap_pss);
+	case MACH_SML_LOCKED: return PSS_KB(locked);
+	case MACH_NR_SML: break;
 	}
-	v[n++] = KB(s->shared_clean);
-	v[n++] = KB(s->shared_dirty);
-	v[n++] = KB(s->private_clean);
-	v[n++] = KB(s->private_dirty);
-	v[n++] = KB(s->referenced);
-	v[n++] = KB(s->anonymous);
-	v[n++] = KB(s->ksm);
-	v[n++] = KB(s->lazyfree);
-	v[n++] = KB(s->anonymous_thp);
-	v[n++] = KB(s->shmem_thp);
-	v[n++] = KB(s->file_thp);
-	v[n++] = KB(s->shared_hugetlb);
-	v[n++] = KB(s->private_hugetlb);
-	v[n++] = KB(s->swap);
-	v[n++] = PSS_KB(s->swap_pss);
-	v[n++] = PSS_KB(pss_locked);
-	return n;
+	return 0;
 }
 
-/* The lines at the buffer's end with every value in its width: false (nothing written) otherwise. */
-static bool counters_fast(struct seq_file *m, const uint64_t *v, unsigned int n, bool rollup)
+/* One line as it lays out: the padded label, the value's width, the value. */
+struct line {
+	const char *label;
+	unsigned int len, width;
+	uint64_t v;
+};
+
+/*
+ * The fast path of the counters, while each value has fewer digits than
+ * its width: the padded label copied, the width filled with spaces, the
+ * digits written in place from the right, " kB\n".  False (nothing
+ * written) when a value is too wide or the buffer too short.
+ */
+static bool counters_fast(struct seq_file *m, const struct line *ln, unsigned int n)
 {
+	static const uint64_t limit[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
+	size_t need = 0;
 	char *out;
 
-	if (m->size - m->count <= n * LINE)
-		return false;
-	for (unsigned int i = 0; i < n; i++)
-		if (v[i] >= (i == n - 4 ? 10000000u : 100000000u))
+	for (unsigned int i = 0; i < n; i++) {
+		if (ln[i].v >= limit[ln[i].width])
 			return false;
-	out = m->buf + m->count;
-	for (unsigned int i = 0; i < n; i++, out += LINE) {
-		/* the per-VMA record has no Pss_Anon, Pss_File or Pss_Shmem */
-		unsigned int label = i < 3 || rollup ? i : i + 3;
-		char *p = out + 24;
-
-		memcpy(out, counter_labels[label], 16);
-		memcpy(out + 16, "       0 kB\n", 12);
-		for (uint64_t x = v[i]; x; x /= 10)
-			*--p = (char)('0' + x % 10);
+		need += ln[i].len + ln[i].width + 4;
 	}
-	m->count += n * LINE;
+	if (m->size - m->count <= need)
+		return false;
+	out = m->buf + m->count;
+	for (unsigned int i = 0; i < n; i++) {
+		char *p;
+
+		memcpy(out, ln[i].label, ln[i].len);
+		out += ln[i].len;
+		memset(out, ' ', ln[i].width);
+		out += ln[i].width;
+		p = out;
+		if (!ln[i].v)
+			p[-1] = '0';
+		for (uint64_t x = ln[i].v; x; x /= 10)
+			*--p = (char)('0' + x % 10);
+		memcpy(out, " kB\n", 4);
+		out += 4;
+	}
+	m->count += need;
 	return true;
 }
 
 /*
- * __show_smap: the counters of one VMA or of the whole mm (@rollup adds
- * the split of Pss by kind).  @pss_locked is the pss of VM_LOCKED memory.
+ * __show_smap (and before 4.14 the one printf of show_smap): the lines of
+ * one VMA's record, @vma, or of the whole mm (@vma NULL: the rollup) as
+ * the profile @p prints them, from the counters @s and the Locked pss.
  */
-static void show_smap_counters(struct seq_file *m, const struct mach_mss *s, uint64_t pss_locked,
-			       bool rollup)
+static void show_smap_counters(struct seq_file *m, const struct mach_smaps_profile *p, const struct mach_vma *vma,
+			       const struct mach_mss *s, uint64_t locked)
 {
-	uint64_t v[NLINES];
+	unsigned char ids[MACH_NR_SML];
+	struct line ln[MACH_NR_SML];
+	unsigned int n = mach_smaps_lines(p, !vma, ids);
 
-	if (counters_fast(m, v, counter_values(s, pss_locked, rollup, v), rollup))
-		return;
-	put_kb(m, "Rss:            ", KB(s->resident));
-	put_kb(m, " kB\nPss:            ", PSS_KB(s->pss));
-	put_kb(m, " kB\nPss_Dirty:      ", PSS_KB(s->pss_dirty));
-	if (rollup) {
-		put_kb(m, " kB\nPss_Anon:       ", PSS_KB(s->pss_anon));
-		put_kb(m, " kB\nPss_File:       ", PSS_KB(s->pss_file));
-		put_kb(m, " kB\nPss_Shmem:      ", PSS_KB(s->pss_shmem));
+	for (unsigned int i = 0; i < n; i++) {
+		ln[i].label = mach_smaps_label(p, (enum mach_smaps_line)ids[i], &ln[i].width);
+		ln[i].len = (unsigned int)strlen(ln[i].label);
+		ln[i].v = line_kb(vma, s, locked, ids[i]);
 	}
-	put_kb(m, " kB\nShared_Clean:   ", KB(s->shared_clean));
-	put_kb(m, " kB\nShared_Dirty:   ", KB(s->shared_dirty));
-	put_kb(m, " kB\nPrivate_Clean:  ", KB(s->private_clean));
-	put_kb(m, " kB\nPrivate_Dirty:  ", KB(s->private_dirty));
-	put_kb(m, " kB\nReferenced:     ", KB(s->referenced));
-	put_kb(m, " kB\nAnonymous:      ", KB(s->anonymous));
-	put_kb(m, " kB\nKSM:            ", KB(s->ksm));
-	put_kb(m, " kB\nLazyFree:       ", KB(s->lazyfree));
-	put_kb(m, " kB\nAnonHugePages:  ", KB(s->anonymous_thp));
-	put_kb(m, " kB\nShmemPmdMapped: ", KB(s->shmem_thp));
-	put_kb(m, " kB\nFilePmdMapped:  ", KB(s->file_thp));
-	put_kb(m, " kB\nShared_Hugetlb: ", KB(s->shared_hugetlb));
-	seq_put_decimal_ull_width(m, " kB\nPrivate_Hugetlb: ", KB(s->private_hugetlb), 7);
-	put_kb(m, " kB\nSwap:           ", KB(s->swap));
-	put_kb(m, " kB\nSwapPss:        ", PSS_KB(s->swap_pss));
-	put_kb(m, " kB\nLocked:         ", PSS_KB(pss_locked));
-	seq_puts(m, " kB\n");
+	if (counters_fast(m, ln, n))
+		return;
+	for (unsigned int i = 0; i < n; i++) {
+		seq_put_decimal_ull_width(m, ln[i].label, ln[i].v, ln[i].width);
+		seq_puts(m, " kB\n");
+	}
 }
 
 /* "xx " for each vm_flags bit: its mnemonic, "??" for bits unnamed, "" for the protection key's. */
@@ -173,17 +160,38 @@ static void show_smap_vma_flags(struct seq_file *m, uint64_t flags)
 	seq_putc(m, '\n');
 }
 
+/* THPeligible in the format of the profile's era. */
+static void show_thp_eligible(struct seq_file *m, unsigned int format, bool eligible)
+{
+	switch ((enum mach_smaps_thp)format) {
+	case MACH_SMAPS_THP_NONE:
+		return;
+	case MACH_SMAPS_THP_PLAIN:
+		seq_puts(m, eligible ? "THPeligible:    1\n" : "THPeligible:    0\n");
+		return;
+	case MACH_SMAPS_THP_TABS:
+		seq_puts(m, eligible ? "THPeligible:\t\t1\n" : "THPeligible:\t\t0\n");
+		return;
+	case MACH_SMAPS_THP_WIDE:
+		seq_puts(m, eligible ? "THPeligible:           1\n" : "THPeligible:           0\n");
+		return;
+	}
+}
+
 static int show_smap(struct seq_file *m, void *v)
 {
+	const struct pfs_ctx *c = m->private;
+	const struct mach_smaps_profile *p = &c->mach->profile.smaps;
 	const struct mach_vma *vma = v;
 
 	pfs_show_map_vma(m, vma);
-	put_kb(m, "Size:           ", KB(vma->end - vma->start));
-	put_kb(m, " kB\nKernelPageSize: ", vma->pagesize_kb);
-	put_kb(m, " kB\nMMUPageSize:    ", vma->pagesize_kb);
-	seq_puts(m, " kB\n");
-	show_smap_counters(m, &vma->mss, mach_vma_pss_locked(vma), false);
-	seq_puts(m, vma->thp_eligible ? "THPeligible:           1\n" : "THPeligible:           0\n");
+	show_smap_counters(m, p, vma, &vma->mss, mach_smaps_locked(NULL, vma, p->locked));
+	show_thp_eligible(m, p->thp, vma->thp_eligible);
+	/* arch_pkeys_enabled(): the key is VmFlags' bits 32-35, which the flags line leaves out */
+	if (p->pkey) {
+		seq_put_decimal_ull_width(m, "ProtectionKey:  ", (vma->flags >> MACH_VMB_PKEY_BIT0) & 0xf, 8);
+		seq_putc(m, '\n');
+	}
 	show_smap_vma_flags(m, vma->flags);
 	return 0;
 }
@@ -204,6 +212,7 @@ const struct seq_operations pfs_pid_smaps_ops = {
 int pfs_show_pid_smaps_rollup(struct seq_file *m, void *v)
 {
 	const struct pfs_ctx *c = m->private;
+	const struct mach_smaps_profile *p = &c->mach->profile.smaps;
 	const struct mach_mm *mm = c->proc->mm;
 	struct mach_vma header = { .kind = MACH_VMA_ANON };
 	struct mach_mss sum;
@@ -213,9 +222,11 @@ int pfs_show_pid_smaps_rollup(struct seq_file *m, void *v)
 	if (!mm)
 		return -ESRCH; /* the open refuses it first (PFS_ACC_NEED_MM) */
 	mach_mm_rollup(mm, &sum, &pss_locked, &header.start, &header.end);
+	if (p->locked != MACH_SMAPS_LOCKED_PSS)
+		pss_locked = mach_smaps_locked(mm, NULL, p->locked);
 	pfs_show_vma_header_prefix(m, &header);
 	seq_pad(m, ' ');
 	seq_puts(m, "[rollup]\n");
-	show_smap_counters(m, &sum, pss_locked, true);
+	show_smap_counters(m, p, NULL, &sum, pss_locked);
 	return 0;
 }

@@ -14,8 +14,8 @@
  * 4.14.y; neither is modelled.
  *
  * Sources: the kernel's own vmstat_text[], task_state()/task_mem(),
- * show_stat() and show_schedstat() of each era, the commit titles named
- * below, and real files of 3.2, 3.13, 4.14, 4.18, 5.8, 5.10, 6.12, 6.15
+ * show_stat(), show_schedstat() and show_smap() of each era, the commit
+ * titles named below, and real files of 3.2, 3.13, 4.14, 4.18, 5.8, 5.10, 6.12, 6.15
  * and 6.18 (tests/golden/corpus-*).  Where a version is known only to lie
  * between two of the supported ones, it is the earliest release the
  * evidence allows; that changes no supported version's files.
@@ -335,6 +335,44 @@ const struct sy_kfact sy_kfacts[] = {
 	F(SY_KF_PRESSURE, KV(4, 20), 0),
 	/* "psi: Add PSI_CPU_FULL state" (5.13) */
 	F(SY_KF_PRESSURE_CPU_FULL, KV(5, 13), 0),
+
+	/* ---- /proc/<pid>/smaps and smaps_rollup (show_smap, __show_smap) ---- */
+	/* SwapPss, the swap slots shared like pages (4.3) */
+	F(SY_KF_SM_SWAP_PSS, KV(4, 3), 0),
+	/* Shared_Hugetlb and Private_Hugetlb: hugetlb pages, which Rss leaves out (4.4) */
+	F(SY_KF_SM_HUGETLB, KV(4, 4), 0),
+	/* ShmemPmdMapped, with the shmem huge pages (4.8) */
+	F(SY_KF_SM_SHMEM_PMD, KV(4, 8), 0),
+	/* LazyFree: MADV_FREE'd pages reclaim may drop (4.12) */
+	F(SY_KF_SM_LAZYFREE, KV(4, 12), 0),
+	/*
+	 * "mm: add /proc/pid/smaps_rollup" put the page sizes first (4.14) and
+	 * printed every mapping's Pss as Locked until "mm: /proc/pid/smaps:
+	 * factor out mem stats gathering" (4.19), whose rollup summed, at each
+	 * locked mapping, the pss so far, until "mm: proc: smaps_rollup: Fix
+	 * pss_locked calculation" (5.0)
+	 */
+	F(SY_KF_SM_ROLLUP, KV(4, 14), 0), F(SY_KF_SM_LOCKED_ALL, KV(4, 14), KV(4, 19)),
+	F(SY_KF_SM_LOCKED_RUNNING, KV(4, 19), KV(5, 0)),
+	/* "mm, thp, proc: report THP eligibility for each vma" (5.0) */
+	F(SY_KF_SM_THP, KV(5, 0), 0),
+	/*
+	 * "mm: thp: fix false negative of shmem vma's THP eligibility" printed
+	 * it after two tabs (5.3), "/proc/PID/smaps: consistent whitespace
+	 * output format" after spaces again (5.9), "mm,thp: fix smaps
+	 * THPeligible output alignment" in the value's column (6.6)
+	 */
+	F(SY_KF_SM_THP_TABS, KV(5, 3), KV(5, 9)), F(SY_KF_SM_THP_WIDE, KV(6, 6), 0),
+	/* "mm: smaps: split PSS into components" (5.3) */
+	F(SY_KF_SM_PSS_SPLIT, KV(5, 3), 0),
+	/* "mm,thp: stats for file backed THP", its label a column short until 5.9 (above) (5.4) */
+	F(SY_KF_SM_FILE_PMD, KV(5, 4), 0), F(SY_KF_SM_FILE_PMD_NARROW, KV(5, 4), KV(5, 9)),
+	/* "mm/smaps: add Pss_Dirty" (6.0) */
+	F(SY_KF_SM_PSS_DIRTY, KV(6, 0), 0),
+	/* "proc/ksm: add ksm stats to /proc/pid/smaps" (6.7) */
+	F(SY_KF_SM_KSM, KV(6, 7), 0),
+	/* "mm: remove VM_DENYWRITE" (5.15): before, the exec'd ELF files' mappings print "dw" */
+	F(SY_KF_DENYWRITE, 0, KV(5, 15)),
 };
 
 const size_t sy_nkfacts = sizeof(sy_kfacts) / sizeof(sy_kfacts[0]);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "synth_int.h"
 
 bool sy_kfact_holds(const struct sy_kfact *f, unsigned int v)
@@ -173,6 +174,52 @@ static void apply_tasks(struct mach_machine *m, const bool *have)
 	}
 }
 
+/*
+ * Before 5.15 the ELF loader mapped the executable and its interpreter
+ * MAP_DENYWRITE, and each of their mappings kept VM_DENYWRITE ("dw"), the
+ * ones mprotect later split off too.
+ */
+static void deny_write(struct mach_machine *m)
+{
+	for (size_t i = 0; i < m->nprocs; i++) {
+		struct mach_mm *mm = m->procs[i].mm;
+
+		for (size_t k = 0; mm && k < mm->nvmas; k++) {
+			struct mach_vma *v = &mm->vmas[k];
+
+			if (v->kind == MACH_VMA_FILE && v->name &&
+			    ((mm->exe && !strcmp(v->name, mm->exe)) ||
+			     (v->inode == LD_SO_INODE && !strcmp(v->name, LD_SO_PATH))))
+				v->flags |= MACH_VM_BIT(MACH_VMB_DENYWRITE);
+		}
+	}
+}
+
+/* The smaps lines and formats of the kernel (mach_vm.h). */
+static void apply_smaps(struct mach_machine *m, const bool *have)
+{
+	static const struct { unsigned char fact; unsigned char bit; } lines[] = {
+		{ SY_KF_SM_SWAP_PSS, MACH_SMAPS_SWAP_PSS }, { SY_KF_SM_HUGETLB, MACH_SMAPS_HUGETLB },
+		{ SY_KF_SM_SHMEM_PMD, MACH_SMAPS_SHMEM_PMD }, { SY_KF_SM_LAZYFREE, MACH_SMAPS_LAZYFREE },
+		{ SY_KF_SM_PSS_SPLIT, MACH_SMAPS_PSS_SPLIT }, { SY_KF_SM_FILE_PMD, MACH_SMAPS_FILE_PMD },
+		{ SY_KF_SM_PSS_DIRTY, MACH_SMAPS_PSS_DIRTY }, { SY_KF_SM_KSM, MACH_SMAPS_KSM },
+	};
+	struct mach_smaps_profile *p = &m->profile.smaps;
+
+	p->lines = 0;
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		if (have[lines[i].fact])
+			p->lines |= lines[i].bit;
+	p->sizes_first = p->rollup = have[SY_KF_SM_ROLLUP];
+	p->locked = have[SY_KF_SM_LOCKED_ALL] ? MACH_SMAPS_LOCKED_ALL :
+		    have[SY_KF_SM_LOCKED_RUNNING] ? MACH_SMAPS_LOCKED_RUNNING : MACH_SMAPS_LOCKED_PSS;
+	p->thp = !have[SY_KF_SM_THP] ? MACH_SMAPS_THP_NONE : have[SY_KF_SM_THP_TABS] ? MACH_SMAPS_THP_TABS :
+		 have[SY_KF_SM_THP_WIDE] ? MACH_SMAPS_THP_WIDE : MACH_SMAPS_THP_PLAIN;
+	p->filepmd_narrow = have[SY_KF_SM_FILE_PMD_NARROW];
+	if (have[SY_KF_DENYWRITE])
+		deny_write(m);
+}
+
 static void apply_flags(struct mach_machine *m, const bool *have)
 {
 	struct mach_profile *p = &m->profile;
@@ -204,6 +251,7 @@ static void apply_flags(struct mach_machine *m, const bool *have)
 		m->pressure[MACH_PSI_CPU].has_full = false;
 		memset(&m->pressure[MACH_PSI_CPU].full, 0, sizeof(m->pressure[MACH_PSI_CPU].full));
 	}
+	apply_smaps(m, have);
 	apply_tasks(m, have);
 }
 
@@ -212,7 +260,7 @@ int sy_kernel_finish(struct synth *s)
 	struct mach_machine *m = s->m;
 	struct mach_profile *p = &m->profile;
 	unsigned int v = s->o->kernel;
-	bool have[SY_KF_PRESSURE_CPU_FULL + 1] = { false };
+	bool have[SY_NR_KF] = { false };
 	char err[160];
 	int rc;
 

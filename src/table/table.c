@@ -41,6 +41,12 @@ static bool has_schedstat(const struct pfs_ctx *c)
 	return c->mach->profile.has_schedstat;
 }
 
+/* smaps_rollup came in 4.14: a machine of an older kernel has none */
+static bool has_smaps_rollup(const struct pfs_ctx *c)
+{
+	return c->mach->profile.smaps.rollup;
+}
+
 static bool has_pressure(const struct pfs_ctx *c)
 {
 	return c->mach->pressure[c->arg].present;
@@ -298,7 +304,7 @@ const struct pfs_entry pfs_entries[] = {
 	     .access = PFS_ACC_PTRACE_READ | PFS_ACC_MM),
 	FILE_("smaps_rollup", PT, 0444, pfs_show_pid_smaps_rollup, MACH_LD_PID_SMAPS_ROLLUP,
 	      "show_smaps_rollup", .access = PFS_ACC_PTRACE_READ | PFS_ACC_MM | PFS_ACC_NEED_MM,
-	      .needs = PFS_NEEDS(MACH_LD_PID_SMAPS)),
+	      .needs = PFS_NEEDS(MACH_LD_PID_SMAPS), .exists = has_smaps_rollup),
 	FILE_("wchan", PT, 0444, pfs_show_pid_wchan, MACH_LD_PID_WCHAN, "proc_pid_wchan"),
 	FILE_("stack", PT, 0400, pfs_show_pid_stack, MACH_LD_PID_STACK, "proc_pid_stack",
 	      .access = PFS_ACC_PTRACE_ATTACH | PFS_ACC_CAP_SYS_ADMIN | PFS_ACC_AT_READ),

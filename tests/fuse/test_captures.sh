@@ -3,8 +3,9 @@
 # (issue 14): a partial tree verifies what it has, a damaged or torn file
 # is skipped with path:line and the reason while the rest loads, verify
 # --list and --json report every file, capture refuses to write over
-# anything, and `uprocfs run --machine tree:FILE.tar.zst -- ps aux` lists
-# every process of a 2,000-task capture.
+# anything, archives in each tar format and as a zip load (damaged ones are
+# refused with the reason), and `uprocfs run --machine tree:FILE.tar.zst --
+# ps aux` lists every process of a 2,000-task capture.
 #
 # TAP.  usage: test_captures.sh PATH-TO-uprocfs
 # Every process this starts runs under `timeout` and ends with it.
@@ -95,6 +96,10 @@ timeout -k 5 300 "$UPROCFS" capture --pid $$ -o "$tmp/live.tar.zst" 2>/dev/null
 ok $? "capture --pid \$\$ -o live.tar.zst"
 info=$(tar --zstd -xOf "$tmp/live.tar.zst" --wildcards '*uprocfs-capture' 2>/dev/null)
 ok $(echo "$info" | grep -q "$(uname -r)" && echo 0 || echo 1) "the archive records the kernel release"
+# its proc/ beside sys/ and uprocfs-capture: the /proc tree is proc/, not the directory holding them
+out=$(verify --proc "$tmp/live.tar.zst" --quiet 2>&1)
+set -- $(echo "$out" | counts) x x x
+ok $([ "$2" = 0 ] && [ "$1" -gt 50 ] && echo 0 || echo 1) "the live capture archive verifies: $(echo "$out" | tail -1)"
 # a directory capture keeps /sys's device links as links, so its /sys loads and verifies whole
 timeout -k 5 300 "$UPROCFS" capture --pid $$ "$tmp/livedir" 2>/dev/null
 out=$(verify --proc "$tmp/livedir" --quiet 2>&1)
@@ -110,6 +115,35 @@ ok $([ $? != 0 ] && [ ! -e "$tmp/elsewhere.tar.zst" ] && echo 0 || echo 1) "capt
 mkdir "$tmp/full2" && echo keep >"$tmp/full2/x"
 timeout -k 5 300 "$UPROCFS" capture --pid $$ "$tmp/full2" 2>/dev/null
 ok $([ $? != 0 ] && [ "$(cat "$tmp/full2/x")" = keep ] && echo 0 || echo 1) "capture refuses a non-empty directory"
+
+# Archives of the tree in each tar format (read from the decompressed bytes: tar_read.c), a zip (libarchive's
+# own reader), and ones damaged: truncated, a file given twice, a member beneath a file.
+for fmt in ustar gnu pax v7; do
+	tar -C "$tmp" --format=$fmt -caf "$tmp/sos-$fmt.tar.gz" sos 2>/dev/null
+	out=$(verify --proc "$tmp/sos-$fmt.tar.gz" --quiet 2>&1)
+	ok $? "the sosreport as a $fmt tar verifies: $(echo "$out" | tail -1)"
+done
+(cd "$tmp" && zip -qry sos.zip sos)
+out=$(verify --proc "$tmp/sos.zip" --quiet 2>&1)
+ok $? "the sosreport as a zip verifies: $(echo "$out" | tail -1)"
+tar -C "$tmp" -cf "$tmp/whole.tar" sos
+head -c 30000 "$tmp/whole.tar" >"$tmp/cut.tar"
+out=$(verify --proc "$tmp/cut.tar" --quiet 2>&1)
+ok $([ $? != 0 ] && echo "$out" | grep -q "truncated" && echo 0 || echo 1) "a truncated archive: refused ($out)"
+# tar itself would store the second copy as a hard link: python's tarfile writes both
+python3 - "$tmp" <<'EOF'
+import io, sys, tarfile
+for archive, names in (("twice", ("p/stat", "p/stat")), ("under", ("p/stat", "p/stat/x"))):
+    with tarfile.open(sys.argv[1] + "/" + archive + ".tar", "w") as t:
+        for name in names:
+            i = tarfile.TarInfo(name)
+            i.size = 4
+            t.addfile(i, io.BytesIO(b"cpu\n"))
+EOF
+out=$(verify --proc "$tmp/twice.tar" --quiet 2>&1)
+ok $([ $? != 0 ] && echo "$out" | grep -q "given twice" && echo 0 || echo 1) "an archive giving a file twice: refused ($out)"
+out=$(verify --proc "$tmp/under.tar" --quiet 2>&1)
+ok $([ $? != 0 ] && echo "$out" | grep -q "members beneath it" && echo 0 || echo 1) "an archive with a member beneath a file: refused ($out)"
 
 # 2,000 processes in one archive: ps under run lists every one.
 "$UPROCFS" render --machine synth:cpus=16,tasks=2000,seed=3 --tree "$tmp/big.tar.zst"

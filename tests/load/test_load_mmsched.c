@@ -8,7 +8,9 @@
  * so Pss_Anon is exact while Pss is not; locked pages shared three ways);
  * a synthetic process's files loaded back byte for byte; and each file
  * altered the way a moving task or a foreign kernel alters it, refused
- * with a message naming the file.
+ * with a message naming the file.  smaps of kernels from 3.10 to 6.6 load
+ * as the kernel that wrote them, ProtectionKey lines too; lines edited,
+ * missing or moved are refused.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -85,8 +87,10 @@ static void test_fit(void)
 	/* locked anon pages shared three ways: 16 kB print Pss 5, and Locked 5 */
 	struct ld_smap w[] = { smap(16, 5, 16, 16, true), smap(8, 2, 8, 8, false), smap(8, 8, 0, 0, false) };
 	struct ld_rollup rw = { .path = "8/smaps_rollup" };
+	struct mach_smaps_profile p618;
 	int rc;
 
+	mach_smaps_profile_default(&p618);
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		ro.kb[SM_PSS] += v[i].kb[SM_PSS];
 		ro.kb[SM_PSS_DIRTY] += v[i].kb[SM_PSS_DIRTY];
@@ -94,7 +98,7 @@ static void test_fit(void)
 	}
 	ro.kb[SM_PSS] += 1;
 	ro.kb[SM_PSS_FILE] = ro.kb[SM_PSS] - ro.kb[SM_PSS_ANON];
-	rc = ld_fit_pss(&ms, v, sizeof(v) / sizeof(v[0]), &ro);
+	rc = ld_fit_pss(&ms, v, sizeof(v) / sizeof(v[0]), &ro, &p618);
 	ok(rc == 0 && fits(v, sizeof(v) / sizeof(v[0]), &ro),
 	   "Pss a kB above its lines, Pss_Anon exact: the file pages' fractions carry it");
 	if (rc)
@@ -104,12 +108,12 @@ static void test_fit(void)
 	rw.kb[SM_PSS_ANON] = 8;
 	rw.kb[SM_PSS_FILE] = 8;
 	rw.kb[SM_PSS_DIRTY] = 8;
-	rc = ld_fit_pss(&ms, w, 3, &rw);
+	rc = ld_fit_pss(&ms, w, 3, &rw, &p618);
 	ok(rc == 0 && fits(w, 3, &rw), "locked pages shared three ways: Locked and Pss in thirds");
 	if (rc)
 		diag("%s", err);
 	rw.kb[SM_PSS] = 19; /* beyond what three VMAs' fractions can make up */
-	rc = ld_fit_pss(&ms, w, 3, &rw);
+	rc = ld_fit_pss(&ms, w, 3, &rw, &p618);
 	ok(rc == -ENOTSUP && strstr(err, "8/smaps_rollup: Pss: 19 kB"), "a rollup no fractions explain: refused");
 }
 
@@ -168,7 +172,7 @@ static int load_back(const struct mach_machine *m, const struct pset *s, const c
 	snprintf(twin, sizeof(twin), "%d/task/%d/%s", (int)s->pid, (int)s->pid,
 		 which && strchr(which, '/') ? strchr(which, '/') + 1 : "");
 	for (size_t i = 0; i < s->n && !rc; i++) {
-		char *text = malloc(s->f[i].len + 64);
+		char *text = malloc(2 * s->f[i].len + 64);
 		size_t len = s->f[i].len;
 
 		if (!text) {
@@ -199,7 +203,42 @@ static int load_back(const struct mach_machine *m, const struct pset *s, const c
 	return rc;
 }
 
-/* Replace the first @from in @text by @to (the buffer has room for 64 bytes more). */
+/*
+ * How many of @s's files @back renders otherwise than @s has them; those
+ * that @alter changes (every path ending in @suffix) compared altered.
+ */
+static unsigned int differing(const struct mach_machine *back, const struct pset *s, const char *suffix,
+			      char *(*alter)(const char *text, size_t len))
+{
+	unsigned int bad = 0;
+	char err[512];
+
+	for (size_t i = 0; i < s->n; i++) {
+		size_t pl = strlen(s->f[i].path), sl = suffix ? strlen(suffix) : 0;
+		char *want = suffix && pl >= sl && !strcmp(s->f[i].path + pl - sl, suffix) ?
+			     alter(s->f[i].text, s->f[i].len) : NULL;
+		struct pfs_node n;
+		struct pfs_ctx c;
+		char *text;
+		size_t len;
+
+		if (pfs_resolve(back, s->f[i].path, &n, &c, err, sizeof(err)) || pfs_render(&n, &c, &text, &len)) {
+			bad++;
+			free(want);
+			continue;
+		}
+		if (want ? len != strlen(want) || memcmp(text, want, len) :
+			   len != s->f[i].len || memcmp(text, s->f[i].text, len)) {
+			diag("%s differs", s->f[i].path);
+			bad++;
+		}
+		free(text);
+		free(want);
+	}
+	return bad;
+}
+
+/* Replace the first @from in @text by @to (the buffer has room for 64 bytes more than twice its text). */
 static void replace(char *text, const char *from, const char *to)
 {
 	char *hit = strstr(text, from);
@@ -253,22 +292,7 @@ static void test_synthetic_process(void)
 	ok(rc == 0, "its %zu files load", s.n);
 	if (rc)
 		diag("%s", err);
-	for (size_t i = 0; back && i < s.n; i++) {
-		struct pfs_node n;
-		struct pfs_ctx c;
-		char *text;
-		size_t len;
-
-		if (pfs_resolve(back, s.f[i].path, &n, &c, err, sizeof(err)) || pfs_render(&n, &c, &text, &len)) {
-			bad++;
-			continue;
-		}
-		if (len != s.f[i].len || memcmp(text, s.f[i].text, len)) {
-			diag("%s differs", s.f[i].path);
-			bad++;
-		}
-		free(text);
-	}
+	bad = back ? differing(back, &s, NULL, NULL) : 1;
 	ok(back && bad == 0, "every one renders back byte for byte (%u differ)", bad);
 	mach_free(back);
 	back = NULL;
@@ -303,6 +327,162 @@ static void test_synthetic_process(void)
 	mach_free(back);
 	for (size_t i = 0; i < s.n; i++)
 		free(s.f[i].text);
+	mach_free(m);
+}
+
+/* ------------------------------------------------------------------ */
+/* smaps of other kernels                                               */
+
+/* A process of @m with mappings, a locked one if there is: 0 when none. */
+static pid_t mapped_pid(const struct mach_machine *m)
+{
+	pid_t any = 0;
+
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct mach_mm *mm = m->procs[i].mm;
+
+		for (size_t k = 0; mm && k < mm->nvmas; k++) {
+			if (mm->vmas[k].flags & MACH_VM_LOCKED)
+				return m->procs[i].tgid;
+			if (!any && mm->vmas[k].mss.pss)
+				any = m->procs[i].tgid;
+		}
+	}
+	return any;
+}
+
+static struct pset kset;
+
+/* The files of a process of `synth:kernel=@v` into kset, the machine into *@m: 0 or an error. */
+static int kernel_files(const char *v, struct mach_machine **m, char *err, size_t errlen)
+{
+	char spec[64];
+	int rc;
+
+	for (size_t i = 0; i < kset.n; i++)
+		free(kset.f[i].text);
+	memset(&kset, 0, sizeof(kset));
+	snprintf(spec, sizeof(spec), "synth:kernel=%s,seed=5", v);
+	if ((rc = mach_from_spec(spec, m, err, errlen)))
+		return rc;
+	kset.pid = mapped_pid(*m);
+	return kset.pid ? pfs_for_each_file(*m, 0, take_file, &kset) : -ENOENT;
+}
+
+/* Every record's "VmFlags:" after a ProtectionKey line: the CPU of the capture had pkeys. */
+static void add_pkey(char *t)
+{
+	for (char *p = t; (p = strstr(p, "VmFlags:"));) {
+		static const char line[] = "ProtectionKey:         5\n";
+
+		memmove(p + sizeof(line) - 1, p, strlen(p) + 1);
+		memcpy(p, line, sizeof(line) - 1);
+		p += sizeof(line) - 1 + 8;
+	}
+}
+
+static char *pkey_added(const char *text, size_t len)
+{
+	char *t = malloc(2 * len + 64);
+
+	memcpy(t, text, len);
+	t[len] = '\0';
+	add_pkey(t);
+	return t;
+}
+
+static void no_second_ksm(char *t) { replace(strstr(t, "\nKSM:") + 1, "KSM:            ", "X"); }
+static void drop_ksm_line(char *t)
+{
+	char *k = strstr(strstr(t, "\nKSM:") + 1, "\nKSM:");
+
+	if (k)
+		memmove(k + 1, strchr(k + 1, '\n') + 1, strlen(strchr(k + 1, '\n') + 1) + 1);
+}
+static void narrow_rss(char *t) { replace(t, "Rss:            ", "Rss:           "); }
+/* The first record's Referenced: and Anonymous: lines, which have labels of one length, in each other's place */
+static void swap_two_lines(char *t)
+{
+	char *r = strstr(t, "Referenced:     "), *a = strstr(t, "Anonymous:      ");
+	char tmp[16];
+
+	memcpy(tmp, r, 16);
+	memcpy(r, a, 16);
+	memcpy(a, tmp, 16);
+}
+
+/* A rollup as 4.14 prints it, every value 0. */
+static char *rollup_414(void)
+{
+	struct mach_smaps_profile p = { .lines = MACH_SMAPS_SWAP_PSS | MACH_SMAPS_HUGETLB | MACH_SMAPS_SHMEM_PMD |
+						 MACH_SMAPS_LAZYFREE, .sizes_first = true, .rollup = true };
+	unsigned char ids[MACH_NR_SML];
+	unsigned int n = mach_smaps_lines(&p, true, ids), width;
+	char *t = malloc(4096), *e = t;
+
+	e += sprintf(e, "00400000-00401000 ---p 00000000 00:00 0%34s[rollup]\n", "");
+	for (unsigned int i = 0; i < n; i++) {
+		const char *label = mach_smaps_label(&p, (enum mach_smaps_line)ids[i], &width);
+
+		e += sprintf(e, "%s%*d kB\n", label, (int)width, 0);
+	}
+	return t;
+}
+
+static void test_smaps_kernels(void)
+{
+	static const char *const kernels[] = { "3.10", "4.14", "4.19", "5.4", "6.6" };
+	struct mach_machine *m = NULL, *back = NULL;
+	char err[1024], path[96];
+	int rc;
+
+	for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		rc = kernel_files(kernels[k], &m, err, sizeof(err));
+		if (!rc)
+			rc = load_back(m, &kset, NULL, NULL, &back, err, sizeof(err));
+		if (rc)
+			diag("%s", err);
+		ok(!rc && !memcmp(&back->profile.smaps, &m->profile.smaps, sizeof(m->profile.smaps)) &&
+		   !differing(back, &kset, NULL, NULL),
+		   "kernel %s: process %d's smaps load as that kernel's (lines, formats, Locked) and render back",
+		   kernels[k], (int)kset.pid);
+		mach_free(back);
+		back = NULL;
+		if (!strcmp(kernels[k], "3.10") && kset.n < sizeof(kset.f) / sizeof(kset.f[0])) {
+			/* a rollup beside smaps of a kernel before 4.14, which had none */
+			snprintf(path, sizeof(path), "%d/smaps_rollup", (int)kset.pid);
+			kset.f[kset.n].text = rollup_414();
+			snprintf(kset.f[kset.n].path, sizeof(kset.f[kset.n].path), "%s", path);
+			kset.f[kset.n].len = strlen(kset.f[kset.n].text);
+			kset.n++;
+			rc = load_back(m, &kset, NULL, NULL, NULL, err, sizeof(err));
+			ok(rc < 0 && strstr(err, "before 4.14"), "kernel 3.10: a smaps_rollup beside its smaps: refused (%s)",
+			   err);
+		}
+		mach_free(m);
+		m = NULL;
+	}
+
+	if ((rc = kernel_files("6.18", &m, err, sizeof(err))))
+		diag("%s", err);
+	rc = rc ? rc : load_back(m, &kset, "*/smaps", add_pkey, &back, err, sizeof(err));
+	if (rc)
+		diag("%s", err);
+	ok(!rc && back->profile.smaps.pkey && !differing(back, &kset, "/smaps", pkey_added),
+	   "smaps of a CPU with protection keys: ProtectionKey loads into the flags and renders back");
+	mach_free(back);
+	back = NULL;
+	rc = load_back(m, &kset, "*/smaps", drop_ksm_line, NULL, err, sizeof(err));
+	ok(rc == -EINVAL && strstr(err, "expected \"KSM:"), "a record without a line the first has: refused (%s)", err);
+	rc = load_back(m, &kset, "*/smaps", no_second_ksm, NULL, err, sizeof(err));
+	ok(rc == -EINVAL && strstr(err, "smaps:"), "a line's label edited: refused (%s)", err);
+	rc = load_back(m, &kset, "*/smaps", narrow_rss, NULL, err, sizeof(err));
+	ok(rc == -EINVAL && strstr(err, "spaces before a"), "a line's padding edited: refused (%s)", err);
+	rc = load_back(m, &kset, "*/smaps", swap_two_lines, NULL, err, sizeof(err));
+	ok(rc == -EINVAL && strstr(err, "no kernel's"), "lines no kernel printed in that order: refused (%s)", err);
+	for (size_t i = 0; i < kset.n; i++)
+		free(kset.f[i].text);
+	kset.n = 0;
 	mach_free(m);
 }
 
@@ -341,6 +521,7 @@ int main(void)
 	plan(0);
 	test_fit();
 	test_synthetic_process();
+	test_smaps_kernels();
 	test_parse_errors();
 	return tap_done();
 }

@@ -3,7 +3,7 @@
  * test_load_net.c - the /proc/<pid>/net parsers on fixed texts: what Linux
  * 6.18 printed loads into one namespace and renders back byte for byte (a
  * namespace of its own too); threads that read the same namespace share
- * it; and every kind of text the kernel cannot print is refused with its
+ * it, tasks whose ns/net links name two inodes do not; and every kind of text the kernel cannot print is refused with its
  * path:line, the files that disagree (a device net/dev does not list, the
  * two copies of the leader's net/) named.
  */
@@ -135,6 +135,33 @@ static void test_sharing(void)
 	mach_free(m);
 }
 
+/*
+ * The inode ns/net names is the namespace's: two tasks whose net files are
+ * the same bytes but whose links name two inodes read two namespaces (two
+ * empty containers print alike); the same inode, one.
+ */
+static void test_inodes(void)
+{
+	static const char *const set[] = {
+		"44/net/dev", net_dev, "44/ns/net", "net:[4026531833]", "45/net/dev", net_dev,
+		"45/ns/net", "net:[4026532290]", "46/net/dev", net_dev, "46/ns/net", "net:[4026532290]", NULL,
+	};
+	struct mach_machine *m = mach_new();
+	struct mach_loader *ld = mach_loader_new(m);
+	char err[ERRLEN];
+	int rc = 0;
+
+	for (size_t i = 0; set[i] && !rc; i += 2)
+		rc = pfs_load_text(ld, set[i], set[i + 1], strlen(set[i + 1]), err, ERRLEN);
+	if (!rc)
+		rc = mach_loader_finish(ld, err, ERRLEN);
+	ok(rc == 0 && m->nnets == 2 && m->nets[0].ino == 4026531833u && m->nets[1].ino == 4026532290u &&
+	   m->procs[1].threads[0].netns == 2 && m->procs[2].threads[0].netns == 2,
+	   "the same net files under two ns/net inodes: two namespaces, each with its inode (%s)", rc ? err : "ok");
+	mach_loader_free(ld);
+	mach_free(m);
+}
+
 /* @text with the first @from replaced by @to (malloc'd). */
 static char *subst(const char *text, const char *from, const char *to)
 {
@@ -237,6 +264,7 @@ int main(void)
 	plan(0);
 	test_roundtrip();
 	test_sharing();
+	test_inodes();
 	test_refused();
 	test_disagreements();
 	return tap_done();

@@ -5,7 +5,8 @@
  * For every kernel the facts table describes and seeds 1..20: the machine
  * renders into a tree, the tree loads back, the loader learns the same
  * kernel profile from the files (vmstat and meminfo lines in order, the
- * extra counters, status lines, stat and schedstat formats, pressure), and
+ * extra counters, status lines, stat and schedstat formats, pressure,
+ * smaps lines and formats, smaps_rollup or none), and
  * every file re-renders to the same bytes.  The 6.18 entry of the table is
  * the default profile, and the kernel= option refuses other versions with
  * the list of accepted ones.
@@ -65,6 +66,11 @@ static const char *profile_differs(const struct mach_machine *x, const struct ma
 		return "stat formats";
 	if (!SAME(schedstat_version) || strcmp(a->kernel_release, b->kernel_release))
 		return "schedstat version or release";
+	/* Locked's rule shows only in values a machine may not have: its lines and formats must match */
+	if (a->smaps.lines != b->smaps.lines || a->smaps.thp != b->smaps.thp ||
+	    a->smaps.sizes_first != b->smaps.sizes_first || a->smaps.filepmd_narrow != b->smaps.filepmd_narrow ||
+	    a->smaps.pkey != b->smaps.pkey || a->smaps.rollup != b->smaps.rollup)
+		return "smaps lines";
 	for (int r = 0; r < MACH_NR_PSI_RES; r++)
 		if (x->pressure[r].present != y->pressure[r].present ||
 		    (x->pressure[r].present && (x->pressure[r].has_some != y->pressure[r].has_some ||
