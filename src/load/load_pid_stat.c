@@ -90,6 +90,8 @@ static int parse_value(struct lex *lx, struct ld_stat *st, enum ld_stat_field n)
 		/* The model keeps child times unsigned, like the kernel's u64 */
 		if (d->ticks)
 			rc = lex_s64(lx, &v, 0, (int64_t)MAX_TICKS);
+		else if (n == LD_STAT_NUM_THREADS) /* the model counts threads unsigned: a group has one at least */
+			rc = lex_s64(lx, &v, 1, INT32_MAX);
 		else
 			rc = lex_s64(lx, &v, INT32_MIN, INT32_MAX);
 		st->f[n] = (uint64_t)v;
