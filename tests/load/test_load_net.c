@@ -113,6 +113,20 @@ static void test_roundtrip(void)
 	mach_free(m);
 }
 
+/* Load @set's (path, text) pairs into @m in one session; 0 or -errno with @err. */
+static int load_pairs(struct mach_machine *m, const char *const *set, char *err)
+{
+	struct mach_loader *ld = mach_loader_new(m);
+	int rc = ld ? 0 : -ENOMEM;
+
+	for (size_t i = 0; set[i] && !rc; i += 2)
+		rc = pfs_load_text(ld, set[i], set[i + 1], strlen(set[i + 1]), err, ERRLEN);
+	if (!rc)
+		rc = mach_loader_finish(ld, err, ERRLEN);
+	mach_loader_free(ld);
+	return rc;
+}
+
 /* The same files at /proc/44/net, task/44/net and task/45/net: one namespace for the two threads. */
 static void test_sharing(void)
 {
@@ -121,17 +135,10 @@ static void test_sharing(void)
 		"44/net/unix", net_unix, "44/task/44/net/unix", net_unix, "44/task/45/net/unix", net_unix, NULL,
 	};
 	struct mach_machine *m = mach_new();
-	struct mach_loader *ld = mach_loader_new(m);
 	char err[ERRLEN];
-	int rc = 0;
-
-	for (size_t i = 0; set[i] && !rc; i += 2)
-		rc = pfs_load_text(ld, set[i], set[i + 1], strlen(set[i + 1]), err, ERRLEN);
-	if (!rc)
-		rc = mach_loader_finish(ld, err, ERRLEN);
+	int rc = load_pairs(m, set, err);
 	ok(rc == 0 && m->nnets == 1 && m->procs[0].nthreads == 2 && m->procs[0].threads[1].netns == 1,
 	   "two threads that read the same namespace share one (%s)", rc ? err : "ok");
-	mach_loader_free(ld);
 	mach_free(m);
 }
 
@@ -147,18 +154,11 @@ static void test_inodes(void)
 		"45/ns/net", "net:[4026532290]", "46/net/dev", net_dev, "46/ns/net", "net:[4026532290]", NULL,
 	};
 	struct mach_machine *m = mach_new();
-	struct mach_loader *ld = mach_loader_new(m);
 	char err[ERRLEN];
-	int rc = 0;
-
-	for (size_t i = 0; set[i] && !rc; i += 2)
-		rc = pfs_load_text(ld, set[i], set[i + 1], strlen(set[i + 1]), err, ERRLEN);
-	if (!rc)
-		rc = mach_loader_finish(ld, err, ERRLEN);
+	int rc = load_pairs(m, set, err);
 	ok(rc == 0 && m->nnets == 2 && m->nets[0].ino == 4026531833u && m->nets[1].ino == 4026532290u &&
 	   m->procs[1].threads[0].netns == 2 && m->procs[2].threads[0].netns == 2,
 	   "the same net files under two ns/net inodes: two namespaces, each with its inode (%s)", rc ? err : "ok");
-	mach_loader_free(ld);
 	mach_free(m);
 }
 
