@@ -9,6 +9,9 @@
 # TAP.  usage: test_control.sh PATH-TO-uprocfs PATH-TO-sysinfo_probe
 # Every process and mount this starts is ended by pid / unmounted on exit.
 set -u
+# A tmux server of this test's own: tests run in parallel, and a server
+# exiting as another test's last session ends fails their new-session.
+tmux() { command tmux -L "uprocfs-test-$$" "$@"; }
 
 UPROCFS=$1
 PROBE=$2
@@ -25,6 +28,7 @@ pids=""
 cleanup() {
 	for p in $pids; do kill -9 "$p" 2>/dev/null; done
 	tmux kill-session -t "uprocfs-ctl-$$" 2>/dev/null
+	tmux kill-session -t "uprocfs-keep-$$" 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -146,6 +150,10 @@ ok $? "glances counts the machine's processes ($total; the machine has $machine_
 
 # --- top's k and htop's F9 ------------------------------------------------------------
 sess="uprocfs-ctl-$$"
+# A session that outlives the two below: when the last session ends the tmux
+# server exits, and a new-session racing that exit fails ("server exited
+# unexpectedly").
+tmux new-session -d -s "uprocfs-keep-$$" "sleep 600"
 victim=$(grep -l '^Name:	agetty$\|^Name:	rsyslogd$' "$tmp"/tree/[0-9]*/status | head -1 | xargs dirname | xargs basename)
 tmux new-session -d -s "$sess" -x 200 -y 50 \
 	"$UPROCFS run --machine $SPEC -- sh -c 'top -d 1; ps -o pid= -p $victim > $tmp/top.after 2>&1; echo done >> $tmp/top.after'"
@@ -167,6 +175,7 @@ tmux send-keys -t "$sess" q
 for i in $(seq 1 20); do grep -q done "$tmp/htop.after" 2>/dev/null && break; sleep 0.5; done
 [ "$(cat "$tmp/htop.after" 2>/dev/null)" = done ]; ok $? "htop's F9 ends a synthetic task (pid $cron)"
 tmux kill-session -t "$sess" 2>/dev/null
+tmux kill-session -t "uprocfs-keep-$$" 2>/dev/null
 
 # --- SIGKILL of uprocfs run leaves nothing ------------------------------------------
 "$UPROCFS" run --machine "$SPEC" -- sleep 300 &

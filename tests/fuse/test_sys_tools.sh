@@ -7,6 +7,9 @@
 # TAP.  usage: test_sys_tools.sh PATH-TO-uprocfs
 # Every process and mount this starts is ended by pid / unmounted on exit.
 set -u
+# A tmux server of this test's own: tests run in parallel, and a server
+# exiting as another test's last session ends fails their new-session.
+tmux() { command tmux -L "uprocfs-test-$$" "$@"; }
 
 UPROCFS=$1
 SPEC=synth:cpus=16,tasks=500,seed=7

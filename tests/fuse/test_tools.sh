@@ -11,6 +11,9 @@
 # a snapshot (then the checks of `uprocfs mount` itself are left out).
 # Every process and mount this starts is ended by pid / unmounted on exit.
 set -u
+# A tmux server of this test's own: tests run in parallel, and a server
+# exiting as another test's last session ends fails their new-session.
+tmux() { command tmux -L "uprocfs-test-$$" "$@"; }
 
 UPROCFS=$1
 STRESS=$2
