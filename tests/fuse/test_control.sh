@@ -29,6 +29,7 @@ cleanup() {
 	for p in $pids; do kill -9 "$p" 2>/dev/null; done
 	tmux kill-session -t "uprocfs-ctl-$$" 2>/dev/null
 	tmux kill-session -t "uprocfs-keep-$$" 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/uprocfs-test-$$" # the server's socket, left when it exits
 	rm -rf "$tmp"
 }
 trap cleanup EXIT

@@ -25,6 +25,7 @@ tmp=$(mktemp -d /tmp/uprocfs-systools.XXXXXX)
 session="uprocfs-syshtop-$$"
 cleanup() {
 	tmux kill-session -t "$session" 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/uprocfs-test-$$" # the server's socket, left when it exits
 	rm -rf "$tmp"
 }
 trap cleanup EXIT

@@ -40,6 +40,7 @@ cleanup() {
 	for p in $daemons $sleepers; do kill -9 "$p" 2>/dev/null; done
 	for p in $daemons $sleepers; do wait "$p" 2>/dev/null; done
 	tmux kill-session -t "uprocfs-htop-$$" 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/uprocfs-test-$$" # the server's socket, left when it exits
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
