@@ -182,6 +182,13 @@ struct mach_smaps_profile {
 /** The smaps of Linux 6.18 on the reference VM (no OSPKE: no ProtectionKey). */
 void mach_smaps_profile_default(struct mach_smaps_profile *p);
 
+/** Whether @a and @b print the same smaps (field by field: the struct has padding). */
+static inline bool mach_smaps_profile_equal(const struct mach_smaps_profile *a, const struct mach_smaps_profile *b)
+{
+	return a->lines == b->lines && a->thp == b->thp && a->locked == b->locked && a->sizes_first == b->sizes_first &&
+	       a->filepmd_narrow == b->filepmd_narrow && a->pkey == b->pkey && a->rollup == b->rollup;
+}
+
 /**
  * The counter lines a record (@rollup false) or smaps_rollup prints under
  * profile @p, in order, into @out; how many.

@@ -41,7 +41,7 @@ static int same_smaps(const struct ld_msg *ms, struct ld_pid *lp, struct ld_smap
 			*first = s;
 			continue;
 		}
-		same = s->n == (*first)->n && (!s->n || !memcmp(&s->prof, &(*first)->prof, sizeof(s->prof)));
+		same = s->n == (*first)->n && (!s->n || mach_smaps_profile_equal(&s->prof, &(*first)->prof));
 		for (size_t k = 0; same && k < s->n; k++) {
 			const struct ld_smap *a = &s->v[k], *b = &(*first)->v[k];
 
@@ -277,7 +277,7 @@ static int against_decided(const struct ld_msg *ms, const struct mach_loader *ld
 	bool all = rule == MACH_SMAPS_LOCKED_ALL;
 
 	a.locked = b.locked = 0;
-	if (ld->smaps.lines && memcmp(&a, &b, sizeof(a)))
+	if (ld->smaps.lines && !mach_smaps_profile_equal(&a, &b))
 		return ld_say(ms, -EINVAL, "%s: its lines are not those of %s, which decided the kernel profile",
 			      sm->path, ld->smaps.by);
 	if (told && ld->smaps.locked && all != (ld->smaps.prof.locked == MACH_SMAPS_LOCKED_ALL))

@@ -27,108 +27,140 @@
 #define KB(bytes) ((bytes) >> 10)
 #define PSS_KB(fixed) (((fixed) >> MACH_PSS_SHIFT) >> 10)
 
-/* Line @l's kB: of @vma's record (NULL: the rollup's), from the counters @s and the Locked pss @locked. */
-static uint64_t line_kb(const struct mach_vma *vma, const struct mach_mss *s, uint64_t locked, unsigned int l)
+/* Every line's kB, in enum mach_smaps_line order: of @vma's record (NULL: the rollup's). */
+static void line_kbs(const struct mach_vma *vma, const struct mach_mss *s, uint64_t locked, uint64_t v[MACH_NR_SML])
 {
-	switch ((enum mach_smaps_line)l) {
-	case MACH_SML_SIZE: return vma ? KB(vma->end - vma->start) : 0;
-	case MACH_SML_KPAGE:
-	case MACH_SML_MMUPAGE: return vma ? vma->pagesize_kb : 0;
-	case MACH_SML_RSS: return KB(s->resident);
-	case MACH_SML_PSS: return PSS_KB(s->pss);
-	case MACH_SML_PSS_DIRTY: return PSS_KB(s->pss_dirty);
-	case MACH_SML_PSS_ANON: return PSS_KB(s->pss_anon);
-	case MACH_SML_PSS_FILE: return PSS_KB(s->pss_file);
-	case MACH_SML_PSS_SHMEM: return PSS_KB(s->pss_shmem);
-	case MACH_SML_SHARED_CLEAN: return KB(s->shared_clean);
-	case MACH_SML_SHARED_DIRTY: return KB(s->shared_dirty);
-	case MACH_SML_PRIVATE_CLEAN: return KB(s->private_clean);
-	case MACH_SML_PRIVATE_DIRTY: return KB(s->private_dirty);
-	case MACH_SML_REFERENCED: return KB(s->referenced);
-	case MACH_SML_ANONYMOUS: return KB(s->anonymous);
-	case MACH_SML_KSM: return KB(s->ksm);
-	case MACH_SML_LAZYFREE: return KB(s->lazyfree);
-	case MACH_SML_ANON_THP: return KB(s->anonymous_thp);
-	case MACH_SML_SHMEM_PMD: return KB(s->shmem_thp);
-	case MACH_SML_FILE_PMD: return KB(s->file_thp);
-	case MACH_SML_SHARED_HUGETLB: return KB(s->shared_hugetlb);
-	case MACH_SML_PRIVATE_HUGETLB: return KB(s->private_hugetlb);
-	case MACH_SML_SWAP: return KB(s->swap);
-	case MACH_SML_SWAP_PSS: return PSS_KB(s->swap_pss);
-	case MACH_SML_LOCKED: return PSS_KB(locked);
-	case MACH_NR_SML: break;
-	}
-	return 0;
+	v[MACH_SML_SIZE] = vma ? KB(vma->end - vma->start) : 0;
+	v[MACH_SML_KPAGE] = v[MACH_SML_MMUPAGE] = vma ? vma->pagesize_kb : 0;
+	v[MACH_SML_RSS] = KB(s->resident);
+	v[MACH_SML_PSS] = PSS_KB(s->pss);
+	v[MACH_SML_PSS_DIRTY] = PSS_KB(s->pss_dirty);
+	v[MACH_SML_PSS_ANON] = PSS_KB(s->pss_anon);
+	v[MACH_SML_PSS_FILE] = PSS_KB(s->pss_file);
+	v[MACH_SML_PSS_SHMEM] = PSS_KB(s->pss_shmem);
+	v[MACH_SML_SHARED_CLEAN] = KB(s->shared_clean);
+	v[MACH_SML_SHARED_DIRTY] = KB(s->shared_dirty);
+	v[MACH_SML_PRIVATE_CLEAN] = KB(s->private_clean);
+	v[MACH_SML_PRIVATE_DIRTY] = KB(s->private_dirty);
+	v[MACH_SML_REFERENCED] = KB(s->referenced);
+	v[MACH_SML_ANONYMOUS] = KB(s->anonymous);
+	v[MACH_SML_KSM] = KB(s->ksm);
+	v[MACH_SML_LAZYFREE] = KB(s->lazyfree);
+	v[MACH_SML_ANON_THP] = KB(s->anonymous_thp);
+	v[MACH_SML_SHMEM_PMD] = KB(s->shmem_thp);
+	v[MACH_SML_FILE_PMD] = KB(s->file_thp);
+	v[MACH_SML_SHARED_HUGETLB] = KB(s->shared_hugetlb);
+	v[MACH_SML_PRIVATE_HUGETLB] = KB(s->private_hugetlb);
+	v[MACH_SML_SWAP] = KB(s->swap);
+	v[MACH_SML_SWAP_PSS] = PSS_KB(s->swap_pss);
+	v[MACH_SML_LOCKED] = PSS_KB(locked);
 }
 
-/* One line as it lays out: the padded label, the value's width, the value. */
+/* One line's padded label and its value's width. */
 struct line {
 	const char *label;
 	unsigned int len, width;
-	uint64_t v;
 };
 
 /*
- * The fast path of the counters, while each value has fewer digits than
- * its width: the padded label copied, the width filled with spaces, the
- * digits written in place from the right, " kB\n".  False (nothing
- * written) when a value is too wide or the buffer too short.
+ * A profile's lines laid out once per thread (a file of a thousand records
+ * asks a thousand times): for a record ([0]) and for the rollup ([1]), the
+ * text of every line with a value of 0, and where each value ends in it.
  */
-static bool counters_fast(struct seq_file *m, const struct line *ln, unsigned int n)
+#define TEXT_MAX 1024
+
+struct slot {
+	unsigned short end;   /* the offset just past the value's last digit */
+	unsigned char id;     /* enum mach_smaps_line */
+};
+
+struct layout {
+	bool valid;
+	struct mach_smaps_profile p;
+	unsigned int n[2];
+	size_t len[2];
+	struct slot slot[2][MACH_NR_SML];
+	struct line ln[2][MACH_NR_SML];      /* the labels, for the slow path */
+	char text[2][TEXT_MAX];
+};
+
+static __thread struct layout laid_out;
+
+static const struct layout *layout_of(const struct mach_smaps_profile *p)
 {
-	static const uint64_t limit[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
-	size_t need = 0;
-	char *out;
+	struct layout *l = &laid_out;
 
-	for (unsigned int i = 0; i < n; i++) {
-		if (ln[i].v >= limit[ln[i].width])
-			return false;
-		need += ln[i].len + ln[i].width + 4;
-	}
-	if (m->size - m->count <= need)
-		return false;
-	out = m->buf + m->count;
-	for (unsigned int i = 0; i < n; i++) {
-		char *p;
+	if (l->valid && mach_smaps_profile_equal(&l->p, p))
+		return l;
+	l->p = *p;
+	for (int r = 0; r < 2; r++) {
+		unsigned char ids[MACH_NR_SML];
+		char *t = l->text[r];
 
-		memcpy(out, ln[i].label, ln[i].len);
-		out += ln[i].len;
-		memset(out, ' ', ln[i].width);
-		out += ln[i].width;
-		p = out;
-		if (!ln[i].v)
-			p[-1] = '0';
-		for (uint64_t x = ln[i].v; x; x /= 10)
-			*--p = (char)('0' + x % 10);
-		memcpy(out, " kB\n", 4);
-		out += 4;
+		l->n[r] = mach_smaps_lines(p, r, ids);
+		for (unsigned int i = 0; i < l->n[r]; i++) {
+			struct line *ln = &l->ln[r][i];
+
+			ln->label = mach_smaps_label(p, (enum mach_smaps_line)ids[i], &ln->width);
+			ln->len = (unsigned int)strlen(ln->label);
+			/* 26 labels of 17, 8 columns, " kB\n" fit in TEXT_MAX */
+			memcpy(t, ln->label, ln->len);
+			t += ln->len;
+			memset(t, ' ', ln->width - 1);
+			t += ln->width - 1;
+			*t++ = '0';
+			l->slot[r][i] = (struct slot){ .end = (unsigned short)(t - l->text[r]), .id = ids[i] };
+			memcpy(t, " kB\n", 4);
+			t += 4;
+		}
+		l->len[r] = (size_t)(t - l->text[r]);
 	}
-	m->count += need;
-	return true;
+	l->valid = true;
+	return l;
 }
 
 /*
  * __show_smap (and before 4.14 the one printf of show_smap): the lines of
  * one VMA's record, @vma, or of the whole mm (@vma NULL: the rollup) as
  * the profile @p prints them, from the counters @s and the Locked pss.
+ * While each value has fewer digits than its width, the text of zeros is
+ * copied and the digits written in place from the right.
  */
 static void show_smap_counters(struct seq_file *m, const struct mach_smaps_profile *p, const struct mach_vma *vma,
 			       const struct mach_mss *s, uint64_t locked)
 {
-	unsigned char ids[MACH_NR_SML];
-	struct line ln[MACH_NR_SML];
-	unsigned int n = mach_smaps_lines(p, !vma, ids);
+	const struct layout *l = layout_of(p);
+	int r = !vma;
+	unsigned int n = l->n[r];
+	uint64_t v[MACH_NR_SML], wide = 0;
+	bool fits;
 
-	for (unsigned int i = 0; i < n; i++) {
-		ln[i].label = mach_smaps_label(p, (enum mach_smaps_line)ids[i], &ln[i].width);
-		ln[i].len = (unsigned int)strlen(ln[i].label);
-		ln[i].v = line_kb(vma, s, locked, ids[i]);
-	}
-	if (counters_fast(m, ln, n))
+	/*
+	 * Every value has fewer digits than its width (8; Private_Hugetlb's 7),
+	 * those of lines the profile leaves out too: they are as small.
+	 */
+	line_kbs(vma, s, locked, v);
+	for (unsigned int i = 0; i < MACH_NR_SML; i++)
+		wide |= v[i];
+	fits = m->size - m->count > l->len[r] && (wide < 10000000u ||
+		(wide < 100000000u && v[MACH_SML_PRIVATE_HUGETLB] < 10000000u));
+	if (fits) {
+		char *out = m->buf + m->count;
+
+		memcpy(out, l->text[r], l->len[r]);
+		for (unsigned int i = 0; i < n; i++) {
+			char *d = out + l->slot[r][i].end;
+
+			for (uint64_t x = v[l->slot[r][i].id]; x; x /= 10)
+				*--d = (char)('0' + x % 10);
+		}
+		m->count += l->len[r];
 		return;
+	}
 	for (unsigned int i = 0; i < n; i++) {
-		seq_put_decimal_ull_width(m, ln[i].label, ln[i].v, ln[i].width);
-		seq_puts(m, " kB\n");
+		seq_write(m, l->ln[r][i].label, l->ln[r][i].len);
+		seq_put_decimal_ull_width(m, "", v[l->slot[r][i].id], l->ln[r][i].width);
+		seq_write(m, " kB\n", 4);
 	}
 }
 

@@ -442,7 +442,7 @@ static void test_smaps_kernels(void)
 			rc = load_back(m, &kset, NULL, NULL, &back, err, sizeof(err));
 		if (rc)
 			diag("%s", err);
-		ok(!rc && !memcmp(&back->profile.smaps, &m->profile.smaps, sizeof(m->profile.smaps)) &&
+		ok(!rc && mach_smaps_profile_equal(&back->profile.smaps, &m->profile.smaps) &&
 		   !differing(back, &kset, NULL, NULL),
 		   "kernel %s: process %d's smaps load as that kernel's (lines, formats, Locked) and render back",
 		   kernels[k], (int)kset.pid);
