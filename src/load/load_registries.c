@@ -47,6 +47,7 @@ static int cgroup_line(struct lex *lx, struct mach_cgroup_subsys *ss)
 	int64_t h, n, en;
 	int rc;
 
+	lex_ctx(lx, NULL); /* the last line's name is in an element the list's growth may have moved */
 	if ((rc = ld_word(lx, ss->name, sizeof(ss->name), "a controller name")))
 		return rc;
 	lex_ctx(lx, ss->name);
