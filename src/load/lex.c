@@ -442,21 +442,6 @@ int lex_centi(struct lex *lx, uint64_t *ipart, unsigned int *frac)
 	return 0;
 }
 
-int lex_hex_width(struct lex *lx, uint64_t *v, unsigned int ndigits)
-{
-	const char *start = lx->p;
-	int rc = lex_hex(lx, v);
-
-	if (!rc && (size_t)(lx->p - start) != ndigits) {
-		char ctx[128];
-
-		ctx_text(lx, ctx, sizeof(ctx));
-		return lex_fail_at(lx, start, "%zu hex digits where the kernel prints exactly %u%s",
-				   (size_t)(lx->p - start), ndigits, ctx);
-	}
-	return rc;
-}
-
 int lex_hex_min(struct lex *lx, uint64_t *v, unsigned int width)
 {
 	const char *start = lx->p;

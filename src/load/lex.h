@@ -130,8 +130,6 @@ int lex_u64_width_max(struct lex *lx, uint64_t *v, unsigned int width, uint64_t 
 int lex_token_end(struct lex *lx, const char *start);
 /** Lowercase hex digits (at least one), no padding, no "0x"; leading zeros allowed. */
 int lex_hex(struct lex *lx, uint64_t *v);
-/** Exactly @ndigits lowercase hex digits, zero-padded as "%0*llx" prints them (signal and capability masks). */
-int lex_hex_width(struct lex *lx, uint64_t *v, unsigned int ndigits);
 /** Hex digits as "%0*llx" prints them with @width: zero-padded to it, no leading zero beyond. */
 int lex_hex_min(struct lex *lx, uint64_t *v, unsigned int width);
 /** "%lu.%02lu": an integer part (padding allowed, no leading zero) and two decimals. */

@@ -332,7 +332,7 @@ static int parse_value(struct lex *lx, struct ld_status *st, enum ld_st i)
 			rc = lex_u64_exact(lx, &v[1]);
 		break;
 	case K_MASK:
-		rc = lex_hex_width(lx, v, 16); /* "%016llx" */
+		rc = lex_hex_min(lx, v, 16); /* "%016llx": 64 bits fill exactly 16 */
 		break;
 	case K_SECCOMP:
 		rc = exact_max(lx, v, 2);
