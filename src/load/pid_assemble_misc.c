@@ -360,18 +360,24 @@ static int check_limits(struct misc_ctx *c, struct ld_misc *m)
 static int build_limits(struct misc_ctx *c)
 {
 	const struct ld_limits *l = c->lp->whole.misc.limits;
+	const struct ld_status *status = c->lp->whole.status;
+	const struct ld_stat *stat = c->lp->whole.stat;
 	struct mach_process *p = c->out;
 	int rc = each_misc(c, check_limits);
 
-	for (size_t i = 0; !l && i < c->lp->ntasks; i++)
-		l = c->lp->tasks[i].misc.limits;
+	/* the process's values came from the first stat and status, the group's or else a thread's */
+	for (size_t i = 0; i < c->lp->ntasks; i++) {
+		l = l ? l : c->lp->tasks[i].misc.limits;
+		status = status ? status : c->lp->tasks[i].status;
+		stat = stat ? stat : c->lp->tasks[i].stat;
+	}
 	if (rc || !l)
 		return rc;
-	if (c->lp->whole.stat && l->rlim[MACH_RLIMIT_RSS].cur != p->rlim[MACH_RLIMIT_RSS].cur)
-		return ld_disagree_u(c->ms, l->path, 1 + MACH_RLIMIT_RSS + 1, c->lp->whole.stat->path, 1,
+	if (stat && l->rlim[MACH_RLIMIT_RSS].cur != p->rlim[MACH_RLIMIT_RSS].cur)
+		return ld_disagree_u(c->ms, l->path, 1 + MACH_RLIMIT_RSS + 1, stat->path, 1,
 				     "RLIMIT_RSS", l->rlim[MACH_RLIMIT_RSS].cur, p->rlim[MACH_RLIMIT_RSS].cur);
-	if (c->lp->whole.status && l->rlim[MACH_RLIMIT_SIGPENDING].cur != p->rlim[MACH_RLIMIT_SIGPENDING].cur)
-		return ld_disagree_u(c->ms, l->path, 1 + MACH_RLIMIT_SIGPENDING + 1, c->lp->whole.status->path, 1,
+	if (status && l->rlim[MACH_RLIMIT_SIGPENDING].cur != p->rlim[MACH_RLIMIT_SIGPENDING].cur)
+		return ld_disagree_u(c->ms, l->path, 1 + MACH_RLIMIT_SIGPENDING + 1, status->path, 1,
 				     "RLIMIT_SIGPENDING", l->rlim[MACH_RLIMIT_SIGPENDING].cur,
 				     p->rlim[MACH_RLIMIT_SIGPENDING].cur);
 	memcpy(p->rlim, l->rlim, sizeof(p->rlim));
