@@ -408,7 +408,8 @@ static int hexval(char c)
 	return -1;
 }
 
-int lex_hex(struct lex *lx, uint64_t *v)
+/* Hex digits, leading zeros and all: the readers below say which forms are the kernel's. */
+static int hex_digits(struct lex *lx, uint64_t *v)
 {
 	const char *start = lx->p;
 	uint64_t x = 0;
@@ -421,6 +422,35 @@ int lex_hex(struct lex *lx, uint64_t *v)
 		x = x << 4 | (uint64_t)hexval(*lx->p);
 	}
 	*v = x;
+	return 0;
+}
+
+int lex_hex(struct lex *lx, uint64_t *v)
+{
+	const char *start = lx->p;
+	int rc = hex_digits(lx, v);
+
+	if (!rc && *start == '0' && lx->p - start > 1)
+		return lex_fail_at(lx, start, "a hex number with a leading zero, which \"%%x\" never prints");
+	return rc;
+}
+
+int lex_hex_width(struct lex *lx, uint64_t *v, unsigned int width)
+{
+	const char *start = lx->p;
+	size_t pad = lex_skip_spaces(lx), nd;
+	int rc = lex_hex(lx, v);
+
+	if (rc)
+		return rc;
+	nd = (size_t)(lx->p - start) - pad;
+	if (pad + nd != (nd < width ? width : nd)) {
+		char ctx[128];
+
+		ctx_text(lx, ctx, sizeof(ctx));
+		return lex_fail_at(lx, start, "%zu spaces before %zu hex digits where \"%%%ux\" pads to %u "
+				   "columns%s", pad, nd, width, width, ctx);
+	}
 	return 0;
 }
 
@@ -445,7 +475,7 @@ int lex_centi(struct lex *lx, uint64_t *ipart, unsigned int *frac)
 int lex_hex_min(struct lex *lx, uint64_t *v, unsigned int width)
 {
 	const char *start = lx->p;
-	int rc = lex_hex(lx, v);
+	int rc = hex_digits(lx, v);
 	size_t got = (size_t)(lx->p - start), want = rc ? 0 : seq_hex_len(*v);
 
 	if (want < width)

@@ -128,8 +128,10 @@ int lex_u64_width_max(struct lex *lx, uint64_t *v, unsigned int width, uint64_t 
  * text continues with a space, a newline or its end.
  */
 int lex_token_end(struct lex *lx, const char *start);
-/** Lowercase hex digits (at least one), no padding, no "0x"; leading zeros allowed. */
+/** Lowercase hex digits as "%x" prints them (at least one), no padding, no "0x", no leading zero. */
 int lex_hex(struct lex *lx, uint64_t *v);
+/** Hex as "%*x" prints it with @width: right-aligned by spaces in @width columns, or wider with none. */
+int lex_hex_width(struct lex *lx, uint64_t *v, unsigned int width);
 /** Hex digits as "%0*llx" prints them with @width: zero-padded to it, no leading zero beyond. */
 int lex_hex_min(struct lex *lx, uint64_t *v, unsigned int width);
 /** "%lu.%02lu": an integer part (padding allowed, no leading zero) and two decimals. */

@@ -55,8 +55,7 @@ static int eventfd_lines(struct lex *lx, struct mach_fd *f)
 	lex_ctx(lx, "eventfd-count:");
 	if ((rc = lex_expect(lx, "eventfd-count: ")))
 		return rc;
-	lex_skip_spaces(lx); /* "%16llx": right-aligned */
-	if ((rc = lex_hex(lx, &f->u.eventfd.count)) || (rc = lex_eol(lx)) ||
+	if ((rc = lex_hex_width(lx, &f->u.eventfd.count, 16)) || (rc = lex_eol(lx)) ||
 	    (rc = dec_field(lx, "eventfd-id: ", &id)) || (rc = lex_eol(lx)) ||
 	    (rc = dec_field(lx, "eventfd-semaphore: ", &sem)) || (rc = lex_eol(lx)))
 		return rc;
@@ -82,21 +81,19 @@ static void *push_item(void **arr, unsigned int *n, size_t size)
 /* "tfd: %8d events: %8x data: %16llx  pos:%lli ino:%lx sdev:%x" */
 static int epoll_line(struct lex *lx, struct mach_epoll_item *e)
 {
-	int64_t tfd;
-	uint64_t v;
+	uint64_t tfd, v;
 	int rc;
 
 	lex_ctx(lx, "tfd:");
-	if ((rc = lex_expect(lx, "tfd: ")) || (rc = lex_s64_pad(lx, &tfd, 0, INT32_MAX)) ||
+	if ((rc = lex_expect(lx, "tfd: ")) || (rc = lex_u64_width_max(lx, &tfd, 8, INT32_MAX)) ||
 	    (rc = lex_expect(lx, " events: ")))
 		return rc;
-	lex_skip_spaces(lx);
-	if ((rc = hex_field(lx, "", &v, UINT32_MAX)) || (rc = lex_expect(lx, " data: ")))
+	if ((rc = lex_hex_width(lx, &v, 8)) || (v > UINT32_MAX && (rc = lex_fail(lx, "events beyond 32 bits"))) ||
+	    (rc = lex_expect(lx, " data: ")))
 		return rc;
 	e->tfd = (int)tfd;
 	e->events = (uint32_t)v;
-	lex_skip_spaces(lx);
-	if ((rc = lex_hex(lx, &e->data)) || (rc = lex_expect(lx, "  pos:")) ||
+	if ((rc = lex_hex_width(lx, &e->data, 16)) || (rc = lex_expect(lx, "  pos:")) ||
 	    (rc = lex_s64(lx, &e->pos, INT64_MIN, INT64_MAX)) || (rc = hex_field(lx, " ino:", &e->ino, UINT64_MAX)) ||
 	    (rc = hex32(lx, " sdev:", &e->sdev)))
 		return rc;
@@ -272,7 +269,7 @@ static int one_line(struct lex *lx, struct mach_fd *f)
 
 	if (f->type == MACH_FDT_SIGNALFD) {
 		lex_ctx(lx, "sigmask:");
-		if ((rc = lex_expect(lx, "sigmask:\t")) || (rc = lex_hex(lx, &f->u.signalfd.sigmask)))
+		if ((rc = lex_expect(lx, "sigmask:\t")) || (rc = lex_hex_min(lx, &f->u.signalfd.sigmask, 16)))
 			return rc;
 	} else if (f->type == MACH_FDT_UNIX) {
 		if ((rc = dec_field(lx, "scm_fds: ", &v)))

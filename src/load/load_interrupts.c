@@ -37,6 +37,7 @@ static unsigned int irq_prec(const struct mach_machine *m)
 static int parse_cpu_header(struct lex *lx, struct mach_machine *m, bool online_only)
 {
 	unsigned int want = 0;
+	ptrdiff_t digits;
 	uint64_t id;
 	int rc;
 
@@ -46,9 +47,12 @@ static int parse_cpu_header(struct lex *lx, struct mach_machine *m, bool online_
 
 		if ((rc = lex_expect(lx, "CPU")) || (rc = lex_u64_max(lx, &id, LD_MAX_CPU_BITS - 1)))
 			return rc;
+		digits = lx->p - start;
 		lex_skip_spaces(lx);
-		if (lx->p - start < 11 && !lex_peek(lx, '\n'))
-			return lex_fail_at(lx, start, "a CPU column narrower than 11");
+		/* "CPU%-8d": the last column is padded too */
+		if (lx->p - start != (digits < 11 ? 11 : digits))
+			return lex_fail_at(lx, start, "a CPU column of %td characters where the kernel pads to 11",
+					   lx->p - start);
 		while (want < m->ncpus && online_only && !m->cpus[want].online)
 			want++;
 		if (want < m->ncpus && m->cpus[want].id == id) {
@@ -79,7 +83,7 @@ static int parse_columns(struct lex *lx, const struct mach_machine *m, bool onli
 	for (unsigned int c = 0; c < m->ncpus; c++) {
 		if (online_only && !m->cpus[c].online)
 			continue;
-		if ((!trail && (rc = lex_expect(lx, " "))) || (rc = lex_u64_pad(lx, &v, UINT32_MAX)) ||
+		if ((!trail && (rc = lex_expect(lx, " "))) || (rc = lex_u64_width_max(lx, &v, 10, UINT32_MAX)) ||
 		    (trail && (rc = lex_expect(lx, " "))))
 			return rc;
 		*(uint32_t *)(void *)((char *)out + c * stride) = (uint32_t)v;
@@ -101,6 +105,15 @@ static int take_token(struct lex *lx, char **out, const char *what)
 	return *out ? 0 : -ENOMEM;
 }
 
+/* The text just read (@len characters after @pad blanks) was "%*s" of @width: right-aligned, no wider. */
+static int right_aligned(struct lex *lx, size_t pad, size_t len, size_t width)
+{
+	if (pad + len == (len < width ? width : len))
+		return 0;
+	return lex_fail_at(lx, lx->p - len - pad, "%zu spaces before %zu characters where the kernel pads to %zu "
+			   "columns", pad, len, width);
+}
+
 /* The descriptor part after the counts: chip, hwirq, flow and actions. */
 static int parse_desc(struct lex *lx, unsigned int prec, struct mach_irq *irq)
 {
@@ -110,16 +123,19 @@ static int parse_desc(struct lex *lx, unsigned int prec, struct mach_irq *irq)
 	lex_ctx(lx, "the chip name");
 	if ((rc = lex_expect(lx, " ")))
 		return rc;
-	lex_skip_spaces(lx);
-	if ((rc = take_token(lx, &irq->chip, "a chip name")) || (rc = lex_expect(lx, " ")))
+	pad = lex_skip_spaces(lx);
+	if ((rc = take_token(lx, &irq->chip, "a chip name")))
+		return rc;
+	if ((rc = right_aligned(lx, pad, strlen(irq->chip), 8)) || (rc = lex_expect(lx, " ")))
 		return rc;
 	lex_ctx(lx, "the hwirq");
 	pad = lex_skip_spaces(lx);
 	irq->has_domain = lx->p < lx->end && *lx->p >= '0' && *lx->p <= '9';
 	if (irq->has_domain) {
+		const char *digits = lx->p;
 		uint64_t hw;
 
-		if ((rc = lex_u64(lx, &hw)))
+		if ((rc = lex_u64(lx, &hw)) || (rc = right_aligned(lx, pad, (size_t)(lx->p - digits), prec)))
 			return rc;
 		irq->hwirq = (unsigned long)hw;
 	} else if (pad < prec) {
@@ -192,7 +208,7 @@ static int parse_irq_line(struct lex *lx, struct mach_machine *m, unsigned int p
 	int off, rc;
 
 	lex_ctx(lx, "an irq number");
-	if ((rc = lex_u64_pad(lx, &nr, m->nr_irqs ? m->nr_irqs - 1 : 0)) || (rc = lex_expect(lx, ":")))
+	if ((rc = lex_u64_width_max(lx, &nr, prec, m->nr_irqs ? m->nr_irqs - 1 : 0)) || (rc = lex_expect(lx, ":")))
 		return rc;
 	if ((int64_t)nr <= *last)
 		return lex_fail(lx, "irq %llu after irq %lld", (unsigned long long)nr, (long long)*last);
@@ -228,13 +244,14 @@ fail:
 }
 
 /* One arch row; *@next is the first row that may still come. */
-static int parse_arch_row(struct lex *lx, struct mach_machine *m, int *next, uint64_t *in_intr)
+static int parse_arch_row(struct lex *lx, struct mach_machine *m, unsigned int prec, int *next, uint64_t *in_intr)
 {
 	const char *start = lx->p, *colon = memchr(lx->p, ':', (size_t)(lex_line_end(lx) - lx->p));
 	uint64_t sum, v;
+	size_t pad;
 	int r, rc;
 
-	lex_skip_spaces(lx);
+	pad = lex_skip_spaces(lx);
 	for (r = *next; colon && r < MACH_NR_ARCH_IRQS; r++)
 		if ((size_t)(colon - lx->p) == strlen(mach_arch_irq_formats[r].sym) &&
 		    !memcmp(lx->p, mach_arch_irq_formats[r].sym, (size_t)(colon - lx->p)))
@@ -245,6 +262,8 @@ static int parse_arch_row(struct lex *lx, struct mach_machine *m, int *next, uin
 	m->profile.arch_irq_rows |= 1u << r;
 	lex_ctx(lx, mach_arch_irq_formats[r].sym);
 	lx->p = colon;
+	if ((rc = right_aligned(lx, pad, strlen(mach_arch_irq_formats[r].sym), prec)))
+		return rc;
 	if ((rc = lex_expect(lx, ": ")))
 		return rc;
 	if (!mach_arch_irq_formats[r].text) {
@@ -289,7 +308,7 @@ int ld_parse_interrupts(struct lex *lx, struct mach_machine *m)
 		if (next == 0 && q < lx->end && *q >= '0' && *q <= '9')
 			rc = parse_irq_line(lx, m, prec, &last);
 		else
-			rc = parse_arch_row(lx, m, &next, &in_intr);
+			rc = parse_arch_row(lx, m, prec, &next, &in_intr);
 		if (rc)
 			return rc;
 	}

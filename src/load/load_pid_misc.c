@@ -33,6 +33,18 @@ int ld_parse_io(struct lex *lx, struct ld_io *io)
 	return lex_expect_eof(lx);
 }
 
+/* After @len characters of a "%-*s" column of @width: the spaces to the column's end and @sep more. */
+static int column_pad(struct lex *lx, size_t len, size_t width, size_t sep)
+{
+	const char *at = lx->p;
+	size_t pad = lex_skip_spaces(lx), want = (len < width ? width - len : 0) + sep;
+
+	if (pad == want)
+		return 0;
+	return lex_fail_at(lx, at, "%zu spaces after a %zu-character column where the kernel pads to %zu and %zu "
+			   "more", pad, len, width, sep);
+}
+
 /* A limit's value column: "unlimited" or a number, then the padding. */
 static int limit_value(struct lex *lx, uint64_t *v)
 {
@@ -47,7 +59,7 @@ static int limit_value(struct lex *lx, uint64_t *v)
 		if (*v == MACH_RLIM_INFINITY)
 			return lex_fail(lx, "RLIM_INFINITY printed as a number");
 	}
-	return lex_skip_spaces(lx) ? 0 : lex_expected(lx, "a space after the value");
+	return column_pad(lx, (size_t)(lx->p - start), 20, 1);
 }
 
 int ld_parse_limits(struct lex *lx, struct ld_limits *l)
@@ -62,13 +74,13 @@ int ld_parse_limits(struct lex *lx, struct ld_limits *l)
 		const char *name = mach_rlimit_name(i), *unit = mach_rlimit_unit(i);
 
 		lex_ctx(lx, name);
-		if ((rc = lex_expect(lx, name)) || !lex_skip_spaces(lx) || (rc = limit_value(lx, &l->rlim[i].cur)) ||
-		    (rc = limit_value(lx, &l->rlim[i].max)))
-			return rc ? rc : lex_expected(lx, "a space after the name");
+		/* "%-25s %-20s %-20s %-10s\n"; a limit without a unit ends after the third column's space */
+		if ((rc = lex_expect(lx, name)) || (rc = column_pad(lx, strlen(name), 25, 1)) ||
+		    (rc = limit_value(lx, &l->rlim[i].cur)) || (rc = limit_value(lx, &l->rlim[i].max)))
+			return rc;
 		if (unit) {
-			if ((rc = lex_expect(lx, unit)))
+			if ((rc = lex_expect(lx, unit)) || (rc = column_pad(lx, strlen(unit), 10, 0)))
 				return rc;
-			lex_skip_spaces(lx);
 		}
 		if ((rc = lex_eol(lx)))
 			return rc;

@@ -87,7 +87,11 @@ static int node_meminfo(struct lex *lx, struct mach_node_files *n, const char **
 
 		lex_ctx(lx, mem_lines[i].label);
 		if (lex_expect(lx, "Node ") || lex_u64(lx, &id) || lex_expect(lx, " ") ||
-		    lex_expect(lx, mem_lines[i].label) || lex_u64_pad(lx, &x, UINT64_MAX))
+		    lex_expect(lx, mem_lines[i].label))
+			return -EINVAL;
+		/* "%8lu kB", and the huge page counts " %5lu" */
+		if (it < MACH_NODE_HUGEPAGES_TOTAL ? lex_u64_width_max(lx, &x, 8, UINT64_MAX)
+						   : lex_expect(lx, " ") || lex_u64_width_max(lx, &x, 5, UINT64_MAX))
 			return -EINVAL;
 		if (id != n->id)
 			return lex_fail(lx, "node %llu in the file of node %u", (unsigned long long)id, n->id);

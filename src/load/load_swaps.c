@@ -64,26 +64,33 @@ static int kib_pages(struct lex *lx, uint64_t *pages, const char *what)
 
 static int swap_line(struct lex *lx, struct mach_swap *si)
 {
+	const char *path = lx->p;
+	size_t len, pad;
 	int64_t prio;
 	int rc;
 
 	if ((rc = swap_path(lx, &si->path)))
 		return rc;
 	si->blkdev = -1;
-	if (!lex_skip_spaces(lx))
-		return lex_expected(lx, "padding after the path");
+	/* "%*s" of " " to column 40, at least one */
+	len = (size_t)(lx->p - path);
+	pad = lex_skip_spaces(lx);
+	if (pad != (len < 40 ? 40 - len : 1))
+		return lex_fail(lx, "%zu spaces after a %zu-character path, where the kernel pads to column 40", pad,
+				len);
 	if (lex_accept(lx, "partition"))
 		si->is_file = false;
 	else if (lex_accept(lx, "file\t"))
 		si->is_file = true;
 	else
 		return lex_expected(lx, "\"partition\" or \"file\"");
-	if ((rc = lex_expect(lx, "\t")) || (rc = kib_pages(lx, &si->pages, "Size")) || (rc = lex_expect(lx, "\t")))
+	/* a second tab after a size or use below 10000000 KiB */
+	if ((rc = lex_expect(lx, "\t")) || (rc = kib_pages(lx, &si->pages, "Size")) || (rc = lex_expect(lx, "\t")) ||
+	    (si->pages * PAGE_KB < 10000000 && (rc = lex_expect(lx, "\t"))))
 		return rc;
-	lex_accept(lx, "\t");
-	if ((rc = kib_pages(lx, &si->inuse_pages, "Used")) || (rc = lex_expect(lx, "\t")))
+	if ((rc = kib_pages(lx, &si->inuse_pages, "Used")) || (rc = lex_expect(lx, "\t")) ||
+	    (si->inuse_pages * PAGE_KB < 10000000 && (rc = lex_expect(lx, "\t"))))
 		return rc;
-	lex_accept(lx, "\t");
 	lex_ctx(lx, "Priority");
 	if ((rc = lex_s64(lx, &prio, INT32_MIN, INT32_MAX)) || (rc = lex_eol(lx)))
 		return rc;

@@ -453,12 +453,13 @@ static int hw_string(struct lex *lx, char *buf, size_t size)
 	return lex_expect_eof(lx);
 }
 
-static int hex_line(struct lex *lx, uint32_t *out)
+/* "0x%0*x\n" with @width digits at least. */
+static int hex_line(struct lex *lx, uint32_t *out, unsigned int width)
 {
 	uint64_t v;
 	int rc;
 
-	if ((rc = lex_expect(lx, "0x")) || (rc = lex_hex(lx, &v)) || (rc = lex_eol(lx)) || (rc = lex_expect_eof(lx)))
+	if ((rc = lex_expect(lx, "0x")) || (rc = lex_hex_min(lx, &v, width)) || (rc = lex_eol(lx)) || (rc = lex_expect_eof(lx)))
 		return rc;
 	if (v > UINT32_MAX)
 		return lex_fail(lx, "more than 32 bits");
@@ -490,11 +491,11 @@ static int virtio_file(struct lex *lx, struct mach_blk_hw *hw, const char *name)
 	char want[64];
 
 	if (!strcmp(name, "vendor"))
-		return hex_line(lx, &hw->virtio_vendor);
+		return hex_line(lx, &hw->virtio_vendor, 4);
 	if (!strcmp(name, "device"))
-		return hex_line(lx, &hw->virtio_device);
+		return hex_line(lx, &hw->virtio_device, 4);
 	if (!strcmp(name, "status"))
-		return hex_line(lx, &hw->virtio_status);
+		return hex_line(lx, &hw->virtio_status, 8);
 	if (!strcmp(name, "modalias")) {
 		/* the ids again, read in name order before vendor: what vendor and device then say must agree */
 		const char *start = lx->p;

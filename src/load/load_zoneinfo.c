@@ -29,15 +29,20 @@ static int zone_head(struct lex *lx, unsigned int *node, enum mach_zone_type *ty
 {
 	char name[16];
 	uint64_t id;
+	size_t pad;
 	int rc;
 
 	lex_ctx(lx, NULL);
 	if ((rc = lex_expect(lx, "Node ")) || (rc = lex_u64_max(lx, &id, 65535)) ||
 	    (rc = lex_expect(lx, ", zone ")))
 		return rc;
-	lex_skip_spaces(lx);
+	pad = lex_skip_spaces(lx);
 	if ((rc = ld_word(lx, name, sizeof(name), "a zone name")))
 		return rc;
+	/* "zone %8s" */
+	if (pad + strlen(name) != (strlen(name) < 8 ? 8 : strlen(name)))
+		return lex_fail(lx, "zone name \"%s\" after %zu spaces, where the kernel right-aligns it in 8 columns",
+				name, pad);
 	for (int t = 0; t < MACH_NR_ZONE_TYPES; t++)
 		if (!strcmp(name, mach_zone_name((enum mach_zone_type)t))) {
 			*node = (unsigned int)id;
@@ -75,7 +80,12 @@ static int stat_lines(struct lex *lx, uint64_t *stat, enum mach_vmstat_id *list,
 			return lex_fail(lx, "\"%s\" is not where the other zones have their counters", name);
 		list[k++] = (enum mach_vmstat_id)id;
 		lex_ctx(lx, mach_vmstat_names[id]);
-		if ((rc = lex_expect(lx, " ")) || (rc = lex_u64_pad(lx, &stat[id], UINT64_MAX)) || (rc = lex_eol(lx)))
+		/* "%-12s %lu" */
+		for (size_t w = strlen(name); w < 13; w++)
+			if ((rc = lex_expect(lx, " ")))
+				return rc;
+		if ((strlen(name) >= 13 && (rc = lex_expect(lx, " "))) ||
+		    (rc = lex_u64_max(lx, &stat[id], UINT64_MAX)) || (rc = lex_eol(lx)))
 			return rc;
 	}
 	if (known && k != *n)
@@ -99,7 +109,7 @@ static int zone_watermarks(struct lex *lx, struct mach_zone *z, unsigned int *nt
 
 	for (int i = 0; i < 10; i++) {
 		lex_ctx(lx, labels[i]);
-		if ((rc = lex_expect(lx, labels[i])) || (rc = lex_u64_pad(lx, vals[i], UINT64_MAX)) || (rc = lex_eol(lx)))
+		if ((rc = lex_expect(lx, labels[i])) || (rc = lex_u64_max(lx, vals[i], UINT64_MAX)) || (rc = lex_eol(lx)))
 			return rc;
 	}
 	lex_ctx(lx, "protection");
@@ -136,7 +146,7 @@ static int pageset(struct lex *lx, struct mach_pageset *p)
 	p->cpu = (unsigned int)cpu;
 	for (int i = 0; i < 6; i++) {
 		lex_ctx(lx, labels[i]);
-		if ((rc = lex_expect(lx, labels[i])) || (rc = lex_s64_pad(lx, &v, INT32_MIN, INT32_MAX)) ||
+		if ((rc = lex_expect(lx, labels[i])) || (rc = lex_s64(lx, &v, INT32_MIN, INT32_MAX)) ||
 		    (rc = lex_eol(lx)))
 			return rc;
 		*vals[i] = (int)v;
