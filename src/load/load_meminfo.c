@@ -11,6 +11,7 @@
  * whether " kB" follows.  Which lines appear, and in what order, depends on
  * the kernel and its configuration: that is the profile's.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -86,9 +87,11 @@ static int extra_value(struct lex *lx, struct mi_parse *mp, const char *label, s
 	if (rc)
 		return rc;
 	/* the padding and the width cannot be told apart: keep where the digits end */
-	k->col = (unsigned char)(lx->p - label);
 	if (lx->p - digits > 24)
 		return lex_fail(lx, "value of \"%s\" too long", esc);
+	if (lx->p - label > UCHAR_MAX)
+		return lex_fail(lx, "value of \"%s\" ends beyond column %d", esc, UCHAR_MAX);
+	k->col = (unsigned char)(lx->p - label);
 	k->kb = lex_accept(lx, " kB");
 	mp->order[mp->n++] = (uint16_t)(MACH_NR_MEMINFO + mp->nextra++);
 	return 0;
