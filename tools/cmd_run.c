@@ -19,7 +19,8 @@
  *          `- G: pid 1 of the new namespace: mounts its procfs (sends it to
  *               the daemon), sets ns_last_pid, gives the machine's
  *               terminals device nodes (run_ttys.c) and its device-mapper
- *               devices their /dev/mapper names (run_dev.c), mounts the tree on
+ *               devices their /dev/mapper names (run_dev.c), its accounts
+ *               /etc/passwd and /etc/group (run_accounts.c), mounts the tree on
  *               /proc and, for a model, its /sys over the host's (run_sys.c,
  *               a second descriptor the daemon serves from the same source),
  *               runs CMD and reaps until CMD exits
@@ -43,6 +44,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "run_accounts.h"
 #include "run_dev.h"
 #include "run_sys.h"
 #include "preload/shared.h"
@@ -64,7 +66,9 @@ static void run_usage(FILE *f)
 		"the machine; CMD sees itself at /proc/self.  A model's /sys is served too:\n"
 		"its CPUs, nodes, disks, network devices, cgroups, sensors and THP over the\n"
 		"host's, the rest of /sys the host's; its device-mapper devices get their\n"
-		"/dev/mapper names (empty files) in a /dev that is otherwise the host's.\n"
+		"/dev/mapper names (empty files) in a /dev that is otherwise the host's, and a\n"
+		"machine with accounts of its own (synth) names its users and groups in CMD's\n"
+		"/etc/passwd and /etc/group, ahead of the host's (whose files are untouched).\n"
 		"Everything is unmounted and ended when CMD exits or is killed; its exit status\n"
 		"is passed through.\n"
 		"\n"
@@ -263,6 +267,9 @@ static int run_init(int sock, int fuse_fd, const struct run_opts *ro)
 	code = run_dev_prepare(ro->mach);
 	if (code)
 		fprintf(stderr, "uprocfs run: the machine's /dev/mapper names are not in /dev: %s\n", strerror(-code));
+	/* the machine's user and group names (best effort: without them tools print numbers) */
+	if (run_accounts_prepare(ro->mach, err, sizeof(err)))
+		fprintf(stderr, "uprocfs run: the machine's accounts are not in /etc: %s\n", err);
 	code = pfs_fuse_mount_fd(fuse_fd, "/proc", false);
 	close(fuse_fd);
 	/* the served /sys waits beside the host's until the daemon answers for it */

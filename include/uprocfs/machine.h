@@ -712,6 +712,22 @@ struct mach_profile {
 /* ------------------------------------------------------------------ */
 /* The machine                                                         */
 
+/** A user or group of the machine: its id and name (and a user's primary group). */
+struct mach_account {
+	uint32_t id;
+	uint32_t gid;             /* users: the primary group; groups: unused */
+	char name[32];
+};
+
+/** The names a machine gives its ids, so tools show "postgres" where /proc says 106. */
+struct mach_accounts {
+	size_t nusers, ngroups;
+	struct mach_account *users, *groups;
+};
+
+/** The account named for @id in @list of @n (ascending), or NULL. */
+const struct mach_account *mach_account_find(const struct mach_account *list, size_t n, uint32_t id);
+
 struct mach_machine {
 	struct mach_profile profile;
 
@@ -804,6 +820,11 @@ struct mach_machine {
 	/* network namespaces (mach_net.h); threads name theirs by mach_thread.netns */
 	unsigned int nnets;
 	struct mach_net *nets;
+	/*
+	 * The machine's own accounts (its /etc/passwd and /etc/group), ascending
+	 * by id; none for a machine whose accounts are the host's (live).
+	 */
+	struct mach_accounts accounts;
 };
 
 /* ------------------------------------------------------------------ */

@@ -319,5 +319,7 @@ struct mach_machine *mach_clone_into(struct ua_arena *a, const struct mach_machi
 	kernel_stacks(&c, d);
 	nets(&c, d);
 	platform(&c, &d->platform);
+	d->accounts.users = DUP(&c, d->accounts.users, d->accounts.nusers);
+	d->accounts.groups = DUP(&c, d->accounts.groups, d->accounts.ngroups);
 	return c.full ? NULL : d;
 }

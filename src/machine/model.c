@@ -384,7 +384,26 @@ void mach_free(struct mach_machine *m)
 	for (unsigned int i = 0; m->nets && i < m->nnets; i++)
 		mach_net_clear(&m->nets[i]);
 	free(m->nets);
+	free(m->accounts.users);
+	free(m->accounts.groups);
 	free(m);
+}
+
+const struct mach_account *mach_account_find(const struct mach_account *list, size_t n, uint32_t id)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (list[mid].id == id)
+			return &list[mid];
+		if (list[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 const struct mach_process *mach_find_process(const struct mach_machine *m, pid_t tgid)

@@ -13,8 +13,7 @@
 
 #include "mm_int.h"
 
-/* A login name: the catalog's for the first users, "u<uid>" past them. */
-static int login_name(char *out, uint32_t uid)
+int sy_login_name(char *out, uint32_t uid)
 {
 	if (uid >= UID_FIRST_USER && uid - UID_FIRST_USER < NR_USER_NAMES)
 		return sprintf(out, "%s", sy_user_names[uid - UID_FIRST_USER]);
@@ -29,7 +28,7 @@ void sy_user_home(char *out, size_t n, uint32_t uid)
 		snprintf(out, n, "/root");
 		return;
 	}
-	login_name(name, uid);
+	sy_login_name(name, uid);
 	snprintf(out, n, "/home/%s", name);
 }
 
@@ -38,7 +37,7 @@ static int user_name(char *out, uint32_t uid)
 {
 	if (uid == UID_ROOT)
 		return sprintf(out, "root");
-	return login_name(out, uid);
+	return sy_login_name(out, uid);
 }
 
 /*
@@ -61,7 +60,7 @@ size_t sy_expand_argv(struct synth *s, const struct layout *L)
 			switch (t[1]) {
 			case 'u':
 			case 'U':
-				out += login_name(out, uid);
+				out += sy_login_name(out, uid);
 				break;
 			case 't':
 				out += sprintf(out, "%u", L->g->inst);

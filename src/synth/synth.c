@@ -170,6 +170,8 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	if ((rc = sy_build_mounts(&s)))
 		goto fail;
 	finish_procs(&s);
+	if ((rc = sy_build_accounts(&s)))
+		goto fail;
 	sy_build_vmstat(&s);
 	sy_build_disk_io(&s);
 	if ((rc = sy_build_zones(&s)) || (rc = sy_build_slabs(&s)) || (rc = sy_build_kernel(&s)) ||

@@ -309,6 +309,10 @@ int sy_build_proc_misc(struct synth *s, size_t idx);
 void sy_build_task_io(struct synth *s);
 /** A user's home directory ("/root", "/home/alice") into @out. */
 void sy_user_home(char *out, size_t n, uint32_t uid);
+/** A login user's name: the catalog's for the first users, "u<uid>" past them; the length. */
+int sy_login_name(char *out, uint32_t uid);
+/** The machine's accounts: every uid and gid its tasks hold, named (accounts.c). */
+int sy_build_accounts(struct synth *s);
 
 /* parallel.c */
 

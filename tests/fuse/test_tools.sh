@@ -89,6 +89,25 @@ for pid in $(ls "$tmp/tree" | grep '^[0-9]' | sort -n | awk 'NR % 37 == 1'); do
 done
 ok $bad "ps shows the machine's names and users (a sample of pids)"
 
+# the machine's accounts: every uid its tasks hold has a name in the command's
+# /etc/passwd, the same one ps shows; the host's files stay as they were
+host_passwd=$(md5sum /etc/passwd /etc/group)
+run sh -c 'ps -eo uid=,user:32= | sort -u | while read -r u n; do
+	g=$(getent passwd "$u" | cut -d: -f1)
+	[ "$n" = "$g" ] && [ "$n" != "$u" ] || echo "uid $u: ps shows $n, passwd names $g"
+done; ps -eo uid= | sort -u | wc -l' > "$tmp/accounts" 2>&1
+nuids=$(tail -1 "$tmp/accounts")
+[ "$(wc -l < "$tmp/accounts")" = 1 ] && [ "$nuids" -gt 3 ]
+ok $? "every one of the machine's $nuids uids has a name, which ps shows"
+[ "$(wc -l < "$tmp/accounts")" = 1 ] || diag "$(head -5 "$tmp/accounts")"
+names=$(cat "$tmp"/tree/[0-9]*/status | awk '/^Uid:/ {print $2}' | sort -un | tr '\n' ' ')
+run sh -c 'for u in '"$names"'; do getent passwd "$u" > /dev/null || echo "$u"; done' > "$tmp/unnamed"
+[ ! -s "$tmp/unnamed" ]; ok $? "getent names every uid in the machine's status files ($names)"
+run sh -c 'getent passwd 0 | cut -d: -f1; echo x >> /etc/passwd 2>/dev/null && echo writable' > "$tmp/root_acct"
+[ "$(cat "$tmp/root_acct")" = root ]; ok $? "root is root, and the command's /etc/passwd is read-only"
+[ "$(md5sum /etc/passwd /etc/group)" = "$host_passwd" ] && ! ls /tmp | grep -q '^uprocfs-etc\.'
+ok $? "the host's /etc/passwd and /etc/group are untouched, and no staging directory is left"
+
 run ps -eLf > "$tmp/pseLf"
 lines=$(($(wc -l < "$tmp/pseLf") - 1))
 [ "$lines" = $((nthreads + 1)) ]; ok $? "ps -eLf lists the $nthreads threads plus itself ($lines)"
