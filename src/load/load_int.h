@@ -221,6 +221,8 @@ static inline bool ld_kind_nsrec(enum mach_ld_kind kind)
 	return kind >= MACH_LD_PID_CGROUP && kind <= MACH_LD_PID_NS_TIME_FOR_CHILDREN;
 }
 
+/** -EINVAL with a message naming @path and the line when @text holds a NUL byte; else 0. */
+int ld_refuse_nul(const char *path, const char *text, size_t len, char *err, size_t errlen);
 int ld_parse_cgroup(struct lex *lx, struct ld_cgroup *cg);
 int ld_parse_cpuset(struct lex *lx, struct ld_bytes *b);
 int ld_parse_mountinfo(struct lex *lx, struct ld_mountinfo *mi);

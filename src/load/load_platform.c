@@ -132,6 +132,10 @@ int mach_loader_sys(struct mach_loader *ld, const struct mach_ld_sys_file *f, co
 	struct lex lx;
 
 	*skip = NULL;
+	if (text && memchr(text, '\0', len)) {
+		*skip = "holds a NUL byte, which no /sys attribute prints";
+		return 0;
+	}
 	lex_init(&lx, path, text ? text : "", text ? len : 0, err, errlen);
 	if (!ld_sys_of(ld))
 		return -ENOMEM;

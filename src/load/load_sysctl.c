@@ -183,6 +183,8 @@ int mach_loader_sysctl(struct mach_loader *ld, const char *key, unsigned int mod
 		*skip = "a read fails with EIO (not set)";
 		return 0;
 	}
+	if ((rc = ld_refuse_nul(key, text, len, err, errlen)))
+		return rc;
 	rc = put_value(m->sysctl, id, key, text, len, err, errlen);
 	if (!rc)
 		rc = put_derived(ld, id, mach_sysctl_src_of(key), skip);

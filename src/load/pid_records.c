@@ -179,6 +179,9 @@ int ld_pid_file(struct ld_pid *lp, enum mach_ld_kind kind, pid_t tid, uint32_t i
 
 	if (!t)
 		return -ENOMEM;
+	/* only cmdline holds NULs; any other text holding one would print shorter */
+	if (kind != MACH_LD_PID_CMDLINE && (rc = ld_refuse_nul(path, text, len, err, errlen)))
+		return rc;
 	if (ld_misc_kind(kind))
 		return ld_misc_file(&t->misc, kind, inst, path, text, len, err, errlen);
 	/* parsed aside, so that a file that does not parse leaves the slot as it was */

@@ -100,6 +100,9 @@ static int load_global(struct mach_loader *ld, enum mach_ld_kind kind, const cha
 	struct lex lx;
 	int rc;
 
+	/* the model's strings end at a NUL: a text holding one would print shorter */
+	if ((rc = ld_refuse_nul(path, text, len, err, errlen)))
+		return rc;
 	lex_init(&lx, path, text, len, err, errlen);
 	switch (kind) {
 	case MACH_LD_STAT:
@@ -166,6 +169,20 @@ int mach_loader_file(struct mach_loader *ld, enum mach_ld_kind kind, pid_t pid, 
 		     const char *path, const char *text, size_t len, char *err, size_t errlen)
 {
 	return mach_loader_file_inst(ld, kind, pid, tid, 0, path, text, len, err, errlen);
+}
+
+int ld_refuse_nul(const char *path, const char *text, size_t len, char *err, size_t errlen)
+{
+	const char *nul = len ? memchr(text, '\0', len) : NULL;
+	unsigned int line = 1;
+
+	if (!nul)
+		return 0;
+	for (const char *p = text; p < nul; p++)
+		line += *p == '\n';
+	snprintf(err, errlen, "%s:%u: a NUL byte, which the kernel prints in no text file (only cmdline and "
+		 "environ hold them)", path, line);
+	return -EINVAL;
 }
 
 int mach_loader_file_inst(struct mach_loader *ld, enum mach_ld_kind kind, pid_t pid, pid_t tid, uint32_t inst,
