@@ -615,6 +615,9 @@ uint64_t ld_rss_slack(const struct mach_machine *m);
 /** A thread's status and one of its stat files agree (rss within @slack pages). */
 int ld_status_vs_stat(const struct ld_msg *ms, const struct ld_status *s, const struct ld_stat *t,
 		      uint64_t slack);
+/** The mm's lines of status (VmSize, VmRSS) vs stat's vsize and rss, of any two threads of a process. */
+int ld_mm_status_vs_stat(const struct ld_msg *ms, const struct ld_status *s, const struct ld_stat *t,
+			 uint64_t slack);
 /** statm agrees with the Vm lines of @s. */
 int ld_statm_vs_status(const struct ld_msg *ms, const struct ld_statm *m,
 		       const struct ld_status *s);

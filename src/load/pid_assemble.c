@@ -101,10 +101,15 @@ static int decide(const struct ld_msg *ms, const struct mach_loader *ld, struct 
  * What a stat line says of the kernel: how many fields it prints (44 before
  * 3.3, 47 before 3.5, 52 since) and whether field 35 is the wchan address
  * (before 4.4) or a 0/1 flag: a value above 1 is an address, a 1 a flag.
+ * Where no wchan is shown (the @whole file of several threads, or a stat
+ * masked from the reader) the address era prints ~0UL and the flag era 0,
+ * so a 0 there says "flag" too.
  */
 static int decide_stat(const struct ld_msg *ms, const struct mach_loader *ld, struct ld_commit *cm,
-		       const struct ld_stat *t)
+		       const struct ld_stat *t, bool whole)
 {
+	bool masked = t->f[LD_STAT_STARTCODE] == 1 && t->f[LD_STAT_ENDCODE] == 1;
+	bool not_shown = masked || (whole && ld_sf_s(t, LD_STAT_NUM_THREADS) >= 2);
 	static const char *const what[] = { "start_data, end_data and start_brk (fields 45-47)",
 					    "arg_start .. exit_code (fields 48-52)" };
 	uint64_t w = t->f[LD_STAT_WCHAN];
@@ -118,7 +123,7 @@ static int decide_stat(const struct ld_msg *ms, const struct mach_loader *ld, st
 				      "%s", t->path, t->nfields, val ? "has" : "lacks", what[k], by,
 				      val ? "lacks them" : "has them");
 	}
-	if (w && (by = decide_one(ld, cm, DEC_STAT_WCHAN_ADDR, w > 1, t->path)))
+	if ((w || not_shown) && (by = decide_one(ld, cm, DEC_STAT_WCHAN_ADDR, w > 1, t->path)))
 		return ld_say(ms, -EINVAL, "%s:%u: wchan %" PRIu64 " is %s, but %s, which decided the kernel "
 			      "profile, %s", t->path, t->line[LD_STAT_WCHAN], w, w > 1 ? "an address" : "a flag",
 			      by, w > 1 ? "has a flag" : "has an address");
@@ -248,7 +253,7 @@ static int check_stats(struct asm_ctx *a)
 
 		if (!s)
 			continue;
-		if ((rc = decide_stat(&a->ms, a->ld, a->cm, s)))
+		if ((rc = decide_stat(&a->ms, a->ld, a->cm, s, i == 0)))
 			return rc;
 		if (!a->ts)
 			a->ts = s;
@@ -343,6 +348,9 @@ static int check_threads(struct asm_ctx *a)
 				      ld_sf_what(LD_STAT_EXIT_SIGNAL, what),
 				      ld_sf_s(t->stat, LD_STAT_EXIT_SIGNAL));
 	}
+	/* the threads share one mm: a status and a stat of different threads agree on it too */
+	if (a->rs && a->ts && (rc = ld_mm_status_vs_stat(&a->ms, a->rs, a->ts, slack)))
+		return rc;
 	return 0;
 }
 

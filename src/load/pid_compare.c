@@ -309,6 +309,12 @@ int ld_status_vs_stat(const struct ld_msg *ms, const struct ld_status *s, const 
 		return ld_disagree_u(ms, s->path, s->line[ST_KTHREAD], t->path, t->line[LD_STAT_FLAGS],
 				     "Kthread: (PF_KTHREAD in flags)", s->v[ST_KTHREAD][0],
 				     !!(t->f[LD_STAT_FLAGS] & LD_PF_KTHREAD));
+	return ld_mm_status_vs_stat(ms, s, t, slack);
+}
+
+int ld_mm_status_vs_stat(const struct ld_msg *ms, const struct ld_status *s, const struct ld_stat *t,
+			 uint64_t slack)
+{
 	if (s->present[ST_VMPEAK]) {
 		if (s->v[ST_VMSIZE][0] * 1024 / 1024 != s->v[ST_VMSIZE][0] ||
 		    t->f[LD_STAT_VSIZE] != s->v[ST_VMSIZE][0] * 1024)
