@@ -571,9 +571,31 @@ static bool link_ok(struct link_shapes *c, const char *path, const char *target)
 /* Keep the members beneath @root, its prefix taken off; refuse a symlink among them that leaves it. */
 static int keep_root(struct reader *r, const char *root)
 {
-	size_t rlen = strlen(root), k = 0;
+	size_t rlen = strlen(root), k = 0, slen = 0;
 	struct link_shapes shapes = { 0 };
+	char sys[1024] = "";
 
+	/* a root "X/proc/" has its /sys at "X/sys/" (a capture's, a sosreport's) */
+	if (rlen >= 5 && !strcmp(root + rlen - 5, "proc/") && (rlen == 5 || root[rlen - 6] == '/')) {
+		snprintf(sys, sizeof(sys), "%.*ssys/", (int)(rlen - 5), root);
+		slen = strlen(sys);
+	}
+	for (size_t i = 0; slen && i < r->a->n; i++) {
+		struct mach_tree_member m = r->a->m[i];
+
+		if (strncmp(m.path, sys, slen) || !m.path[slen])
+			continue;
+		if (r->a->sys_n % 1024 == 0) {
+			struct mach_tree_member *nm = realloc(r->a->sys_m, (r->a->sys_n + 1024) * sizeof(*nm));
+
+			if (!nm)
+				return fail(r, -ENOMEM, "out of memory%s%s", "", NULL);
+			r->a->sys_m = nm;
+		}
+		/* its links are read as text, never followed: /sys's point anywhere beneath it */
+		m.path += slen;
+		r->a->sys_m[r->a->sys_n++] = m;
+	}
 	for (size_t i = 0; i < r->a->n; i++) {
 		struct mach_tree_member m = r->a->m[i];
 
@@ -667,6 +689,11 @@ int capture_archive_read(const char *path, const void *data, size_t len, struct 
 		free(a->name);
 		a->name = name;
 	}
+	if (!rc && a->sys_n) {
+		root[strlen(root) - 4] = '\0'; /* "X/proc" to "X/" */
+		if (asprintf(&a->sys_name, "%s/%ssys", path, root) < 0)
+			rc = fail(&r, -ENOMEM, "out of memory%s%s", "", NULL);
+	}
 	if (rc)
 		capture_archive_free(a);
 	return rc;
@@ -679,7 +706,9 @@ void capture_archive_free(struct capture_archive *a)
 		free(b);
 	}
 	free(a->m);
+	free(a->sys_m);
 	free(a->name);
+	free(a->sys_name);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -706,6 +735,12 @@ int capture_load(const char *path, const struct mach_load_opts *opts, struct mac
 		o = *opts;
 	o.members = a.m;
 	o.nmembers = a.n;
+	/* the archive's own /sys, loaded as a directory's sys/ beside proc/ is */
+	if (a.sys_n) {
+		o.sys_members = a.sys_m;
+		o.nsys_members = a.sys_n;
+		o.sys_dir = a.sys_name;
+	}
 	rc = pfs_load_tree(a.name, &o, out, report, err, errlen);
 	capture_archive_free(&a);
 	return rc;

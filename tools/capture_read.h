@@ -35,7 +35,10 @@
 struct capture_archive {
 	struct mach_tree_member *m;  /* beneath the /proc tree's root, its prefix taken off */
 	size_t n;
+	struct mach_tree_member *sys_m; /* beneath the sys/ beside a proc/ root, its prefix taken off */
+	size_t sys_n;
 	char *name;                  /* the archive and the root inside it, for messages */
+	char *sys_name;              /* the archive and its sys/, when it has one */
 	void *blocks;                /* where the members' bytes live */
 };
 

@@ -293,6 +293,9 @@ struct mach_load_opts {
 	/* read these (an archive's members) instead of the directory; it names them in messages */
 	const struct mach_tree_member *members;
 	size_t nmembers;
+	/* and the archive's /sys (paths beneath it), read as sys_dir would be; sys_dir names it */
+	const struct mach_tree_member *sys_members;
+	size_t nsys_members;
 };
 
 /**

@@ -381,10 +381,10 @@ static char *join(const char *a, const char *b)
  * Open the trees to read: the /proc tree (w->dirfd, or the index of an
  * archive's members in memory; a tree written with /sys beside /proc holds
  * it in proc/) and the /sys beside it (*@sysfd, -1 for none): its sys/, or
- * opts->sys_dir.  An archive's /sys is not read.
+ * opts->sys_dir; an archive's sys/ is indexed in @systree.
  */
-static int walk_open(struct walk *w, const struct mach_load_opts *opts, struct mt_tree *tree, int *sysfd,
-		     char **sysdir)
+static int walk_open(struct walk *w, const struct mach_load_opts *opts, struct mt_tree *tree,
+		     struct mt_tree *systree, int *sysfd, char **sysdir)
 {
 	const char *dir = w->dir;
 	struct statfs sfs;
@@ -401,6 +401,13 @@ static int walk_open(struct walk *w, const struct mach_load_opts *opts, struct m
 		}
 		w->mem = &tree->root;
 		w->uf_flags = UF_BENEATH;
+		w->sys_classify = opts->sys_classify;
+		if (!rc && opts->sys_members && opts->sys_classify) {
+			rc = ld_mem_build(opts->sys_members, opts->nsys_members, systree, w->err, w->errlen);
+			*sysdir = strdup(opts->sys_dir ? opts->sys_dir : "sys");
+			if (!rc && !*sysdir)
+				rc = -ENOMEM;
+		}
 		return rc;
 	}
 	rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -450,7 +457,7 @@ static int walk_open(struct walk *w, const struct mach_load_opts *opts, struct m
 int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct mach_machine **out,
 		   struct mach_load_report *report, char *err, size_t errlen)
 {
-	struct mt_tree tree = { 0 };
+	struct mt_tree tree = { 0 }, systree = { 0 };
 	struct walk w;
 	struct mach_machine *m = NULL;
 	pid_t *pids = NULL;
@@ -482,7 +489,7 @@ int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct ma
 		rc = -ENOMEM;
 		goto out;
 	}
-	rc = walk_open(&w, opts, &tree, &sysfd, &sysdir);
+	rc = walk_open(&w, opts, &tree, &systree, &sysfd, &sysdir);
 	if (!rc)
 		rc = ld_arena_grow(&w.arena, ARENA_FIRST);
 	if (!rc)
@@ -494,8 +501,9 @@ int mach_load_tree(const char *dir, const struct mach_load_opts *opts, struct ma
 	if (!rc)
 		rc = mach_loader_finish(w.ld, err, errlen);
 	/* /sys in a session of its own: a group's cgroup.procs names the tasks /proc gave */
-	if (!rc && sysfd >= 0) {
-		rc = ld_walk_sys(&w, sysfd, sysdir, !fstatfs(sysfd, &sfs) && sfs.f_type == SYSFS_MAGIC);
+	if (!rc && (sysfd >= 0 || opts->sys_members)) {
+		rc = ld_walk_sys(&w, sysfd, opts->sys_members ? &systree.root : NULL, sysdir,
+				 sysfd >= 0 && !fstatfs(sysfd, &sfs) && sfs.f_type == SYSFS_MAGIC);
 		if (!rc)
 			rc = mach_loader_finish(w.ld, err, errlen);
 	}
@@ -511,6 +519,7 @@ out:
 	free(sysdir);
 	if (w.mem)
 		ld_mem_free(&tree);
+	ld_mem_free(&systree);
 	free(pids);
 	free(w.arena.buf);
 	ld_walk_net_free(&w);

@@ -93,10 +93,11 @@ struct walk {
 
 /**
  * Read the /sys subtrees named in w->files (kinds mach_ld_kind_sysfs) from
- * the tree open at @sysfd (@sysdir names it in messages; @live: the
- * kernel's, which may change) into the loader, and the report.
+ * the tree open at @sysfd, or held in memory at @mem (an archive's; then
+ * @sysfd is -1), into the loader, and the report.  @sysdir names it in
+ * messages; @live: the kernel's, which may change.
  */
-int ld_walk_sys(struct walk *w, int sysfd, const char *sysdir, bool live);
+int ld_walk_sys(struct walk *w, int sysfd, const struct mt_node *mem, const char *sysdir, bool live);
 /** Read the machine-wide files into w->ld's machine, the report, and the machine's lacks. */
 int ld_walk_globals(struct walk *w);
 

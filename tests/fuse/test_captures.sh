@@ -106,6 +106,14 @@ out=$(verify --proc "$tmp/livedir" --quiet 2>&1)
 nsys=$(echo "$out" | sed -n 's/.*of them in \/sys: \([0-9]*\) identical, 0 differ.*/\1/p')
 [ -L "$tmp/livedir/sys/class/net/lo" ] && [ "${nsys:-0}" -ge 300 ]
 ok $? "a live capture's /sys/class/net/lo is a link and its /sys verifies (${nsys:-?} files)"
+# the archive's sys/ loads as the directory's does: the same files, identical
+asys=$(echo "$(verify --proc "$tmp/live.tar.zst" --quiet 2>&1)" | sed -n 's/.*of them in \/sys: \([0-9]*\) identical, 0 differ.*/\1/p')
+[ "${asys:-0}" -ge 300 ]
+ok $? "the live capture archive's /sys loads and verifies too (${asys:-?} files)"
+tar -C "$tmp/livedir" -caf "$tmp/livedir.tar.zst" proc sys
+dsys=$(echo "$(verify --proc "$tmp/livedir.tar.zst" --quiet 2>&1)" | sed -n 's/.*of them in \/sys: \([0-9]*\) identical, 0 differ.*/\1/p')
+[ "${dsys:-0}" = "${nsys:-x}" ]
+ok $? "the directory capture as an archive verifies the same /sys files (${dsys:-?} of ${nsys:-?})"
 echo keep >"$tmp/exists.tar.zst"
 timeout -k 5 300 "$UPROCFS" capture --pid $$ -o "$tmp/exists.tar.zst" 2>/dev/null
 ok $([ $? != 0 ] && [ "$(cat "$tmp/exists.tar.zst")" = keep ] && echo 0 || echo 1) "capture -o refuses an existing file"
