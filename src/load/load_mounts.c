@@ -53,8 +53,16 @@ static int oct(char c)
 	return c >= '0' && c <= '7' ? c - '0' : -1;
 }
 
-/* The field at the cursor up to a space or the line's end, \ooo unescaped, into *@out. */
-static int field(struct lex *lx, const char *what, char **out)
+/* What the kernel escapes as \ooo: in paths (seq_path, seq_dentry), and in device names and types (mangle). */
+#define ESC_PATH " \t\n\\"
+#define ESC_DEV " \t\n\\#"
+
+/*
+ * The field at the cursor up to a space or the line's end, \ooo unescaped,
+ * into *@out.  The kernel escapes exactly the characters of @esc: one of
+ * them raw, or an escape of any other, is text it never prints.
+ */
+static int field(struct lex *lx, const char *what, const char *esc, char **out)
 {
 	const char *end = lex_line_end(lx), *sp = memchr(lx->p, ' ', (size_t)(end - lx->p));
 	const char *fend = sp ? sp : end;
@@ -71,11 +79,21 @@ static int field(struct lex *lx, const char *what, char **out)
 				free(s);
 				return lex_fail_at(lx, p, "a backslash that is not an octal escape in %s", what);
 			}
-			*d++ = (char)(oct(p[1]) * 64 + oct(p[2]) * 8 + oct(p[3]));
+			*d = (char)(oct(p[1]) * 64 + oct(p[2]) * 8 + oct(p[3]));
+			if (!*d || !strchr(esc, *d)) {
+				free(s);
+				return lex_fail_at(lx, p, "an escape of a character the kernel prints as itself in %s",
+						   what);
+			}
+			d++;
 			p += 3;
 		} else if (*p == '\0') {
 			free(s);
 			return lex_fail_at(lx, p, "a NUL byte in %s", what);
+		} else if (strchr(esc, *p)) {
+			free(s);
+			return lex_fail_at(lx, p, "a raw character in %s that the kernel escapes as \\%03o", what,
+					   (unsigned char)*p);
 		} else {
 			*d++ = *p;
 		}
@@ -223,11 +241,11 @@ static int mountinfo_line(struct lex *lx, struct mach_mount *m)
 		return rc;
 	m->minor = (uint32_t)u;
 	lex_ctx(lx, NULL);
-	if ((rc = lex_expect(lx, " ")) || (rc = field(lx, "the mount's root", &m->root)) ||
-	    (rc = lex_expect(lx, " ")) || (rc = field(lx, "the mount point", &m->point)) ||
+	if ((rc = lex_expect(lx, " ")) || (rc = field(lx, "the mount's root", ESC_PATH, &m->root)) ||
+	    (rc = lex_expect(lx, " ")) || (rc = field(lx, "the mount point", ESC_PATH, &m->point)) ||
 	    (rc = lex_expect(lx, " ")) || (rc = mnt_opts(lx, &m->mnt_flags)) ||
-	    (rc = optional_fields(lx, m)) || (rc = field(lx, "the filesystem type", &m->fstype)) ||
-	    (rc = lex_expect(lx, " ")) || (rc = field(lx, "the source", &m->source)) ||
+	    (rc = optional_fields(lx, m)) || (rc = field(lx, "the filesystem type", ESC_DEV, &m->fstype)) ||
+	    (rc = lex_expect(lx, " ")) || (rc = field(lx, "the source", ESC_DEV, &m->source)) ||
 	    (rc = lex_expect(lx, " ")) || (rc = sb_opts(lx, m)))
 		return rc;
 	return lex_eol(lx);
@@ -283,9 +301,9 @@ int ld_parse_mounts(struct lex *lx, struct ld_mountlist *ml)
 
 		if (!l)
 			return -ENOMEM;
-		if ((rc = field(lx, "the source", &l->source)) || (rc = lex_expect(lx, " ")) ||
-		    (rc = field(lx, "the mount point", &l->point)) || (rc = lex_expect(lx, " ")) ||
-		    (rc = field(lx, "the filesystem type", &l->fstype)) || (rc = lex_expect(lx, " ")) ||
+		if ((rc = field(lx, "the source", ESC_DEV, &l->source)) || (rc = lex_expect(lx, " ")) ||
+		    (rc = field(lx, "the mount point", ESC_PATH, &l->point)) || (rc = lex_expect(lx, " ")) ||
+		    (rc = field(lx, "the filesystem type", ESC_DEV, &l->fstype)) || (rc = lex_expect(lx, " ")) ||
 		    (rc = raw_field(lx, "the options", &l->opts)) || (rc = lex_expect(lx, " 0 0")) ||
 		    (rc = lex_eol(lx)))
 			return rc;
@@ -305,11 +323,11 @@ int ld_parse_mountstats(struct lex *lx, struct ld_mountlist *ml)
 		if (!l)
 			return -ENOMEM;
 		if (lex_accept(lx, "device "))
-			rc = field(lx, "the device", &l->source);
+			rc = field(lx, "the device", ESC_DEV, &l->source);
 		else if (!lex_accept(lx, "no device"))
 			return lex_expected(lx, "\"device NAME\" or \"no device\"");
-		if (rc || (rc = lex_expect(lx, " mounted on ")) || (rc = field(lx, "the mount point", &l->point)) ||
-		    (rc = lex_expect(lx, " with fstype ")) || (rc = field(lx, "the filesystem type", &l->fstype)))
+		if (rc || (rc = lex_expect(lx, " mounted on ")) || (rc = field(lx, "the mount point", ESC_PATH, &l->point)) ||
+		    (rc = lex_expect(lx, " with fstype ")) || (rc = field(lx, "the filesystem type", ESC_DEV, &l->fstype)))
 			return rc;
 		if (lex_peek(lx, ' '))
 			return lex_fail(lx, "statistics after the type (NFS): the model holds none");
