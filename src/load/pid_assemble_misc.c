@@ -219,13 +219,13 @@ static bool link_equal(const struct ld_link *a, const struct ld_link *b)
 	return (!a) == (!b) && (!a || (a->deleted == b->deleted && !strcmp(a->target, b->target)));
 }
 
-/* An fs_struct from a task's cwd and root links; NULL (none) when neither was read. */
-static int fs_from(struct ld_misc *m, struct mach_fs **out)
+/* An fs_struct from cwd and root links (@link[0], @link[1]); NULL (none) when neither was read. */
+static int fs_from(struct ld_link *const link[2], struct mach_fs **out)
 {
 	struct mach_fs *fs;
 
 	*out = NULL;
-	if (!m->link[0] && !m->link[1])
+	if (!link[0] && !link[1])
 		return 0;
 	fs = calloc(1, sizeof(*fs));
 	if (!fs)
@@ -233,11 +233,11 @@ static int fs_from(struct ld_misc *m, struct mach_fs **out)
 	for (int k = 0; k < 2; k++) {
 		char **p = k ? &fs->root : &fs->cwd;
 
-		if (m->link[k] && !(*p = strdup(m->link[k]->target))) {
+		if (link[k] && !(*p = strdup(link[k]->target))) {
 			mach_fs_free(fs);
 			return -ENOMEM;
 		}
-		(k ? &fs->root_deleted : &fs->cwd_deleted)[0] = m->link[k] && m->link[k]->deleted;
+		(k ? &fs->root_deleted : &fs->cwd_deleted)[0] = link[k] && link[k]->deleted;
 	}
 	*out = fs;
 	return 0;
@@ -247,20 +247,24 @@ static int fs_from(struct ld_misc *m, struct mach_fs **out)
 static int build_fs(struct misc_ctx *c)
 {
 	struct ld_misc *w = &c->lp->whole.misc, *lt = task_misc(c->lp, c->lp->tgid);
+	struct ld_link *group[2];
 	int rc;
 
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < 2; k++) {
 		if (lt != w && w->link[k] && lt && lt->link[k] && !link_equal(w->link[k], lt->link[k]))
 			return ld_disagree_str(c->ms, w->link[k]->path, 1, lt->link[k]->path, 1, "the link",
 					       w->link[k]->target, lt->link[k]->target);
-	if ((rc = fs_from(w->link[0] || w->link[1] ? w : lt ? lt : w, &c->out->fs)))
+		/* each link the group's, or the leader's task/ copy where the group's was not read */
+		group[k] = w->link[k] ? w->link[k] : lt ? lt->link[k] : NULL;
+	}
+	if ((rc = fs_from(group, &c->out->fs)))
 		return rc;
 	for (unsigned int i = 1; i < c->out->nthreads; i++) {
 		struct ld_misc *t = task_misc(c->lp, c->out->threads[i].tid);
 
-		if (!t || (link_equal(t->link[0], w->link[0]) && link_equal(t->link[1], w->link[1])))
+		if (!t || (link_equal(t->link[0], group[0]) && link_equal(t->link[1], group[1])))
 			continue;
-		if ((rc = fs_from(t, &c->out->threads[i].fs)))
+		if ((rc = fs_from(t->link, &c->out->threads[i].fs)))
 			return rc;
 	}
 	return 0;

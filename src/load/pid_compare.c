@@ -389,6 +389,10 @@ int ld_stat_zeros(const struct ld_msg *ms, const struct ld_stat *t, bool hidden,
 {
 	char what[64];
 
+	/* without an mm, do_task_stat leaves vsize and rss 0 too */
+	if (!has_mm && (t->f[LD_STAT_VSIZE] || t->f[LD_STAT_RSS]))
+		return ld_say(ms, -EINVAL, "%s:%u: vsize and rss must be 0 for a task without an mm", t->path,
+			      t->line[t->f[LD_STAT_VSIZE] ? LD_STAT_VSIZE : LD_STAT_RSS]);
 	for (enum ld_stat_field n = LD_STAT_STARTCODE; n <= LD_STAT_FIELDS; n++) {
 		bool no_mm = !has_mm && (n <= LD_STAT_STARTSTACK ||
 					 (n >= LD_STAT_START_DATA && n <= LD_STAT_ENV_END));

@@ -30,7 +30,7 @@ int pfs_verify(const struct mach_machine *mach, const struct mach_load_report *r
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < report->nfiles; i++) {
 		struct pfs_verify_file v = { .loaded = &report->files[i] };
-		char *text = NULL, err[256];
+		char *text = NULL, err[256] = "";
 		struct pfs_node n;
 		struct pfs_ctx ctx;
 		int rc;
@@ -47,7 +47,7 @@ int pfs_verify(const struct mach_machine *mach, const struct mach_load_report *r
 			if (rc == -ENOMEM)
 				return rc;
 			v.text = text;
-			v.why = rc ? (rc == -ENOENT ? err : strerror(-rc)) : NULL;
+			v.why = rc ? (rc == -ENOENT && err[0] ? err : strerror(-rc)) : NULL;
 			if (rc == -ENOENT && pfs_node_lacks_input(&n, &ctx)) {
 				/* it renders from a file the tree lacks or that was skipped: nothing to compare */
 				v.why = "renders from a file the tree lacks or that was skipped";
