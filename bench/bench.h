@@ -83,6 +83,8 @@ extern const struct bench_def bench_table[];
 int bench_putters(const struct bench_opts *o);
 int bench_psi(const struct bench_opts *o);
 int bench_capture(const struct bench_opts *o);
+/** `uprocfs bench scale`: the model and ps per process as the machine grows (bench_scale.c). */
+int bench_scale(const struct bench_opts *o);
 int bench_seeds(const struct bench_opts *o);
 int bench_render(const struct bench_opts *o);
 

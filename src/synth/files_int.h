@@ -50,7 +50,14 @@ enum sy_mnt {
 #define FL_DIR (MACH_O_LARGEFILE | MACH_O_DIRECTORY)
 #define FL_NB MACH_O_NONBLOCK
 
-#define FX_USED_WORDS 16
+/*
+ * The bitmap of taken fds: room for a server's SY_NET_MAX_PROC_SOCKS sockets
+ * and the rest of its table, so finding the lowest free fd never falls back
+ * to scanning the table (which made building 100,000 tasks cubic in a big
+ * server's sockets).
+ */
+#define FX_USED_WORDS 160
+_Static_assert(FX_USED_WORDS * 64 >= 2 * SY_NET_MAX_PROC_SOCKS, "FX_USED_WORDS holds a server's sockets");
 
 /* One table being built. */
 struct fdgen {

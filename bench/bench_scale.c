@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench_scale.c - `uprocfs bench scale`: how the model and the served tree
+ * grow with the machine.  For synthetic machines of 1,000 to 100,000 tasks
+ * (each built in a child of its own, so one size's heap never counts in the
+ * next): the resident bytes the model adds per task and its build time; a
+ * readdir of /proc at the largest size; /proc/stat at 4096 CPUs; and `ps
+ * aux` through `uprocfs run`, per process, at each size (the cost curve).
+ * Each figure is reported against its goal from issue 16 (1 KiB per task,
+ * 2 s for a million tasks, 1 ms for /proc/stat, a flat ps curve).  --plot
+ * draws the curves with gnuplot.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "spec.h"
+#include "uprocfs/procfs.h"
+#include "uprocfs/source.h"
+
+#define MAX_SIZES 4
+
+/* What one size measured; 0 where it was not. */
+struct scale_point {
+	long tasks;               /* processes asked for */
+	long threads;             /* tasks the machine holds (its threads) */
+	double bytes_per_task;    /* resident growth / threads */
+	double build_ms;
+	double ps_us;             /* ps aux through run, per process listed */
+};
+
+/* The resident size of this process, in bytes. */
+static long resident_bytes(void)
+{
+	long pages = 0, size;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld %ld", &size, &pages) != 2)
+		pages = -1;
+	fclose(f);
+	return pages < 0 ? -1 : pages * sysconf(_SC_PAGESIZE);
+}
+
+/* In a child: build synth:tasks=@tasks and write "bytes ms threads" to @fd. */
+static void model_child(int fd, long tasks)
+{
+	struct mach_machine *m;
+	char spec[96], err[256], line[128];
+	long before = resident_bytes(), after;
+	uint64_t t0;
+	size_t threads = 0;
+	int n;
+
+	snprintf(spec, sizeof(spec), "synth:tasks=%ld,threads=%ld,seed=3", tasks, tasks / 10);
+	t0 = bench_now_ns();
+	if (mach_from_spec(spec, &m, err, sizeof(err))) {
+		fprintf(stderr, "bench scale: %s\n", err);
+		_exit(1);
+	}
+	t0 = bench_now_ns() - t0;
+	after = resident_bytes();
+	for (size_t i = 0; i < m->nprocs; i++)
+		threads += m->procs[i].nthreads;
+	n = snprintf(line, sizeof(line), "%ld %.3f %zu\n", after - before, (double)t0 / 1e6, threads);
+	if (write(fd, line, (size_t)n) != n)
+		_exit(1);
+	_exit(0);
+}
+
+/* The model's bytes per task and build time at @p->tasks, from a child; 0 or -1. */
+static int measure_model(struct scale_point *p)
+{
+	char buf[128] = "";
+	long bytes = 0;
+	int fds[2], status;
+	ssize_t got;
+	pid_t pid;
+
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		model_child(fds[1], p->tasks);
+	}
+	close(fds[1]);
+	got = pid > 0 ? read(fds[0], buf, sizeof(buf) - 1) : -1;
+	close(fds[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	if (got <= 0 || sscanf(buf, "%ld %lf %ld", &bytes, &p->build_ms, &p->threads) != 3 || p->threads <= 0)
+		return -1;
+	p->bytes_per_task = (double)bytes / (double)p->threads;
+	return 0;
+}
+
+/* ps aux through `uprocfs run` at @p->tasks: microseconds per process listed; 0 or -1. */
+static int measure_ps(const struct bench_opts *o, struct scale_point *p)
+{
+	char spec[96], runs[8];
+	char *argv[] = { (char *)o->self_exe, "run", "--machine", spec, "--", (char *)o->self_exe, "bench",
+			 "--time-tool", "ps", runs, NULL };
+	double ns;
+	long procs;
+
+	snprintf(spec, sizeof(spec), "synth:tasks=%ld,threads=%ld,seed=3", p->tasks, p->tasks / 10);
+	snprintf(runs, sizeof(runs), "%d", p->tasks > 10000 ? 2 : 3);
+	if (bench_run_timer(argv, &ns, &procs, NULL, NULL, 0) || procs <= 0)
+		return -1;
+	p->ps_us = ns / (double)procs / 1000;
+	return 0;
+}
+
+/* A directory listing of /proc and /proc/stat of a 4096-CPU machine, rendered here. */
+static void measure_render(const struct bench_opts *o, long tasks)
+{
+	struct mach_machine *m = NULL;
+	struct pfs_source *src = NULL;
+	struct pfs_node n;
+	struct pfs_ctx c;
+	char err[256] = "", spec[96], note[240];
+	double t[15];
+	size_t entries = 0;
+
+	snprintf(spec, sizeof(spec), "synth:tasks=%ld,seed=3", tasks);
+	bench_progress(o, "scale: readdir of /proc, %ld tasks", tasks);
+	if (!mach_from_spec(spec, &m, err, sizeof(err)) && !pfs_resolve(m, "/proc", &n, &c, err, sizeof(err)) &&
+	    !pfs_model_source_new(m, &(struct pfs_model_opts){ .reader_proc_fd = -1 }, &src)) {
+		/* as FUSE's readdir lists the pids: in batches from a cursor, never all at once */
+		struct pfs_reader rd = { .uid = 0 };
+		pid_t ids[256];
+
+		for (int i = 0; i < 15; i++) {
+			uint64_t t0 = bench_now_ns();
+			pid_t after = 0;
+			size_t got;
+
+			entries = 0;
+			while ((got = src->ops->list_ids(src, &rd, &n, after, ids, 256)) > 0) {
+				entries += got;
+				after = ids[got - 1];
+			}
+			t[i] = (double)(bench_now_ns() - t0);
+		}
+		snprintf(note, sizeof(note), "%zu pids, in batches of 256 from a cursor as FUSE's readdir lists them "
+			 "(%.0f ns per entry; a million at this rate: %.0f ms)", entries,
+			 bench_median(t, 15) / (double)(entries ? entries : 1),
+			 bench_median(t, 15) / (double)(entries ? entries : 1) * 1e6 / 1e6);
+		struct bench_result r = { .bench = "scale", .case_name = "readdir_proc_pids", .unit = "ms",
+					  .value = bench_median(t, 15) / 1e6, .note = note };
+		bench_report(o, &r);
+		pfs_source_free(src);
+	} else {
+		fprintf(stderr, "bench scale: %s\n", err);
+	}
+	mach_free(m);
+	m = NULL;
+	bench_progress(o, "scale: /proc/stat, 4096 CPUs");
+	if (!mach_from_spec("synth:cpus=4096,tasks=200,seed=3", &m, err, sizeof(err)) &&
+	    !pfs_resolve(m, "/proc/stat", &n, &c, err, sizeof(err))) {
+		size_t len = 0;
+
+		for (int i = 0; i < 15; i++) {
+			char *text = NULL;
+			uint64_t t0 = bench_now_ns();
+
+			if (pfs_render(&n, &c, &text, &len))
+				break;
+			t[i] = (double)(bench_now_ns() - t0);
+			free(text);
+		}
+		double ms = bench_median(t, 15) / 1e6;
+
+		snprintf(note, sizeof(note), "%zu bytes; goal under 1 ms (%s)", len, ms < 1 ? "met" : "MISSED");
+		struct bench_result r = { .bench = "scale", .case_name = "proc_stat_4096cpu", .unit = "ms",
+					  .value = ms, .baseline = "goal", .baseline_value = 1, .note = note };
+		bench_report(o, &r);
+	} else {
+		fprintf(stderr, "bench scale: %s\n", err);
+	}
+	mach_free(m);
+}
+
+static void plot(const struct bench_opts *o, const struct scale_point *pt, size_t n)
+{
+	char data[] = "/tmp/uprocfs-plot-XXXXXX";
+	int fd = mkstemp(data);
+	FILE *f, *gp;
+
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		fprintf(stderr, "bench scale: cannot write plot data\n");
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%ld %.1f %.2f\n", pt[i].tasks, pt[i].bytes_per_task, pt[i].ps_us);
+	fclose(f);
+	gp = popen("gnuplot", "w");
+	if (!gp) {
+		fprintf(stderr, "bench scale: gnuplot not found (Debian package gnuplot-nox)\n");
+		unlink(data);
+		return;
+	}
+	fprintf(gp,
+		"set terminal svg size 900,480 dynamic font 'sans,11'\nset output '%s'\n"
+		"set title 'uprocfs at scale: model bytes per task, and ps aux per process through uprocfs run'\n"
+		"set logscale x\nset xrange [500:200000]\nset yrange [0:*]\nset y2range [0:*]\n"
+		"set xlabel 'tasks (processes)'\nset ylabel 'bytes per task'\n"
+		"set y2label 'ps aux, µs per process'\nset ytics nomirror\nset y2tics\nset grid\nset key top left\n"
+		"plot '%s' using 1:2 with linespoints title 'model bytes/task', 1024 with lines dt 2 "
+		"title 'goal: 1 KiB/task', '' using 1:3 axes x1y2 with linespoints title 'ps aux µs/process'\n",
+		o->plot, data);
+	if (pclose(gp))
+		fprintf(stderr, "bench scale: gnuplot failed\n");
+	else if (!o->json)
+		printf("# chart written to %s\n", o->plot);
+	unlink(data);
+}
+
+int bench_scale(const struct bench_opts *o)
+{
+	static const long sizes[MAX_SIZES] = { 1000, 10000, 100000 };
+	struct scale_point pt[MAX_SIZES] = { 0 };
+	size_t n = o->quick ? 2 : 3;
+	char note[200], name[64];
+
+	for (size_t i = 0; i < n; i++) {
+		pt[i].tasks = sizes[i];
+		bench_progress(o, "scale: the model at %ld tasks", sizes[i]);
+		if (measure_model(&pt[i])) {
+			fprintf(stderr, "bench scale: the model of %ld tasks failed\n", sizes[i]);
+			continue;
+		}
+		snprintf(name, sizeof(name), "model_bytes_per_task_%ldk", sizes[i] / 1000);
+		snprintf(note, sizeof(note), "%ld threads; built in %.0f ms (a million at this rate: %.1f s, goal 2 s); "
+			 "goal 1 KiB per task (%s)", pt[i].threads, pt[i].build_ms,
+			 pt[i].build_ms * 1e6 / (double)pt[i].tasks / 1e3, pt[i].bytes_per_task <= 1024 ? "met" : "MISSED");
+		struct bench_result r = { .bench = "scale", .case_name = name, .unit = "bytes/task",
+					  .value = pt[i].bytes_per_task, .baseline = "goal", .baseline_value = 1024,
+					  .note = note };
+		bench_report(o, &r);
+	}
+	measure_render(o, sizes[n - 1]);
+	for (size_t i = 0; i < n; i++) {
+		bench_progress(o, "scale: ps aux through run at %ld tasks", sizes[i]);
+		if (measure_ps(o, &pt[i])) {
+			fprintf(stderr, "bench scale: ps aux at %ld tasks failed (root and FUSE needed)\n", sizes[i]);
+			continue;
+		}
+		snprintf(name, sizeof(name), "ps_per_process_%ldk", sizes[i] / 1000);
+		snprintf(note, sizeof(note), "%.2fx the cost at %ldk (goal: flat)", pt[0].ps_us > 0 ?
+			 pt[i].ps_us / pt[0].ps_us : 0, sizes[0] / 1000);
+		struct bench_result r = { .bench = "scale", .case_name = name, .unit = "us/process",
+					  .value = pt[i].ps_us, .note = note };
+		bench_report(o, &r);
+	}
+	if (o->plot)
+		plot(o, pt, n);
+	return 0;
+}
