@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,4 +271,44 @@ int bench_main(int argc, char **argv, const char *self_exe)
 			status = 1;
 	}
 	return status;
+}
+
+FILE *bench_plot_data(char path[32], const char *who)
+{
+	int fd;
+	FILE *f;
+
+	snprintf(path, 32, "/tmp/uprocfs-plot-XXXXXX");
+	fd = mkstemp(path);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		fprintf(stderr, "bench %s: cannot write plot data\n", who);
+		if (fd >= 0) {
+			close(fd);
+			unlink(path);
+		}
+	}
+	return f;
+}
+
+void bench_plot_draw(const struct bench_opts *o, const char *data, const char *who, const char *script)
+{
+	size_t plen = strlen(o->plot);
+	bool png = plen > 4 && !strcmp(o->plot + plen - 4, ".png");
+	FILE *gp = popen("gnuplot", "w");
+
+	if (!gp) {
+		fprintf(stderr, "bench %s: gnuplot not found (Debian package gnuplot-nox)\n", who);
+		unlink(data);
+		return;
+	}
+	fprintf(gp, png ? "set terminal pngcairo size 900,480 font 'sans,10'\n"
+			: "set terminal svg size 900,480 dynamic font 'sans,11'\n");
+	fprintf(gp, "set output '%s'\n", o->plot);
+	fprintf(gp, script, data);
+	if (pclose(gp))
+		fprintf(stderr, "bench %s: gnuplot failed\n", who);
+	else if (!o->json)
+		printf("# chart written to %s\n", o->plot);
+	unlink(data);
 }

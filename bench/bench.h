@@ -39,6 +39,14 @@ struct bench_result {
 /** Print one result as a JSON line or a table row. */
 void bench_report(const struct bench_opts *o, const struct bench_result *r);
 
+/** A temporary file for plot data (its name into @path), or NULL with a message naming @who. */
+FILE *bench_plot_data(char path[32], const char *who);
+/**
+ * Draw o->plot (SVG, or PNG by its name) with gnuplot: the terminal and
+ * output set, then @script with "%s" for the data file; the data removed.
+ */
+void bench_plot_draw(const struct bench_opts *o, const char *data, const char *who, const char *script);
+
 /** Monotonic nanoseconds. */
 uint64_t bench_now_ns(void);
 

@@ -189,37 +189,21 @@ static void measure_render(const struct bench_opts *o, long tasks)
 
 static void plot(const struct bench_opts *o, const struct scale_point *pt, size_t n)
 {
-	char data[] = "/tmp/uprocfs-plot-XXXXXX";
-	int fd = mkstemp(data);
-	FILE *f, *gp;
+	char data[32];
+	FILE *f = bench_plot_data(data, "scale");
 
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		fprintf(stderr, "bench scale: cannot write plot data\n");
+	if (!f)
 		return;
-	}
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%ld %.1f %.2f\n", pt[i].tasks, pt[i].bytes_per_task, pt[i].ps_us);
 	fclose(f);
-	gp = popen("gnuplot", "w");
-	if (!gp) {
-		fprintf(stderr, "bench scale: gnuplot not found (Debian package gnuplot-nox)\n");
-		unlink(data);
-		return;
-	}
-	fprintf(gp,
-		"set terminal svg size 900,480 dynamic font 'sans,11'\nset output '%s'\n"
-		"set title 'uprocfs at scale: model bytes per task, and ps aux per process through uprocfs run'\n"
-		"set logscale x\nset xrange [500:200000]\nset yrange [0:*]\nset y2range [0:*]\n"
-		"set xlabel 'tasks (processes)'\nset ylabel 'bytes per task'\n"
-		"set y2label 'ps aux, µs per process'\nset ytics nomirror\nset y2tics\nset grid\nset key top left\n"
-		"plot '%s' using 1:2 with linespoints title 'model bytes/task', 1024 with lines dt 2 "
-		"title 'goal: 1 KiB/task', '' using 1:3 axes x1y2 with linespoints title 'ps aux µs/process'\n",
-		o->plot, data);
-	if (pclose(gp))
-		fprintf(stderr, "bench scale: gnuplot failed\n");
-	else if (!o->json)
-		printf("# chart written to %s\n", o->plot);
-	unlink(data);
+	bench_plot_draw(o, data, "scale",
+			"set title 'uprocfs at scale: model bytes per task, and ps aux per process through uprocfs run'\n"
+			"set logscale x\nset xrange [500:200000]\nset yrange [0:*]\nset y2range [0:*]\n"
+			"set xlabel 'tasks (processes)'\nset ylabel 'bytes per task'\n"
+			"set y2label 'ps aux, µs per process'\nset ytics nomirror\nset y2tics\nset grid\nset key center right\n"
+			"plot '%s' using 1:2 with linespoints title 'model bytes/task', 1024 with lines dt 2 "
+			"title 'goal: 1 KiB/task', '' using 1:3 axes x1y2 with linespoints title 'ps aux µs/process'\n");
 }
 
 int bench_scale(const struct bench_opts *o)

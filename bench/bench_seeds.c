@@ -472,45 +472,24 @@ struct seed_result {
 
 static void plot(const struct bench_opts *o, const struct seed_result *r, size_t n)
 {
-	char data[] = "/tmp/uprocfs-plot-XXXXXX";
-	int fd = mkstemp(data);
-	FILE *f, *gp;
+	char data[32];
+	FILE *f = bench_plot_data(data, "seeds");
 
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		fprintf(stderr, "bench seeds: cannot write plot data\n");
+	if (!f)
 		return;
-	}
 	for (size_t i = 0; i < n; i++)
 		if (r[i].kernel_ratio > 0)
 			fprintf(f, "\"%s\" %.3f %.3f\n", r[i].name, r[i].kernel_ratio, r[i].ratio);
 	fclose(f);
-	gp = popen("gnuplot", "w");
-	if (!gp) {
-		fprintf(stderr, "bench seeds: gnuplot not found (Debian package gnuplot-nox)\n");
-		unlink(data);
-		return;
-	}
-	size_t plen = strlen(o->plot);
-	bool png = plen > 4 && !strcmp(o->plot + plen - 4, ".png");
-
-	fprintf(gp, png ? "set terminal pngcairo size 900,480 font 'sans,10'\n"
-			: "set terminal svg size 900,480 dynamic font 'sans,11'\n");
-	fprintf(gp,
-		"set output '%s'\n"
-		"set title 'Speed-up of each seed patch: kernel (as reported) vs uprocfs (before/after)'\n"
-		"set ylabel 'before / after (log scale)'\n"
-		"set logscale y\nset yrange [1:*]\n"
-		"set style data histograms\nset style histogram clustered gap 1\n"
-		"set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
-		"set xtics rotate by -30 noenhanced\nset key top left\nset grid ytics\n"
-		"plot '%s' using 2:xtic(1) title 'kernel patch' lc rgb '#999999', "
-		"'' using 3 title 'uprocfs' lc rgb '#1f77b4'\n",
-		o->plot, data);
-	if (pclose(gp))
-		fprintf(stderr, "bench seeds: gnuplot failed\n");
-	else if (!o->json)
-		printf("# chart written to %s\n", o->plot);
-	unlink(data);
+	bench_plot_draw(o, data, "seeds",
+			"set title 'Speed-up of each seed patch: kernel (as reported) vs uprocfs (before/after)'\n"
+			"set ylabel 'before / after (log scale)'\n"
+			"set logscale y\nset yrange [1:*]\n"
+			"set style data histograms\nset style histogram clustered gap 1\n"
+			"set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
+			"set xtics rotate by -30 noenhanced\nset key top left\nset grid ytics\n"
+			"plot '%s' using 2:xtic(1) title 'kernel patch' lc rgb '#999999', "
+			"'' using 3 title 'uprocfs' lc rgb '#1f77b4'\n");
 }
 
 /*

@@ -356,23 +356,30 @@ int lex_s64_exact(struct lex *lx, int64_t *v)
 	return 0;
 }
 
+/*
+ * A number at @start (@pad blanks, then digits up to the cursor) as "%*"
+ * prints it with @width: right-aligned in @width columns, or wider with no
+ * blank.  @kind names the digits in the message ("" or " hex").
+ */
+static int right_aligned(struct lex *lx, const char *start, size_t pad, unsigned int width, const char *kind)
+{
+	size_t ndig = (size_t)(lx->p - start) - pad;
+	char ctx[128];
+
+	if (pad + ndig == (ndig < width ? width : ndig))
+		return 0;
+	ctx_text(lx, ctx, sizeof(ctx));
+	return lex_fail_at(lx, start, "%zu spaces before a %zu-digit%s number where the kernel pads to %u columns%s",
+			   pad, ndig, kind, width, ctx);
+}
+
 int lex_u64_width(struct lex *lx, uint64_t *v, unsigned int width)
 {
 	const char *start = lx->p;
-	size_t pad = lex_skip_spaces(lx), ndig;
+	size_t pad = lex_skip_spaces(lx);
 	int rc = canonical_digits(lx, v);
 
-	if (rc)
-		return rc;
-	ndig = (size_t)(lx->p - start) - pad;
-	if (pad + ndig != (ndig < width ? width : ndig)) {
-		char ctx[128];
-
-		ctx_text(lx, ctx, sizeof(ctx));
-		return lex_fail_at(lx, start, "%zu spaces before a %zu-digit number where the kernel pads to "
-				   "%u columns%s", pad, ndig, width, ctx);
-	}
-	return 0;
+	return rc ? rc : right_aligned(lx, start, pad, width, "");
 }
 
 int lex_u64_width_max(struct lex *lx, uint64_t *v, unsigned int width, uint64_t max)
@@ -438,20 +445,10 @@ int lex_hex(struct lex *lx, uint64_t *v)
 int lex_hex_width(struct lex *lx, uint64_t *v, unsigned int width)
 {
 	const char *start = lx->p;
-	size_t pad = lex_skip_spaces(lx), nd;
+	size_t pad = lex_skip_spaces(lx);
 	int rc = lex_hex(lx, v);
 
-	if (rc)
-		return rc;
-	nd = (size_t)(lx->p - start) - pad;
-	if (pad + nd != (nd < width ? width : nd)) {
-		char ctx[128];
-
-		ctx_text(lx, ctx, sizeof(ctx));
-		return lex_fail_at(lx, start, "%zu spaces before %zu hex digits where \"%%%ux\" pads to %u "
-				   "columns%s", pad, nd, width, width, ctx);
-	}
-	return 0;
+	return rc ? rc : right_aligned(lx, start, pad, width, " hex");
 }
 
 int lex_centi(struct lex *lx, uint64_t *ipart, unsigned int *frac)

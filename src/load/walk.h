@@ -68,6 +68,13 @@ void ld_mem_free(struct mt_tree *t);
  */
 int ld_mem_find(const struct mt_node *root, const char *rel, const struct mt_node **out);
 
+/**
+ * A member's bytes (a file's, or a link's target) copied as uf_read gives
+ * them: *@text malloc'd and NUL-terminated, its length in *@len; -EFBIG
+ * past @limit, -ENOMEM.
+ */
+int ld_mem_copy(const struct mt_node *node, size_t limit, char **text, size_t *len);
+
 /** A file's bytes as uf_read gives them (-EISDIR, -ELOOP for a symlink, -EFBIG past @limit). */
 int ld_mem_file(const struct mt_node *root, const char *rel, size_t limit, const struct mt_node **out);
 

@@ -471,3 +471,16 @@ int ld_mem_file(const struct mt_node *root, const char *rel, size_t limit, const
 		return -ELOOP;
 	return (*out)->len > limit ? -EFBIG : 0;
 }
+
+int ld_mem_copy(const struct mt_node *node, size_t limit, char **text, size_t *len)
+{
+	if (node->len > limit)
+		return -EFBIG;
+	*text = malloc(node->len + 1);
+	if (!*text)
+		return -ENOMEM;
+	memcpy(*text, node->data, node->len);
+	(*text)[node->len] = '\0';
+	*len = node->len;
+	return 0;
+}

@@ -45,20 +45,6 @@ static const char *refusal(int rc)
 	return NULL;
 }
 
-/* A member's bytes (a file's, or a link's target) as uf_read and uf_readlink give them: copied, NUL-terminated. */
-static int mem_bytes(const struct mt_node *node, char **text, size_t *len)
-{
-	if (node->len > SYS_FILE_MAX)
-		return -EFBIG;
-	*text = malloc(node->len + 1);
-	if (!*text)
-		return -ENOMEM;
-	memcpy(*text, node->data, node->len);
-	(*text)[node->len] = '\0';
-	*len = node->len;
-	return 0;
-}
-
 /*
  * One file @rel (@name in directory @dfd, or the member @node) the table
  * serves as @f: read it and load it.
@@ -76,7 +62,7 @@ static int sys_file(struct sys_walk *sw, int dfd, const struct mt_node *node, co
 	snprintf(path, sizeof(path), "/sys/%s", rel);
 	snprintf(where, sizeof(where), "%s/%s", sw->sysdir, rel);
 	if (node) {
-		rc = mem_bytes(node, &text, &len);
+		rc = ld_mem_copy(node, SYS_FILE_MAX, &text, &len);
 		if (!rc && f->link) {
 			/* a link's target is a path: what readlink would give, within its buffer */
 			rc = len < sizeof(target) && !memchr(text, '\0', len) ? 0 : -ENAMETOOLONG;

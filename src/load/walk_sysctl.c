@@ -42,20 +42,6 @@ static bool same(const char *a, size_t alen, const char *b, size_t blen)
 	return alen == blen && !memcmp(a, b, alen);
 }
 
-/* A key held in memory: its bytes copied (*@text malloc'd, NUL-terminated), as uf_read gives them. */
-static int mem_key(const struct mt_node *k, char **text, size_t *len)
-{
-	if (k->len > SYSCTL_FILE_MAX)
-		return -EFBIG;
-	*text = malloc(k->len + 1);
-	if (!*text)
-		return -ENOMEM;
-	memcpy(*text, k->data, k->len);
-	(*text)[k->len] = '\0';
-	*len = k->len;
-	return 0;
-}
-
 /*
  * Read key @name of directory @dfd (or the key @k held in memory):
  * *@text (malloc'd) and *@len, or a -errno; on the live kernel until two
@@ -66,7 +52,7 @@ static int read_key(struct sysctl_walk *sw, int dfd, const struct mt_node *k, co
 {
 	char *again;
 	size_t alen;
-	int rc = k ? mem_key(k, text, len) : uf_read(dfd, name, sw->uf_flags, SYSCTL_FILE_MAX, text, len);
+	int rc = k ? ld_mem_copy(k, SYSCTL_FILE_MAX, text, len) : uf_read(dfd, name, sw->uf_flags, SYSCTL_FILE_MAX, text, len);
 
 	*moved = false;
 	for (int tries = 0; !rc && sw->live && tries < 2; tries++) {
