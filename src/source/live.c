@@ -113,8 +113,8 @@ static int live_open(struct pfs_source *s, const struct pfs_reader *r, const str
 	if (rc)
 		return rc;
 	if (n->pid)
-		rc = mirror_load_task(live_fd(s), n->pid, n->tid, node_needs(n), node_inst(n), &v->own, err,
-				      errlen);
+		rc = mirror_load_task(live_fd(s), n->pid, n->tid, node_needs(n), node_own(n), node_inst(n), &v->own,
+				      err, errlen);
 	else
 		rc = mirror_load_globals(live_fd(s), node_needs(n), &v->own, err, errlen);
 	if (rc)

@@ -281,16 +281,28 @@ static int load_task_once(int procfd, pid_t pid, pid_t tid, mach_ld_set kinds, l
 	return finish_or_free(m, ld, rc, out, err, errlen);
 }
 
-int mirror_load_task(int procfd, pid_t pid, pid_t tid, mach_ld_set kinds, long inst, struct mach_machine **out,
-		     char *err, size_t errlen)
+int mirror_load_task(int procfd, pid_t pid, pid_t tid, mach_ld_set kinds, enum mach_ld_kind own, long inst,
+		     struct mach_machine **out, char *err, size_t errlen)
 {
 	char path[64], *env;
 	size_t envlen;
 	int rc = -EINVAL;
 
+	mach_ld_set both = MACH_LD_BIT(MACH_LD_PID_STATUS) | MACH_LD_BIT(MACH_LD_PID_STAT);
+
 	/* A running process changes between two of its files: read it again. */
 	for (int attempt = 0; attempt < 8 && rc == -EINVAL; attempt++)
 		rc = load_task_once(procfd, pid, tid, kinds, inst, out, err, errlen);
+	/*
+	 * One that changes on every read (a heap growing: status and statm never
+	 * agree) is still served, as the kernel serves each file: the file read
+	 * with only one of status and stat beside it for the task's identity, the
+	 * way a partial tree loads.
+	 */
+	if (rc == -EINVAL && own != MACH_LD_NONE && (kinds & both) == both)
+		rc = load_task_once(procfd, pid, tid,
+				    kinds & ~MACH_LD_BIT(own == MACH_LD_PID_STATUS ? MACH_LD_PID_STAT : MACH_LD_PID_STATUS),
+				    inst, out, err, errlen);
 	if (rc)
 		return rc == -ENOENT ? -ESRCH : rc;
 	/* environ is a byte area like cmdline: no text structure to parse */

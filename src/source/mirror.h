@@ -36,10 +36,12 @@ int mirror_load_sysctl(struct mach_loader *ld, int procfd, const char *dir, char
  * machine-wide kinds among them too, such as meminfo).  Of a collection
  * (fd/) the listing, and its entries as @inst says: all, none, or only
  * that one.  Fewer files, fewer chances for a busy process to change
- * between two.  -ESRCH when the process is gone.
+ * between two; one that never stops changing is read a last time with
+ * only one of status and stat beside @own, the file asked for
+ * (MACH_LD_NONE: none).  -ESRCH when the process is gone.
  */
-int mirror_load_task(int procfd, pid_t pid, pid_t tid, mach_ld_set kinds, long inst, struct mach_machine **out,
-		     char *err, size_t errlen);
+int mirror_load_task(int procfd, pid_t pid, pid_t tid, mach_ld_set kinds, enum mach_ld_kind own, long inst,
+		     struct mach_machine **out, char *err, size_t errlen);
 
 /**
  * The thread group and thread ids of thread @tid as the procfs at @procfd

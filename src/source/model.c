@@ -247,9 +247,8 @@ static int model_open(struct pfs_source *s, const struct pfs_reader *r, const st
 	v->ctx.caller_pid = r ? r->pid : 0;
 	v->ctx.caller_tid = r ? r->tid : 0;
 	if (n->pid && mirrored(ms, r, n->pid)) {
-		rc = mirror_load_task(ms->o.reader_proc_fd, n->pid, n->tid, node_needs(n) & ~net_kinds(), node_inst(n),
-				      &v->own, err,
-				      errlen);
+		rc = mirror_load_task(ms->o.reader_proc_fd, n->pid, n->tid, node_needs(n) & ~net_kinds(), node_own(n),
+				      node_inst(n), &v->own, err, errlen);
 		if (rc)
 			return rc == -ESRCH ? -ENOENT : rc;
 		pthread_rwlock_rdlock(&ms->lock);

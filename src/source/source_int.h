@@ -24,6 +24,12 @@ int src_mirror_exists(int procfd, const struct pfs_node *n);
 size_t src_list_real_ids(int procfd, const struct pfs_node *dir, pid_t after, pid_t *ids, size_t max);
 
 /** The loader kinds a mirror reads to render node @n (every per-task file for a directory). */
+/* The loader kind of node @n's own file (MACH_LD_NONE for a directory or a file not loaded). */
+static inline enum mach_ld_kind node_own(const struct pfs_node *n)
+{
+	return n->entry && n->entry->kind != PFS_DIR ? n->entry->load : MACH_LD_NONE;
+}
+
 static inline mach_ld_set node_needs(const struct pfs_node *n)
 {
 	const struct pfs_entry *leaf;
