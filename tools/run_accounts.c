@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../src/util/readfile.h"
 #include "run_accounts.h"
 
 /* The id (third field) of a passwd or group line, or -1 when the line has none. */
@@ -43,35 +44,15 @@ static long line_id(const char *line, const char *eol)
 	return end <= eol && (end == eol || *end == ':') ? id : -1;
 }
 
-/* The host's @path, whole, into a malloc'd buffer (empty when it does not exist). */
+/* The host's @path, whole, into a malloc'd buffer (empty when it does not exist; at most 64 MiB). */
 static int read_host(const char *path, char **out, size_t *len)
 {
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	size_t cap = 0, n = 0, got;
+	int rc;
 
 	*out = NULL;
 	*len = 0;
-	if (!f)
-		return errno == ENOENT ? 0 : -errno;
-	do {
-		if (n == cap) {
-			char *nb = realloc(buf, cap = cap ? cap * 2 : 8192);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return -ENOMEM;
-			}
-			buf = nb;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got);
-	fclose(f);
-	*out = buf;
-	*len = n;
-	return 0;
+	rc = uf_read(AT_FDCWD, path, 0, 64u << 20, out, len);
+	return rc == -ENOENT ? 0 : rc;
 }
 
 /* The machine's lines, then the host's lines (from @host) for ids @list does not hold. */
