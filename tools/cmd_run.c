@@ -162,6 +162,7 @@ struct run_opts {
 	/* --preload: the run's directory and the library (run_preload.h); --stop-clock */
 	bool preload, stop_clock;
 	const char *preload_dir;
+	const struct pl_daemon *preload_daemon;
 	char preload_lib[4096];
 	char **cmd;
 	const struct mach_machine *mach; /* the served model (NULL when live), as the fork left it */
@@ -230,18 +231,26 @@ static int namespace_procfs(void)
 }
 
 /*
- * --preload: the preload library lists the run's own processes beside the
- * snapshot's, from a procfs of this pid namespace that shows pids only,
- * mounted in the run's directory (in this mount namespace alone).
+ * --preload: the run's directory gets its tmpfs (run_preload.c), and the
+ * library lists the run's own processes beside the snapshot's, from a
+ * procfs of this pid namespace that shows pids only, mounted in the run's
+ * directory (in this mount namespace alone).  0, or -errno when the
+ * directory cannot be had.
  */
-static void mount_preload_pids(const char *dir)
+static int mount_preload_dir(const struct run_opts *ro)
 {
 	char path[256];
+	int rc = pl_daemon_attach(ro->preload_daemon);
 
-	snprintf(path, sizeof(path), "%s/nsproc", dir);
+	if (rc) {
+		fprintf(stderr, "uprocfs run: --preload: the run's tmpfs on %s: %s\n", ro->preload_dir, strerror(-rc));
+		return rc;
+	}
+	snprintf(path, sizeof(path), "%s/nsproc", ro->preload_dir);
 	if (mount("proc", path, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, "subset=pid"))
 		fprintf(stderr, "uprocfs run: --preload: %s: %s (ps will not list the command)\n", path,
 			strerror(errno));
+	return 0;
 }
 
 /* G: pid 1 of the command's namespaces. */
@@ -281,7 +290,7 @@ static int run_init(int sock, int fuse_fd, const struct run_opts *ro)
 	if (ro->sys_fd >= 0)
 		close(ro->sys_fd);
 	if (!code && ro->preload)
-		mount_preload_pids(ro->preload_dir);
+		code = mount_preload_dir(ro);
 	send_fd(sock, -code, fd);
 	close(fd);
 	if (code)
@@ -535,6 +544,7 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		}
 		ro.preload_dir = pl_daemon_dir(d.pl);
+		ro.preload_daemon = d.pl;
 	}
 	d.o.mounted_fd = open("/dev/fuse", O_RDWR); /* G mounts it; no CLOEXEC until then */
 	if (d.o.mounted_fd < 0) {

@@ -21,6 +21,12 @@ struct pl_daemon;
  */
 int pl_daemon_prepare(struct pl_daemon **out, bool stop_clock, char *err, size_t errlen);
 
+/**
+ * In the command's mount namespace, before anything there reads the
+ * directory: put the run's tmpfs (if it has one) on it.  0 or -errno.
+ */
+int pl_daemon_attach(const struct pl_daemon *d);
+
 /** The directory the library finds through UPROCFS_PRELOAD. */
 const char *pl_daemon_dir(const struct pl_daemon *d);
 
