@@ -56,13 +56,14 @@ struct pl_daemon {
 	bool running, stop;
 	uint64_t publish_total_ns;
 	/*
-	 * The next snapshot's arena, made and its pages allocated ahead (as
-	 * many as the last one used): in a VM, allocating and zeroing fresh
-	 * pages costs more than the copy itself, so it is done between
-	 * publishes rather than while readers wait.
+	 * The file of the newest snapshot in each slot (gen % 2), kept open to
+	 * be written over two generations later (shared.h); -1 when none.
 	 */
-	struct ua_arena *next;
-	uint64_t next_gen;
+	struct slot_file {
+		int fd;
+		uint32_t id;
+	} file[2];
+	uint32_t next_id;         /* the file id to try next */
 	size_t last_used;
 	size_t last_tasks;        /* tasks (threads) of the last snapshot: its bytes per task */
 };
@@ -125,6 +126,7 @@ int pl_daemon_prepare(struct pl_daemon **out, bool stop_clock, char *err, size_t
 	if (!d)
 		return -ENOMEM;
 	d->dirfd = -1;
+	d->file[0].fd = d->file[1].fd = -1;
 	snprintf(d->dir, sizeof(d->dir), "/dev/shm/uprocfs-run.XXXXXX");
 	if (!mkdtemp(d->dir)) {
 		snprintf(d->dir, sizeof(d->dir), "/tmp/uprocfs-run.XXXXXX");
@@ -192,32 +194,92 @@ static int clone_locked(void *arg, const struct mach_machine *m)
 	return j->hdr->mach ? 0 : -ENOMEM;
 }
 
-/* The arena of snapshot @gen: its file in the directory, mapped at its slot. */
-static int new_arena(struct pl_daemon *d, uint64_t gen, struct ua_arena **out)
+static void snap_name(char *buf, size_t size, uint64_t gen)
 {
-	char name[32];
-	int fd, rc;
+	snprintf(buf, size, "snap.%llu", (unsigned long long)gen);
+}
 
-	snprintf(name, sizeof(name), "snap.%llu", (unsigned long long)gen);
+/* A file id no reader is inside and the other slot's file does not hold; false when all are stuck. */
+static bool free_file_id(struct pl_daemon *d, int other_slot, uint32_t *id)
+{
+	for (uint32_t i = 0; i < PL_FILE_IDS; i++) {
+		uint32_t c = (d->next_id + i) % PL_FILE_IDS;
+
+		if ((d->file[other_slot].fd >= 0 && d->file[other_slot].id == c) ||
+		    __atomic_load_n(&d->req->inside[c], __ATOMIC_SEQ_CST))
+			continue;
+		d->next_id = c + 1;
+		*id = c;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Try to take the file of snapshot @gen - 2 for snapshot @gen: mark it as
+ * being rewritten, then make sure no reader is inside (shared.h).  Its
+ * arena, mapped at the slot and renamed to @gen's name, or NULL (it is then
+ * dropped: a reader may still be inside it).
+ */
+static struct ua_arena *reuse_file(struct pl_daemon *d, uint64_t gen)
+{
+	struct slot_file *f = &d->file[gen & 1];
+	char from[32], to[32];
+	struct ua_arena *a = NULL;
+	int fd;
+
+	if (f->fd < 0 || gen < 3)
+		return NULL;
+	fd = fcntl(f->fd, F_DUPFD_CLOEXEC, 0);
+	if (fd >= 0 && !ua_create_in(&a, PL_SLOT_BASE(gen), PL_SLOT_RESERVE, fd)) {
+		struct pl_snap *old = (struct pl_snap *)ua_base(a);
+
+		__atomic_store_n(&old->gen, 0, __ATOMIC_SEQ_CST);
+		snap_name(from, sizeof(from), gen - 2);
+		snap_name(to, sizeof(to), gen);
+		if (__atomic_load_n(&d->req->inside[f->id], __ATOMIC_SEQ_CST) == 0 &&
+		    !renameat(d->dirfd, from, d->dirfd, to))
+			return a;
+		ua_destroy(a);
+		a = NULL;
+	}
+	snap_name(from, sizeof(from), gen - 2);
+	unlinkat(d->dirfd, from, 0);
+	close(f->fd);
+	f->fd = -1;
+	return a;
+}
+
+/* A new file for snapshot @gen, its arena mapped at the slot; 0 or -errno. */
+static int new_file(struct pl_daemon *d, uint64_t gen, struct ua_arena **out, uint32_t *id)
+{
+	struct slot_file *f = &d->file[gen & 1];
+	char name[32];
+	int fd, keep, rc;
+
+	if (!free_file_id(d, (int)(~gen & 1), id))
+		return -EBUSY;
+	if (f->fd >= 0) {
+		snap_name(name, sizeof(name), gen - 2);
+		unlinkat(d->dirfd, name, 0);
+		close(f->fd);
+		f->fd = -1;
+	}
+	snap_name(name, sizeof(name), gen);
 	fd = openat(d->dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
 	if (fd < 0)
 		return -errno;
-	rc = ua_create_in(out, PL_SLOT_BASE(gen), PL_SLOT_RESERVE, fd);
-	if (rc)
+	keep = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	rc = keep < 0 ? -errno : ua_create_in(out, PL_SLOT_BASE(gen), PL_SLOT_RESERVE, fd);
+	if (rc) {
+		if (keep >= 0)
+			close(keep);
 		unlinkat(d->dirfd, name, 0);
-	return rc;
-}
-
-/* Make the arena of the snapshot after the newest now, its pages allocated (best effort). */
-static void prepare_next(struct pl_daemon *d)
-{
-	uint64_t gen = d->ctl->gen + 1;
-
-	if (d->next || new_arena(d, gen, &d->next))
-		return;
-	d->next_gen = gen;
-	/* an eighth more than the last: the machine may have grown */
-	madvise((void *)ua_base(d->next), d->last_used + d->last_used / 8, MADV_POPULATE_WRITE);
+		return rc;
+	}
+	f->fd = keep;
+	f->id = *id;
+	return 0;
 }
 
 /* Make snapshot gen + 1 the newest; 0 or -errno. */
@@ -226,22 +288,22 @@ static int publish(struct pl_daemon *d)
 	uint64_t gen = d->ctl->gen + 1, t0 = mono_ns(CLOCK_MONOTONIC), took;
 	struct clone_job j = { 0 };
 	uint64_t uptime, changes;
+	uint32_t id = d->file[gen & 1].id;
 	char name[32];
 	int rc;
 
-	snprintf(name, sizeof(name), "snap.%llu", (unsigned long long)gen);
-	if (d->next && d->next_gen == gen) {
-		j.a = d->next;
-		d->next = NULL;
-	} else {
-		rc = new_arena(d, gen, &j.a);
-		if (rc)
-			return rc;
-	}
+	j.a = reuse_file(d, gen);
+	if (j.a)
+		d->req->reuses++;
+	else if ((rc = new_file(d, gen, &j.a, &id)))
+		return rc;
 	j.hdr = ua_take(j.a, sizeof(*j.hdr));
+	/* gen stays 0 until the copy is whole: a reader that maps it early backs off */
+	__atomic_store_n(&j.hdr->gen, 0, __ATOMIC_SEQ_CST);
 	j.hdr->magic = PL_MAGIC;
 	j.hdr->version = PL_VERSION;
-	j.hdr->gen = gen;
+	j.hdr->file_id = id;
+	j.hdr->pad = 0;
 	/* read before the copy: a control call during it makes this one stale at once */
 	j.hdr->changes = __atomic_load_n(&d->ctl->changes, __ATOMIC_SEQ_CST);
 	rc = pfs_model_source_read(d->src, clone_locked, &j);
@@ -251,9 +313,14 @@ static int publish(struct pl_daemon *d)
 		rc = ua_trim(j.a);
 	uptime = j.hdr->uptime_ns;
 	changes = j.hdr->changes;
+	if (!rc)
+		__atomic_store_n(&j.hdr->gen, gen, __ATOMIC_RELEASE);
 	ua_destroy(j.a); /* the daemon keeps no mapping of it: the file is the snapshot */
 	if (rc) {
+		snap_name(name, sizeof(name), gen);
 		unlinkat(d->dirfd, name, 0);
+		close(d->file[gen & 1].fd);
+		d->file[gen & 1].fd = -1;
 		return rc;
 	}
 	took = mono_ns(CLOCK_MONOTONIC) - t0;
@@ -266,12 +333,6 @@ static int publish(struct pl_daemon *d)
 	__atomic_store_n(&d->ctl->gen, gen, __ATOMIC_RELEASE);
 	__atomic_store_n(&d->ctl->gen_futex, (uint32_t)gen, __ATOMIC_RELEASE);
 	futex(&d->ctl->gen_futex, FUTEX_WAKE, INT_MAX, NULL);
-	/* two back is in the slot the next one takes; processes that map it keep it */
-	if (gen > 2) {
-		snprintf(name, sizeof(name), "snap.%llu", (unsigned long long)(gen - 2));
-		unlinkat(d->dirfd, name, 0);
-	}
-	prepare_next(d);
 	return 0;
 }
 
@@ -336,10 +397,11 @@ void pl_daemon_stats(const struct pl_daemon *d, char *buf, size_t size)
 
 	snprintf(buf, size,
 		 "preload: %llu processes served, %llu left to FUSE; %llu files served, %llu calls passed on, "
-		 "%llu waits; %llu snapshots, %.1f ms each, the last %.1f MiB (%zu bytes per task of %zu)",
+		 "%llu waits; %llu snapshots (%llu over an older one's file), %.1f ms each, the last %.1f MiB "
+		 "(%zu bytes per task of %zu)",
 		 (unsigned long long)q->procs_served, (unsigned long long)q->procs_fallback,
 		 (unsigned long long)q->opens, (unsigned long long)q->passes, (unsigned long long)q->waits,
-		 (unsigned long long)d->ctl->publishes,
+		 (unsigned long long)d->ctl->publishes, (unsigned long long)q->reuses,
 		 d->ctl->publishes ? (double)d->publish_total_ns / 1e6 / (double)d->ctl->publishes : 0.0,
 		 (double)d->last_used / 1048576.0, d->last_tasks ? d->last_used / d->last_tasks : 0, d->last_tasks);
 }
@@ -356,10 +418,9 @@ void pl_daemon_stop(struct pl_daemon *d)
 		futex(&d->req->want, FUTEX_WAKE, 1, NULL);
 		pthread_join(d->thread, NULL);
 	}
-	ua_destroy(d->next);
 	if (d->dirfd >= 0) {
-		for (uint64_t g = d->ctl && d->ctl->gen > 2 ? d->ctl->gen - 2 : 1; d->ctl && g <= d->ctl->gen + 1; g++) {
-			snprintf(name, sizeof(name), "snap.%llu", (unsigned long long)g);
+		for (uint64_t g = d->ctl && d->ctl->gen > 1 ? d->ctl->gen - 1 : 1; d->ctl && g <= d->ctl->gen; g++) {
+			snap_name(name, sizeof(name), g);
 			unlinkat(d->dirfd, name, 0);
 		}
 		unlinkat(d->dirfd, "ctl", 0);
@@ -368,6 +429,9 @@ void pl_daemon_stop(struct pl_daemon *d)
 		close(d->dirfd);
 		rmdir(d->dir);
 	}
+	for (int i = 0; i < 2; i++)
+		if (d->file[i].fd >= 0)
+			close(d->file[i].fd);
 	if (d->ctl)
 		munmap(d->ctl, PAGE);
 	if (d->req)

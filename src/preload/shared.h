@@ -14,6 +14,16 @@
  *            which readers map there read-only.  Two slots alternate, so a
  *            reader maps a new snapshot while threads may still read the
  *            previous one.
+ *
+ * Files are reused: snapshot N + 2 is written over snapshot N's file
+ * (renamed), whose pages then need no allocating and zeroing.  That is safe
+ * only while no reader is inside N, so every reader counts itself in the
+ * file's counter of req (inside[file_id]) and then checks that the file
+ * still holds the generation it mapped; the daemon zeroes that generation
+ * and then checks the counter.  Both are sequentially consistent, so one of
+ * them sees the other: the reader backs off to a newer snapshot, or the
+ * daemon writes a new file instead.  A reader that died inside a file keeps
+ * its counter up: that file and its id are then never reused.
  *   nsproc   a procfs of the run's pid namespace showing only pids (mounted
  *            in the run's mount namespace): the run's own processes, which
  *            the library lists beside the snapshot's.
@@ -36,7 +46,7 @@
 
 #define PL_ENV "UPROCFS_PRELOAD"
 #define PL_MAGIC 0x75706c31u /* "upl1" */
-#define PL_VERSION 1u
+#define PL_VERSION 2u
 
 /* Snapshot slots: where snapshot N lives, in every process that maps it. */
 #define PL_SLOT_BASE(gen) ((uintptr_t)0x6e0000000000ull + ((uintptr_t)((gen) & 1u) << 40))
@@ -61,6 +71,9 @@ struct pl_ctl {
 	uint64_t publishes;
 };
 
+/* Counters of readers inside a snapshot file (struct pl_req, pl_snap's file_id). */
+#define PL_FILE_IDS 64u
+
 /** The request page (req): readers write it. */
 struct pl_req {
 	uint32_t want;            /* futex word: bumped by a reader that wants a newer snapshot */
@@ -71,12 +84,17 @@ struct pl_req {
 	uint64_t waits;           /* times a reader waited for a newer snapshot */
 	uint64_t opens;           /* files served from a snapshot */
 	uint64_t passes;          /* calls passed on to the kernel (the FUSE mount) */
+	uint64_t reuses;          /* snapshots the daemon wrote over an older one's file */
+	/* readers inside each snapshot file, by its file_id */
+	uint32_t inside[PL_FILE_IDS];
 };
 
 /** What a snapshot file starts with. */
 struct pl_snap {
 	uint32_t magic, version;
-	uint64_t gen;
+	uint64_t gen;             /* 0 while the file is being rewritten */
+	uint32_t file_id;         /* its counter in req's inside[] */
+	uint32_t pad;
 	uint64_t uptime_ns;       /* served time it shows (mach->uptime_ns) */
 	uint64_t changes;         /* the ctl's changes when it was made */
 	struct mach_machine *mach;

@@ -226,21 +226,35 @@ static bool fresh(const struct pl_snap *s, bool *soon)
 	return age <= max;
 }
 
-/* Take the current slot; false when none is mapped. */
-static bool take(struct pl_hold *h)
+enum take_result { TAKEN, NONE_MAPPED, REWRITTEN };
+
+/*
+ * Take the current slot, and count this reader inside its file (shared.h):
+ * REWRITTEN when the daemon is writing a newer snapshot over it.
+ */
+static enum take_result take(struct pl_hold *h)
 {
 	for (;;) {
 		uint64_t g = LOAD(&S.cur);
 		struct slot *s;
 
 		if (!g)
-			return false;
+			return NONE_MAPPED;
 		s = &S.slots[g & 1];
 		__atomic_add_fetch(&s->refs, 1, __ATOMIC_SEQ_CST);
 		if (LOAD(&s->gen) == g) {
+			uint32_t id = s->snap->file_id % PL_FILE_IDS;
+
+			__atomic_add_fetch(&S.req->inside[id], 1, __ATOMIC_SEQ_CST);
+			if (LOAD(&s->snap->gen) != g) {
+				__atomic_sub_fetch(&S.req->inside[id], 1, __ATOMIC_SEQ_CST);
+				__atomic_sub_fetch(&s->refs, 1, __ATOMIC_SEQ_CST);
+				return REWRITTEN;
+			}
 			h->snap = s->snap;
 			h->slot = (int)(g & 1);
-			return true;
+			h->file_id = id;
+			return TAKEN;
 		}
 		__atomic_sub_fetch(&s->refs, 1, __ATOMIC_SEQ_CST);
 		sched_yield(); /* being replaced right now */
@@ -251,14 +265,24 @@ int pls_enter(struct pl_hold *h)
 {
 	if (!S.ok)
 		return -EAGAIN;
-	for (int tries = 0;; tries++) {
+	for (int tries = 0, rewritten = 0;; tries++) {
 		uint64_t newest = __atomic_load_n(&S.ctl->gen, __ATOMIC_ACQUIRE);
+		enum take_result t;
 		bool soon;
 
 		if (newest > LOAD(&S.cur))
 			remap(newest);
-		if (!take(h))
+		t = take(h);
+		if (t == NONE_MAPPED)
 			return -EAGAIN;
+		if (t == REWRITTEN) {
+			/* a newer snapshot was published since we looked: map it (bounded, as it cannot fail twice in a row for long) */
+			if (++rewritten > 1000)
+				return -EAGAIN;
+			tries--;
+			sched_yield();
+			continue;
+		}
 		if (fresh(h->snap, &soon)) {
 			if (soon && LOAD(&S.asked) < h->snap->gen) {
 				STORE(&S.asked, h->snap->gen);
@@ -278,6 +302,7 @@ int pls_enter(struct pl_hold *h)
 
 void pls_leave(struct pl_hold *h)
 {
+	__atomic_sub_fetch(&S.req->inside[h->file_id], 1, __ATOMIC_SEQ_CST);
 	__atomic_sub_fetch(&S.slots[h->slot].refs, 1, __ATOMIC_SEQ_CST);
 	h->snap = NULL;
 }

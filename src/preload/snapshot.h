@@ -20,6 +20,7 @@
 struct pl_hold {
 	const struct pl_snap *snap;
 	int slot;
+	uint32_t file_id;
 };
 
 /**

@@ -9,7 +9,10 @@
  *                                         threads open/read/close files of
  *                                         the tree; errors are failures unless
  *                                         --tolerate (the tree is unmounted
- *                                         under us)
+ *                                         under us).  Every text read must be
+ *                                         whole: lines, no NUL, the file's
+ *                                         first word (a torn snapshot shows
+ *                                         as anything else)
  *
  * Exit status 0 on success; messages on stderr name the file and the read.
  */
@@ -141,6 +144,44 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/*
+ * Whether @len bytes read from @path (a file of pid_files or global_files)
+ * look like that file: what a render from a snapshot rewritten under the
+ * reader would not.  cmdline may be empty or hold NULs; maps may be empty.
+ */
+static bool looks_whole(const char *path, const char *buf, size_t len)
+{
+	const char *name = strrchr(path, '/') + 1;
+	static const struct {
+		const char *file, *starts;
+	} first[] = { { "status", "Name:\t" }, { "meminfo", "MemTotal:" }, { "vmstat", "nr_free_pages " },
+		      { "cpu", "some avg10=" }, { "io", "some avg10=" }, { "memory", "some avg10=" } };
+
+	if (!strcmp(name, "cmdline"))
+		return true;
+	if (!len)
+		return !strcmp(name, "maps");
+	if (buf[len - 1] != '\n' || memchr(buf, '\0', len))
+		return false;
+	for (size_t i = 0; i < sizeof(first) / sizeof(first[0]); i++)
+		if (!strcmp(name, first[i].file))
+			return len >= strlen(first[i].starts) && !memcmp(buf, first[i].starts, strlen(first[i].starts));
+	if (!strcmp(name, "stat")) {
+		/* /proc/stat starts "cpu  "; a task's stat "PID (" with its own pid */
+		const char *slash = name - 1, *pid = slash;
+
+		while (pid > path && pid[-1] != '/')
+			pid--;
+		if (pid[0] >= '1' && pid[0] <= '9') {
+			size_t n = (size_t)(slash - pid);
+
+			return len > n + 2 && !memcmp(buf, pid, n) && buf[n] == ' ' && buf[n + 1] == '(';
+		}
+		return len > 5 && !memcmp(buf, "cpu  ", 5);
+	}
+	return true;
+}
+
 static void *work(void *arg)
 {
 	struct worker *w = arg;
@@ -157,7 +198,12 @@ static void *work(void *arg)
 			snprintf(path, sizeof(path), "%s/%d/%s", w->mount, (int)w->pids[rnd(&seed) % w->npids],
 				 pid_files[rnd(&seed) % 6]);
 		fd = open(path, O_RDONLY);
-		if (fd < 0 || read_all(fd, buf, rnd(&seed) % 2 ? 4096 : 0, &seed) < 0) {
+		ssize_t got = fd < 0 ? -1 : read_all(fd, buf, rnd(&seed) % 2 ? 4096 : 0, &seed);
+
+		if (got >= 0 && !looks_whole(path, buf, (size_t)got)) {
+			atomic_fetch_add(w->errors, 1);
+			fprintf(stderr, "%s: %zd bytes that are not the file's: %.60s\n", path, got, buf);
+		} else if (got < 0) {
 			atomic_fetch_add(w->errors, 1);
 			if (!w->tolerate)
 				fprintf(stderr, "%s: %s\n", path, strerror(errno));

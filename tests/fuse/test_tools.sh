@@ -68,6 +68,18 @@ if [ "$TRANSPORT" = preload ]; then
 	[ -n "$opens" ] && [ "$opens" -lt 50 ] && [ -n "$served" ] && [ "$served" -gt "$nprocs" ]
 	ok $? "--preload: ps aux reads from the snapshot ($served files), the mount opens $opens"
 	[ -n "$opens" ] || diag "$(cat "$tmp/stats")"
+
+	# snapshots written over older ones' files while two processes of 4
+	# threads read: every text whole (fuse_stress checks each), no error
+	UPROCFS_PRELOAD_MAX_AGE_MS=1 UPROCFS_FUSE_STATS=1 run sh -c \
+		"'$STRESS' concurrent /proc 6 4 & a=\$!; '$STRESS' concurrent /proc 6 4; b=\$?; wait \$a && [ \$b = 0 ]" \
+		> "$tmp/reuse" 2> "$tmp/reuse.err"
+	rc=$?
+	reuses=$(sed -n "s/^preload: .* snapshots (\([0-9]*\) over an older one's file).*/\1/p" "$tmp/reuse.err")
+	reads=$(awk '{s += $6} END {print s + 0}' "$tmp/reuse")
+	[ $rc = 0 ] && [ -n "$reuses" ] && [ "$reuses" -gt 10 ] && [ "$reads" -gt 1000 ]
+	ok $? "--preload: $reads reads by 8 threads of 2 processes while $reuses snapshots were written over older ones' files: all whole"
+	[ $rc = 0 ] && [ -n "$reuses" ] || diag "$(grep -v '^fuse requests' "$tmp/reuse.err" | head -5)"
 fi
 run ps aux > "$tmp/psaux" 2> "$tmp/psaux.err"
 lines=$(($(wc -l < "$tmp/psaux") - 1))
