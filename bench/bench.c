@@ -198,7 +198,9 @@ static void bench_usage(FILE *f)
 		   "\nBenchmarks (all when no NAME is given):\n");
 	for (const struct bench_def *d = bench_table; d->name; d++)
 		fprintf(f, "  %-10s %s\n", d->name, d->help);
-	fprintf(f, "\n--transport preload: bench fuse over `uprocfs run --preload` (tools per process).\n");
+	fprintf(f, "\n--transport fuse|preload: bench fuse's tools (ps, top, htop per process) over that\n"
+		   "transport of `uprocfs run` only: the FUSE mount, or the in-process library of\n"
+		   "`run --preload` (default: both, each beside the same kernel figure).\n");
 	fprintf(f, "\nEach case runs its baseline and candidate alternately in one process and\n"
 		   "reports medians and the ratio baseline/candidate.\n");
 }
@@ -216,7 +218,6 @@ int bench_main(int argc, char **argv, const char *self_exe)
 	};
 	struct bench_opts o = { .self_exe = self_exe };
 	int c, status = 0;
-	bool preload = false;
 
 	if (argc == 5 && !strcmp(argv[1], "--cg-case"))
 		return bench_seeds_callgrind_child(argv[2], argv[3], argv[4]);
@@ -235,12 +236,12 @@ int bench_main(int argc, char **argv, const char *self_exe)
 		case 'q': o.quick = 1; break;
 		case 'c': o.callgrind = 1; break;
 		case 'p': o.plot = optarg; break;
-		case 't': /* --transport preload: bench fuse's in-process case (bench_preload.c) */
+		case 't':
 			if (strcmp(optarg, "fuse") && strcmp(optarg, "preload")) {
 				bench_usage(stderr);
 				return 2;
 			}
-			preload = !strcmp(optarg, "preload");
+			o.transport = optarg;
 			break;
 		case 'h': bench_usage(stdout); return 0;
 		default: bench_usage(stderr); return 2;
@@ -264,10 +265,7 @@ int bench_main(int argc, char **argv, const char *self_exe)
 		int wanted = optind == argc && d->run != bench_psi_demo && d->run != bench_scale;
 		for (int i = optind; i < argc; i++)
 			wanted |= !strcmp(d->name, argv[i]);
-		/* --transport preload: bench fuse over the in-process transport instead */
-		int (*run)(const struct bench_opts *) = preload && d->run == bench_fuse ? bench_fuse_preload : d->run;
-
-		if (wanted && run(&o))
+		if (wanted && d->run(&o))
 			status = 1;
 	}
 	return status;

@@ -22,6 +22,7 @@ struct bench_opts {
 	int callgrind; /* also count instructions under valgrind (where supported) */
 	const char *plot; /* SVG output path, or NULL */
 	const char *self_exe; /* path of the running uprocfs binary */
+	const char *transport; /* bench fuse's tools over this transport of run only ("fuse", "preload"), or NULL: both */
 };
 
 struct bench_result {
@@ -138,8 +139,6 @@ int bench_run_timer(char *const argv[], double *ns, long *procs, const char *sta
 void bench_tools(const struct bench_opts *o);
 /** `uprocfs bench --time-kill PID N`: kill(PID, 0) N times (0: this process); print the mean ns. */
 int bench_time_kill(const char *pid, const char *count);
-/** `uprocfs bench fuse --transport preload`: ps aux and top -b over run --preload vs the kernel (bench_preload.c). */
-int bench_fuse_preload(const struct bench_opts *o);
 /**
  * `uprocfs bench --time-cmd N EXTRA CMD...`: start EXTRA sleeping children, run CMD N
  * times; print the median ns and the processes /proc lists.  @argv starts at N.

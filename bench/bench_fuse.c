@@ -298,11 +298,15 @@ int bench_fuse(const struct bench_opts *o)
 		fprintf(stderr, "bench fuse: needs root and /dev/fuse; skipped\n");
 		return 0;
 	}
-	bench_progress(o, "fuse: files");
-	if (files_cases(o))
-		return 1;
+	/* the files and kill(2) through the mount: not a transport of run's tools */
+	if (!o->transport) {
+		bench_progress(o, "fuse: files");
+		if (files_cases(o))
+			return 1;
+	}
 	bench_tools(o);
-	kill_case(o);
+	if (!o->transport)
+		kill_case(o);
 	bench_progress(o, "%s", "");
 	return 0;
 }

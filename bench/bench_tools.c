@@ -4,6 +4,8 @@
  * refreshes and htop's, per process listed, through `uprocfs run` over a
  * synthetic machine of 2,000 and 100,000 tasks, beside the same tool on the
  * kernel's /proc with as many extra processes (as many as pid_max leaves).
+ * Each transport of `run` is timed against the same kernel figure: the
+ * FUSE mount, and the in-process library of `run --preload`.
  *
  * The child `uprocfs bench --time-tool TOOL N` runs inside the /proc to be
  * timed and prints "tool_ns=X procs=Y".  A refresh of top or htop is timed
@@ -152,6 +154,50 @@ static double time_frames(bool htop, int frames)
 		kill(pid, SIGTERM);
 	waitpid(pid, &status, 0);
 	return n > 0 ? bench_median(gaps, (size_t)n) : -1;
+}
+
+int bench_time_cmd(int argc, char **argv)
+{
+	int n = argc > 2 ? atoi(argv[0]) : 0, extra = argc > 2 ? atoi(argv[1]) : 0;
+	double *t = calloc((size_t)(n > 0 ? n : 1), sizeof(double));
+
+	if (!t || n <= 0) {
+		free(t);
+		return 2;
+	}
+	/* sleepers for a kernel /proc of a given size (the caller made a pid namespace) */
+	for (int started = 0; started < extra; started++) {
+		pid_t p = fork();
+
+		if (p == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			for (;;)
+				pause();
+		}
+		if (p < 0)
+			break;
+	}
+	for (int i = 0; i < n; i++) {
+		char buf[65536];
+		uint64_t t0 = bench_now_ns();
+		int fd, st;
+		pid_t pid = spawn_piped(argv + 2, &fd);
+
+		if (pid < 0)
+			break;
+		while (read(fd, buf, sizeof(buf)) > 0)
+			;
+		close(fd);
+		if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
+			fprintf(stderr, "bench: %s failed\n", argv[2]);
+			free(t);
+			return 1;
+		}
+		t[i] = (double)(bench_now_ns() - t0);
+	}
+	printf("tool_ns=%.0f procs=%ld\n", bench_median(t, (size_t)n), count_procs());
+	free(t);
+	return 0;
 }
 
 int bench_time_tool(const char *tool, const char *count)
@@ -304,39 +350,71 @@ int bench_run_timer(char *const argv[], double *ns, long *procs, const char *sta
 	return sscanf(buf, "tool_ns=%lf procs=%ld", ns, procs) == 2 && *ns >= 0 ? 0 : -1;
 }
 
-/* One tool at one scale: through `uprocfs run` and on the kernel's /proc. */
+/* The transports of `uprocfs run` timed: its option, the stats line its daemon prints, the case's suffix. */
+static const struct transport {
+	const char *name, *option, *stats_line, *suffix;
+} transports[] = {
+	{ "fuse", NULL, "fuse requests:", "" },
+	{ "preload", "--preload", "preload:", "_preload" },
+};
+
+/* One tool at one scale: on the kernel's /proc, then through `uprocfs run` over each transport asked for. */
 static void tool_case(const struct bench_opts *o, const char *tool, long tasks, struct extra_procs *x)
 {
-	char spec[96], runs[8], stats[256] = "", name[64], note[512];
-	char *ours_argv[] = { (char *)o->self_exe, "run", "--machine", spec, "--", (char *)o->self_exe,
-			      "bench", "--time-tool", (char *)tool, runs, NULL };
+	char spec[96], runs[8], stats[512], name[64], note[1024];
 	char *kernel_argv[] = { (char *)o->self_exe, "bench", "--time-tool", (char *)tool, runs, NULL };
-	double ours_ns = 0, kernel_ns = 0;
-	long ours_procs = 0, kernel_procs = 0;
+	double kernel_ns = 0;
+	long kernel_procs = 0;
 
 	snprintf(spec, sizeof(spec), "synth:tasks=%ld,threads=%ld,seed=3", tasks, tasks / 10);
 	snprintf(runs, sizeof(runs), "%d", tasks > 10000 ? 2 : o->quick ? 3 : 7);
-	setenv("UPROCFS_FUSE_STATS", "1", 1);
-	if (bench_run_timer(ours_argv, &ours_ns, &ours_procs, "fuse requests:", stats, sizeof(stats))) {
-		fprintf(stderr, "bench fuse: `uprocfs run -- %s` failed (root and FUSE needed)\n", tool);
-		unsetenv("UPROCFS_FUSE_STATS");
-		return;
-	}
-	unsetenv("UPROCFS_FUSE_STATS");
 	if (bench_run_timer(kernel_argv, &kernel_ns, &kernel_procs, NULL, NULL, 0))
 		kernel_ns = 0;
-	snprintf(name, sizeof(name), "%s_per_process_%ldk", tool, tasks / 1000);
-	snprintf(note, sizeof(note), "uprocfs: %ld processes, %.1f ms per %s; kernel: %ld processes (%ld extra), %.1f ms; %s",
-		 ours_procs, ours_ns / 1e6, !strcmp(tool, "ps") ? "ps aux" : "refresh", kernel_procs, x->n,
-		 kernel_ns / 1e6, stats);
-	struct bench_result r = {
-		.bench = "fuse", .case_name = name, .unit = "us/process",
-		.value = ours_ns / (double)(ours_procs > 0 ? ours_procs : 1) / 1000,
-		.baseline = "kernel_proc",
-		.baseline_value = kernel_ns / (double)(kernel_procs > 0 ? kernel_procs : 1) / 1000,
-		.note = note,
-	};
-	bench_report(o, &r);
+	for (size_t t = 0; t < sizeof(transports) / sizeof(transports[0]); t++) {
+		const struct transport *tr = &transports[t];
+		char *ours_argv[16];
+		double ours_ns = 0;
+		long ours_procs = 0;
+		int k = 0;
+
+		if (o->transport && strcmp(o->transport, tr->name))
+			continue;
+		ours_argv[k++] = (char *)o->self_exe;
+		ours_argv[k++] = "run";
+		if (tr->option)
+			ours_argv[k++] = (char *)tr->option;
+		ours_argv[k++] = "--machine";
+		ours_argv[k++] = spec;
+		ours_argv[k++] = "--";
+		ours_argv[k++] = (char *)o->self_exe;
+		ours_argv[k++] = "bench";
+		ours_argv[k++] = "--time-tool";
+		ours_argv[k++] = (char *)tool;
+		ours_argv[k++] = runs;
+		ours_argv[k] = NULL;
+		stats[0] = '\0';
+		setenv("UPROCFS_FUSE_STATS", "1", 1);
+		if (bench_run_timer(ours_argv, &ours_ns, &ours_procs, tr->stats_line, stats, sizeof(stats))) {
+			fprintf(stderr, "bench fuse: `uprocfs run %s -- %s` failed (root and FUSE needed)\n",
+				tr->option ? tr->option : "", tool);
+			unsetenv("UPROCFS_FUSE_STATS");
+			continue;
+		}
+		unsetenv("UPROCFS_FUSE_STATS");
+		snprintf(name, sizeof(name), "%s_per_process_%ldk%s", tool, tasks / 1000, tr->suffix);
+		snprintf(note, sizeof(note),
+			 "uprocfs (%s): %ld processes, %.1f ms per %s; kernel: %ld processes (%ld extra), %.1f ms; %s",
+			 tr->name, ours_procs, ours_ns / 1e6, !strcmp(tool, "ps") ? "ps aux" : "refresh",
+			 kernel_procs, x->n, kernel_ns / 1e6, stats);
+		struct bench_result r = {
+			.bench = "fuse", .case_name = name, .unit = "us/process",
+			.value = ours_ns / (double)(ours_procs > 0 ? ours_procs : 1) / 1000,
+			.baseline = "kernel_proc",
+			.baseline_value = kernel_ns / (double)(kernel_procs > 0 ? kernel_procs : 1) / 1000,
+			.note = note,
+		};
+		bench_report(o, &r);
+	}
 }
 
 void bench_tools(const struct bench_opts *o)

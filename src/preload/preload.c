@@ -293,13 +293,23 @@ int pl_open_served(const char *path, int flags)
 	return fd;
 }
 
+/*
+ * Whether @flags ask for an unnamed temporary file.  O_TMPFILE includes
+ * O_DIRECTORY's bit: testing any of its bits took every directory open for
+ * one (and sent htop's opendir of /proc, and all below it, to the mount).
+ */
+static bool wants_tmpfile(int flags)
+{
+	return (flags & O_TMPFILE) == O_TMPFILE;
+}
+
 static int do_openat(int dirfd, const char *path, int flags, mode_t mode)
 {
 	char abs[PL_PATH_MAX];
 	int fd;
 
 	/* writes, creation and O_PATH handles: the kernel's (a read-only mount) */
-	if ((flags & (O_ACCMODE | O_CREAT | O_TRUNC | O_PATH | __O_TMPFILE)) || !pl_our_path(dirfd, path, abs)) {
+	if ((flags & (O_ACCMODE | O_CREAT | O_TRUNC | O_PATH)) || wants_tmpfile(flags) || !pl_our_path(dirfd, path, abs)) {
 		if (pl_fd_ours(dirfd) && path && path[0] != '/') {
 			/* relative to one of ours, but not served here: through the mount */
 			struct pl_desc *d = pl_desc_of(dirfd);
@@ -320,7 +330,7 @@ static int do_openat(int dirfd, const char *path, int flags, mode_t mode)
 
 static mode_t mode_arg(int flags, va_list ap)
 {
-	return (flags & (O_CREAT | __O_TMPFILE)) ? (mode_t)va_arg(ap, int) : 0;
+	return (flags & O_CREAT) || wants_tmpfile(flags) ? (mode_t)va_arg(ap, int) : 0;
 }
 
 EXPORT int open(const char *path, int flags, ...)

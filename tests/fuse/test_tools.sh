@@ -69,6 +69,17 @@ if [ "$TRANSPORT" = preload ]; then
 	ok $? "--preload: ps aux reads from the snapshot ($served files), the mount opens $opens"
 	[ -n "$opens" ] || diag "$(cat "$tmp/stats")"
 
+	# a directory opened with O_DIRECTORY (htop's way: /proc, then each pid
+	# and its files relative to it) is the library's, not the mount's
+	UPROCFS_FUSE_STATS=1 run python3 -c "
+import os
+fd = os.open('/proc', os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+d = os.open('1', os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+print(os.read(os.open('stat', os.O_RDONLY, dir_fd=d), 4096).split()[0].decode())" > "$tmp/odir" 2> "$tmp/odir.err"
+	opens=$(sed -n 's/^fuse requests: .* \([0-9]*\) open,.*/\1/p' "$tmp/odir.err")
+	[ "$(cat "$tmp/odir")" = 1 ] && [ "$opens" = 0 ]
+	ok $? "--preload: /proc opened with O_DIRECTORY, pid 1 and its stat relative to it: served by the library (the mount opened ${opens:-?})"
+
 	# snapshots written over older ones' files while two processes of 4
 	# threads read: every text whole (fuse_stress checks each), no error
 	UPROCFS_PRELOAD_MAX_AGE_MS=1 UPROCFS_FUSE_STATS=1 run sh -c \
