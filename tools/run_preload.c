@@ -64,6 +64,9 @@ struct pl_daemon {
 		uint32_t id;
 	} file[2];
 	uint32_t next_id;         /* the file id to try next */
+	/* what every snapshot shares (the file "shared"): the mms' fixed parts */
+	struct ua_arena *shared_arena;
+	struct mach_clone_shared *shared;
 	size_t last_used;
 	size_t last_tasks;        /* tasks (threads) of the last snapshot: its bytes per task */
 };
@@ -178,6 +181,7 @@ void pl_daemon_changed(void *arg)
 /* What the clone runs under the model's read lock. */
 struct clone_job {
 	struct ua_arena *a;
+	struct mach_clone_shared *shared;
 	struct pl_snap *hdr;
 	size_t tasks;
 };
@@ -186,7 +190,7 @@ static int clone_locked(void *arg, const struct mach_machine *m)
 {
 	struct clone_job *j = arg;
 
-	j->hdr->mach = mach_clone_into(j->a, m);
+	j->hdr->mach = mach_clone_into_sharing(j->a, m, j->shared);
 	j->hdr->uptime_ns = m->uptime_ns;
 	j->tasks = 0;
 	for (size_t i = 0; i < m->nprocs; i++)
@@ -286,7 +290,7 @@ static int new_file(struct pl_daemon *d, uint64_t gen, struct ua_arena **out, ui
 static int publish(struct pl_daemon *d)
 {
 	uint64_t gen = d->ctl->gen + 1, t0 = mono_ns(CLOCK_MONOTONIC), took;
-	struct clone_job j = { 0 };
+	struct clone_job j = { .shared = d->shared };
 	uint64_t uptime, changes;
 	uint32_t id = d->file[gen & 1].id;
 	char name[32];
@@ -370,6 +374,20 @@ static void *publisher(void *arg)
 	return NULL;
 }
 
+/* The file every snapshot shares, mapped at PL_SHARED_BASE (shared.h); 0 or -errno. */
+static int shared_file(struct pl_daemon *d)
+{
+	int fd = openat(d->dirfd, "shared", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	int rc;
+
+	if (fd < 0)
+		return -errno;
+	rc = ua_create_in(&d->shared_arena, PL_SHARED_BASE, PL_SLOT_RESERVE, fd);
+	if (!rc)
+		rc = mach_clone_shared_new(&d->shared, d->shared_arena);
+	return rc;
+}
+
 int pl_daemon_start(struct pl_daemon *d, struct pfs_source *src, const struct served *s, pid_t mirror_from,
 		    char *err, size_t errlen)
 {
@@ -377,6 +395,11 @@ int pl_daemon_start(struct pl_daemon *d, struct pfs_source *src, const struct se
 
 	d->src = src;
 	d->ctl->mirror_from = mirror_from;
+	rc = shared_file(d);
+	if (rc) {
+		snprintf(err, errlen, "--preload: the snapshots' shared file: %s", strerror(-rc));
+		return rc;
+	}
 	d->ctl->clock_offset_ns = (int64_t)s->model_base_ns - (int64_t)s->boot_base_ns;
 	rc = publish(d);
 	if (rc) {
@@ -398,12 +421,13 @@ void pl_daemon_stats(const struct pl_daemon *d, char *buf, size_t size)
 	snprintf(buf, size,
 		 "preload: %llu processes served, %llu left to FUSE; %llu files served, %llu calls passed on, "
 		 "%llu waits; %llu snapshots (%llu over an older one's file), %.1f ms each, the last %.1f MiB "
-		 "(%zu bytes per task of %zu)",
+		 "(%zu bytes per task of %zu) and %.1f MiB shared",
 		 (unsigned long long)q->procs_served, (unsigned long long)q->procs_fallback,
 		 (unsigned long long)q->opens, (unsigned long long)q->passes, (unsigned long long)q->waits,
 		 (unsigned long long)d->ctl->publishes, (unsigned long long)q->reuses,
 		 d->ctl->publishes ? (double)d->publish_total_ns / 1e6 / (double)d->ctl->publishes : 0.0,
-		 (double)d->last_used / 1048576.0, d->last_tasks ? d->last_used / d->last_tasks : 0, d->last_tasks);
+		 (double)d->last_used / 1048576.0, d->last_tasks ? d->last_used / d->last_tasks : 0, d->last_tasks,
+		 d->shared_arena ? (double)ua_used(d->shared_arena) / 1048576.0 : 0.0);
 }
 
 void pl_daemon_stop(struct pl_daemon *d)
@@ -423,6 +447,7 @@ void pl_daemon_stop(struct pl_daemon *d)
 			snap_name(name, sizeof(name), g);
 			unlinkat(d->dirfd, name, 0);
 		}
+		unlinkat(d->dirfd, "shared", 0);
 		unlinkat(d->dirfd, "ctl", 0);
 		unlinkat(d->dirfd, "req", 0);
 		unlinkat(d->dirfd, "nsproc", AT_REMOVEDIR);
@@ -432,6 +457,8 @@ void pl_daemon_stop(struct pl_daemon *d)
 	for (int i = 0; i < 2; i++)
 		if (d->file[i].fd >= 0)
 			close(d->file[i].fd);
+	mach_clone_shared_free(d->shared);
+	ua_destroy(d->shared_arena);
 	if (d->ctl)
 		munmap(d->ctl, PAGE);
 	if (d->req)

@@ -316,6 +316,14 @@ struct mach_mm {
 	size_t environ_len;
 	char *exe;                /* mm->exe_file's path; NULL: the file mapping the code (older trees) */
 	bool exe_deleted;
+	/*
+	 * Which mm this is, unique in the process that built it (mach_mm_new;
+	 * 0: none).  Its VMAs, command line, environment and exe never change
+	 * once its machine is built, so snapshots copy them once and share
+	 * them by this (machine/clone.h).  Code that changes them must give
+	 * the mm a new serial.
+	 */
+	uint64_t serial;
 };
 
 /* ------------------------------------------------------------------ */
@@ -917,6 +925,8 @@ void mach_irq_clear(struct mach_irq *irq);
 
 /** Free an mm and everything it owns. */
 void mach_mm_free(struct mach_mm *mm);
+/** A new, empty mm with a serial of its own (struct mach_mm), or NULL. */
+struct mach_mm *mach_mm_new(void);
 
 /** Free what one thread owns (groups, masks), not the struct itself. */
 void mach_thread_clear(struct mach_thread *t);

@@ -371,7 +371,7 @@ int ld_asm_build_mm(struct asm_ctx *a)
 
 	if (!a->has_mm)
 		return 0;
-	mm = calloc(1, sizeof(*mm));
+	mm = mach_mm_new();
 	if (!mm)
 		return -ENOMEM;
 	a->out->mm = mm;

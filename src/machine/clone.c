@@ -8,6 +8,8 @@
  * groups); taking each from the arena's size classes would cost a mutex and
  * a header apiece.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clone.h"
@@ -19,6 +21,21 @@ struct cl {
 	struct ua_arena *a;
 	char *at, *end;
 	bool full;
+	struct mach_clone_shared *shared; /* where the mms' fixed parts go, or NULL */
+};
+
+/* An mm's fixed parts (struct mach_mm's serial), copied once into the shared arena. */
+struct shared_mm {
+	uint64_t serial;          /* 0: an empty slot */
+	struct mach_vma *vmas;
+	char *cmdline, *environ, *exe;
+};
+
+struct mach_clone_shared {
+	struct cl c;              /* bump allocation in the shared arena, kept between clones */
+	struct shared_mm *tab;    /* open addressing by serial, a power of two long */
+	size_t cap, n;
+	size_t hits, copies;
 };
 
 /* @size bytes, 16-aligned, from the current chunk or a new one. */
@@ -138,18 +155,93 @@ static struct mach_fs *fs(struct cl *c, const struct mach_fs *s)
 	return d;
 }
 
-static struct mach_mm *mm(struct cl *c, const struct mach_mm *s)
+/* Copy @d's VMAs (and their names), command line, environment and exe path into @c. */
+static void mm_fixed_parts(struct cl *c, struct mach_mm *d)
 {
-	struct mach_mm *d = DUP1(c, struct mach_mm, s);
-
-	if (!d)
-		return NULL;
 	d->vmas = DUP(c, d->vmas, d->nvmas);
 	for (size_t i = 0; d->vmas && i < d->nvmas; i++)
 		d->vmas[i].name = dup_str(c, d->vmas[i].name);
 	d->cmdline = dup_bytes(c, d->cmdline, d->cmdline_len);
 	d->environ = dup_bytes(c, d->environ, d->environ_len);
 	d->exe = dup_str(c, d->exe);
+}
+
+static size_t serial_slot(const struct mach_clone_shared *sh, uint64_t serial)
+{
+	return (size_t)((serial * UINT64_C(0x9e3779b97f4a7c15)) >> 20) & (sh->cap - 1);
+}
+
+/* Room for one more entry in @sh's table; false when there is none to be had. */
+static bool shared_grow(struct mach_clone_shared *sh)
+{
+	struct shared_mm *old = sh->tab;
+	size_t oldcap = sh->cap, cap;
+
+	if ((sh->n + 1) * 4 < sh->cap * 3)
+		return true;
+	cap = oldcap ? oldcap * 2 : 1024;
+	sh->tab = calloc(cap, sizeof(*sh->tab));
+	if (!sh->tab) {
+		sh->tab = old;
+		return false;
+	}
+	sh->cap = cap;
+	for (size_t i = 0; i < oldcap; i++) {
+		size_t k;
+
+		if (!old[i].serial)
+			continue;
+		for (k = serial_slot(sh, old[i].serial); sh->tab[k].serial; k = (k + 1) & (cap - 1))
+			;
+		sh->tab[k] = old[i];
+	}
+	free(old);
+	return true;
+}
+
+/*
+ * Point @d's fixed parts at their copy in the shared arena, made now if
+ * this is the first clone to meet the mm.  False when it cannot be shared
+ * (no serial, the shared arena full): the caller copies them.
+ */
+static bool mm_share(struct mach_clone_shared *sh, struct mach_mm *d)
+{
+	struct shared_mm *e;
+	size_t k;
+
+	if (!d->serial || !shared_grow(sh))
+		return false;
+	for (k = serial_slot(sh, d->serial); sh->tab[k].serial; k = (k + 1) & (sh->cap - 1))
+		if (sh->tab[k].serial == d->serial) {
+			e = &sh->tab[k];
+			d->vmas = e->vmas;
+			d->cmdline = e->cmdline;
+			d->environ = e->environ;
+			d->exe = e->exe;
+			sh->hits++;
+			return true;
+		}
+	mm_fixed_parts(&sh->c, d);
+	if (sh->c.full)
+		return false; /* what was taken stays unused: the arena is full from now on anyway */
+	e = &sh->tab[k];
+	*e = (struct shared_mm){ .serial = d->serial, .vmas = d->vmas, .cmdline = d->cmdline,
+				 .environ = d->environ, .exe = d->exe };
+	sh->n++;
+	sh->copies++;
+	return true;
+}
+
+static struct mach_mm *mm(struct cl *c, const struct mach_mm *s)
+{
+	struct mach_mm *d = DUP1(c, struct mach_mm, s);
+
+	if (!d)
+		return NULL;
+	if (!c->shared || !mm_share(c->shared, d)) {
+		*d = *s;
+		mm_fixed_parts(c, d);
+	}
 	return d;
 }
 
@@ -302,9 +394,35 @@ static void nets(struct cl *c, struct mach_machine *d)
 	}
 }
 
-struct mach_machine *mach_clone_into(struct ua_arena *a, const struct mach_machine *m)
+int mach_clone_shared_new(struct mach_clone_shared **out, struct ua_arena *a)
 {
-	struct cl c = { .a = a };
+	struct mach_clone_shared *sh = calloc(1, sizeof(*sh));
+
+	if (!sh)
+		return -ENOMEM;
+	sh->c.a = a;
+	*out = sh;
+	return 0;
+}
+
+void mach_clone_shared_free(struct mach_clone_shared *sh)
+{
+	if (!sh)
+		return;
+	free(sh->tab);
+	free(sh);
+}
+
+void mach_clone_shared_counts(const struct mach_clone_shared *sh, size_t *mms, size_t *hits)
+{
+	*mms = sh->copies;
+	*hits = sh->hits;
+}
+
+struct mach_machine *mach_clone_into_sharing(struct ua_arena *a, const struct mach_machine *m,
+					     struct mach_clone_shared *shared)
+{
+	struct cl c = { .a = a, .shared = shared };
 	struct mach_machine *d = DUP1(&c, struct mach_machine, m);
 
 	if (!d)
@@ -322,4 +440,9 @@ struct mach_machine *mach_clone_into(struct ua_arena *a, const struct mach_machi
 	d->accounts.users = DUP(&c, d->accounts.users, d->accounts.nusers);
 	d->accounts.groups = DUP(&c, d->accounts.groups, d->accounts.ngroups);
 	return c.full ? NULL : d;
+}
+
+struct mach_machine *mach_clone_into(struct ua_arena *a, const struct mach_machine *m)
+{
+	return mach_clone_into_sharing(a, m, NULL);
 }

@@ -260,6 +260,16 @@ bool mach_bitmap_test(const struct mach_bitmap *b, unsigned int bit)
 	return bit < b->nbits && (b->words[bit / 64] >> (bit % 64)) & 1;
 }
 
+struct mach_mm *mach_mm_new(void)
+{
+	static uint64_t last_serial;
+	struct mach_mm *mm = calloc(1, sizeof(*mm));
+
+	if (mm)
+		mm->serial = __atomic_add_fetch(&last_serial, 1, __ATOMIC_RELAXED);
+	return mm;
+}
+
 void mach_mm_free(struct mach_mm *mm)
 {
 	if (!mm)

@@ -24,6 +24,10 @@
  * them sees the other: the reader backs off to a newer snapshot, or the
  * daemon writes a new file instead.  A reader that died inside a file keeps
  * its counter up: that file and its id are then never reused.
+ *   shared   what every snapshot shares (machine/clone.h): each mm's VMAs,
+ *            command line, environment and exe, copied once, at
+ *            PL_SHARED_BASE, which readers map there read-only.  The
+ *            daemon only appends to it; nothing in it is ever rewritten.
  *   nsproc   a procfs of the run's pid namespace showing only pids (mounted
  *            in the run's mount namespace): the run's own processes, which
  *            the library lists beside the snapshot's.
@@ -46,11 +50,13 @@
 
 #define PL_ENV "UPROCFS_PRELOAD"
 #define PL_MAGIC 0x75706c31u /* "upl1" */
-#define PL_VERSION 2u
+#define PL_VERSION 3u
 
 /* Snapshot slots: where snapshot N lives, in every process that maps it. */
 #define PL_SLOT_BASE(gen) ((uintptr_t)0x6e0000000000ull + ((uintptr_t)((gen) & 1u) << 40))
 #define PL_SLOT_RESERVE ((size_t)1 << 39)
+/* The shared file's address, below the slots (PL_SLOT_RESERVE long). */
+#define PL_SHARED_BASE ((uintptr_t)0x6d0000000000ull)
 
 /** The control page (ctl), written by the daemon only. */
 struct pl_ctl {

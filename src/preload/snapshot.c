@@ -157,6 +157,11 @@ bool pls_init(void)
 	if (!S.ctl || !S.req || S.ctl->magic != PL_MAGIC || S.ctl->version != PL_VERSION ||
 	    syscall(SYS_newfstatat, AT_FDCWD, "/proc", &S.root, 0))
 		return false;
+	/* what the snapshots share: mapped once, as long as the daemon may make it (it only grows) */
+	if (!map_file("shared", PROT_READ, PL_SHARED_BASE, &len)) {
+		PLS_COUNT(procs_fallback);
+		return false;
+	}
 	gen = __atomic_load_n(&S.ctl->gen, __ATOMIC_ACQUIRE);
 	if (!gen || !remap(gen)) {
 		PLS_COUNT(procs_fallback); /* the slot's address is taken here: FUSE serves this process */

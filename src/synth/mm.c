@@ -245,7 +245,7 @@ int sy_build_mm(struct synth *s, struct layout *L)
 	uint64_t area;
 	int rc;
 
-	mm = calloc(1, sizeof(*mm));
+	mm = mach_mm_new();
 	if (!mm)
 		return -ENOMEM;
 	L->mm = mm;

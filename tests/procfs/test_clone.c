@@ -6,6 +6,8 @@
  * original gave, after the original was freed with its memory poisoned
  * (M_PERTURB; under ASan, a use after free).  A pointer field added to the
  * model and not copied by the clone makes the copy read freed memory here.
+ * The same holds of a second clone sharing the mms' fixed parts with a
+ * first one (mach_clone_into_sharing), once the first's arena is gone.
  */
 #include <errno.h>
 #include <malloc.h>
@@ -73,51 +75,88 @@ static void outs_free(struct outs *o)
 }
 
 /* Clone @m, free it, and compare every file of the clone with what @m gave; consumes @m. */
-static void check(const char *name, struct mach_machine *m)
+/* Whether the clone's files are the original's: the count of those that differ. */
+static size_t compare(const char *name, const struct outs *before, const struct mach_machine *c)
 {
-	struct outs before = { 0 }, after = { 0 };
-	struct ua_arena *a;
-	struct mach_machine *c;
+	struct outs after = { 0 };
 	size_t bad = 0, shown = 0;
 
+	pfs_for_each_file(c, PFS_EACH_ALL, collect, &after);
+	if (after.n != before->n) {
+		diag("%s: %zu files before, %zu in the clone", name, before->n, after.n);
+		bad++;
+	}
+	for (size_t i = 0; i < before->n && i < after.n; i++) {
+		const struct file_out *x = &before->v[i], *y = &after.v[i];
+
+		if (!strcmp(x->path, y->path) && x->rc == y->rc && x->len == y->len && x->mode == y->mode &&
+		    x->size == y->size && (!x->len || !memcmp(x->text, y->text, x->len)))
+			continue;
+		if (shown++ < 5)
+			diag("%s: %s differs in the clone (rc %d/%d, %zu/%zu bytes)", name, x->path, x->rc, y->rc,
+			     x->len, y->len);
+		bad++;
+	}
+	outs_free(&after);
+	return bad;
+}
+
+/*
+ * Clone @m (freed here) and compare.  @shared: clone it twice sharing the
+ * mms' fixed parts, drop the first clone and compare the second.
+ */
+static void check(const char *name, struct mach_machine *m, bool shared)
+{
+	struct outs before = { 0 };
+	struct ua_arena *a = NULL, *first = NULL, *sa = NULL;
+	struct mach_clone_shared *sh = NULL;
+	struct mach_machine *c;
+	size_t bad, mms = 0, hits = 0, nmm = 0;
+
+	for (size_t i = 0; i < m->nprocs; i++)
+		nmm += m->procs[i].mm != NULL;
 	if (pfs_for_each_file(m, PFS_EACH_ALL, collect, &before)) {
 		ok(0, "%s: the original renders", name);
 		mach_free(m);
 		return;
 	}
-	if (ua_create(&a, 0, RESERVE)) {
-		ok(0, "%s: an arena", name);
-		mach_free(m);
-		outs_free(&before);
-		return;
+	if (ua_create(&a, 0, RESERVE) ||
+	    (shared && (ua_create(&first, UA_DEFAULT_BASE + RESERVE, RESERVE) ||
+			ua_create(&sa, UA_DEFAULT_BASE + 2 * RESERVE, RESERVE) || mach_clone_shared_new(&sh, sa)))) {
+		ok(0, "%s: arenas", name);
+		goto out;
 	}
-	c = mach_clone_into(a, m);
+	if (shared && !mach_clone_into_sharing(first, m, sh)) {
+		ok(0, "%s: the first clone fits", name);
+		goto out;
+	}
+	c = shared ? mach_clone_into_sharing(a, m, sh) : mach_clone_into(a, m);
 	mach_free(m); /* poisoned: a pointer the clone kept into it reads garbage now */
+	m = NULL;
+	ua_destroy(first); /* the shared parts must not live in the first clone */
+	first = NULL;
 	if (!c) {
 		ok(0, "%s: the clone fits", name);
+		goto out;
+	}
+	bad = compare(name, &before, c);
+	if (shared) {
+		mach_clone_shared_counts(sh, &mms, &hits);
+		ok(bad == 0 && mms == nmm && hits == nmm,
+		   "%s: all %zu files of a second clone sharing the first's %zu mms are the original's "
+		   "(%zu bytes of its own, %zu shared, %zu differ)",
+		   name, before.n, mms, ua_used(a), ua_used(sa), bad);
 	} else {
-		pfs_for_each_file(c, PFS_EACH_ALL, collect, &after);
-		if (after.n != before.n) {
-			diag("%s: %zu files before, %zu in the clone", name, before.n, after.n);
-			bad++;
-		}
-		for (size_t i = 0; i < before.n && i < after.n; i++) {
-			const struct file_out *x = &before.v[i], *y = &after.v[i];
-
-			if (!strcmp(x->path, y->path) && x->rc == y->rc && x->len == y->len && x->mode == y->mode &&
-			    x->size == y->size && (!x->len || !memcmp(x->text, y->text, x->len)))
-				continue;
-			if (shown++ < 5)
-				diag("%s: %s differs in the clone (rc %d/%d, %zu/%zu bytes)", name, x->path, x->rc,
-				     y->rc, x->len, y->len);
-			bad++;
-		}
 		ok(bad == 0, "%s: all %zu files of the clone are the original's (%zu bytes of arena, %zu differ)",
 		   name, before.n, ua_used(a), bad);
 	}
+out:
+	mach_free(m);
+	ua_destroy(first);
 	ua_destroy(a);
+	mach_clone_shared_free(sh);
+	ua_destroy(sa);
 	outs_free(&before);
-	outs_free(&after);
 }
 
 static struct mach_machine *synth(const char *spec)
@@ -144,9 +183,12 @@ int main(int argc, char **argv)
 		struct mach_machine *m = synth(spec);
 
 		if (m)
-			check(spec, m);
+			check(spec, m, false);
 		else
 			ok(0, "%s builds", spec);
+		/* the fixed parts shared between two clones */
+		if ((m = synth(spec)))
+			check(spec, m, true);
 	}
 	{
 		/* a machine the simulator moved: tasks forked and exited, counters far from their start */
@@ -159,7 +201,7 @@ int main(int argc, char **argv)
 		if (m && !mach_sim_create(m, &so, &sim, err, sizeof(err)) &&
 		    !mach_sim_advance(sim, m->uptime_ns + 10000000000ull)) {
 			mach_sim_destroy(sim);
-			check("synth seed 11 after 10 s of simulation", m);
+			check("synth seed 11 after 10 s of simulation", m, false);
 		} else {
 			ok(0, "the simulator moves a machine");
 			mach_sim_destroy(sim);
@@ -175,7 +217,9 @@ int main(int argc, char **argv)
 			ok(0, "%s loads: %s", trees[i], err);
 			continue;
 		}
-		check(trees[i], m);
+		check(trees[i], m, false);
+		if (!pfs_load_tree(dir, NULL, &m, NULL, err, sizeof(err)))
+			check(trees[i], m, true);
 	}
 	return tap_done();
 }
