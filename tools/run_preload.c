@@ -420,12 +420,13 @@ void pl_daemon_stats(const struct pl_daemon *d, char *buf, size_t size)
 
 	snprintf(buf, size,
 		 "preload: %llu processes served, %llu left to FUSE; %llu files served, %llu calls passed on, "
-		 "%llu waits; %llu snapshots (%llu over an older one's file), %.1f ms each, the last %.1f MiB "
+		 "%llu waits; %llu snapshots (%llu over an older one's file), %.1f ms each (the last %.1f ms), the last %.1f MiB "
 		 "(%zu bytes per task of %zu) and %.1f MiB shared",
 		 (unsigned long long)q->procs_served, (unsigned long long)q->procs_fallback,
 		 (unsigned long long)q->opens, (unsigned long long)q->passes, (unsigned long long)q->waits,
 		 (unsigned long long)d->ctl->publishes, (unsigned long long)q->reuses,
 		 d->ctl->publishes ? (double)d->publish_total_ns / 1e6 / (double)d->ctl->publishes : 0.0,
+		 (double)d->ctl->publish_ns / 1e6,
 		 (double)d->last_used / 1048576.0, d->last_tasks ? d->last_used / d->last_tasks : 0, d->last_tasks,
 		 d->shared_arena ? (double)ua_used(d->shared_arena) / 1048576.0 : 0.0);
 }
