@@ -192,10 +192,10 @@ SEQ_INLINE char *seq_dec_u64(char *p, uint64_t n)
 		p = seq_dec_u32_lt1e8(p, (uint32_t)hi);
 		return seq_dec_fixed8(p, (uint32_t)(n - hi * 100000000u));
 	}
-	/* Split at 1e8 first so the low chunk's digits start after one divide. */
+	/* Both divides from @n, so neither waits for the other. */
 	uint64_t hi = n / 100000000u;
+	uint32_t top = (uint32_t)(n / UINT64_C(10000000000000000));
 	uint32_t lo = (uint32_t)(n - hi * 100000000u);
-	uint32_t top = (uint32_t)(hi / 100000000u);
 	uint32_t mid = (uint32_t)(hi - (uint64_t)top * 100000000u);
 	p = seq_dec_u32_lt1e8(p, top);
 	return seq_dec_fixed16(p, mid, lo);
@@ -211,7 +211,24 @@ SEQ_INLINE void seq__ascii16(uint32_t hi8, uint32_t lo8, uint64_t *a, uint64_t *
 	*a = (uint64_t)_mm_cvtsi128_si64(d);
 	*b = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(d, d));
 }
+/* The 8 digits of @n (< 1e8) as ASCII, first digit lowest. */
+SEQ_INLINE uint64_t seq__ascii8(uint32_t n)
+{
+	__m128i d = seq__digits8_sse2(n);
+
+	return (uint64_t)_mm_cvtsi128_si64(_mm_add_epi8(_mm_packus_epi16(d, d), _mm_set1_epi8('0')));
+}
 #else
+SEQ_INLINE uint64_t seq__ascii8(uint32_t n)
+{
+	char t[8];
+	uint64_t a;
+
+	seq_dec_fixed8(t, n);
+	memcpy(&a, t, 8);
+	return a;
+}
+
 SEQ_INLINE void seq__ascii16(uint32_t hi8, uint32_t lo8, uint64_t *a, uint64_t *b)
 {
 	char t[16];
@@ -222,33 +239,65 @@ SEQ_INLINE void seq__ascii16(uint32_t hi8, uint32_t lo8, uint64_t *a, uint64_t *
 }
 #endif
 
+/*
+ * Each value below 1000 in one 32-bit word: three digits with leading
+ * zeros, the first in the lowest byte, and the digit count in the highest.
+ */
+extern const uint32_t seq_dec_small[1000];
+
 /**
  * seq_dec_u64 for a caller that owns 20 bytes at @p whatever @n's length:
- * bytes after the number may be overwritten.  Values of 9 to 16 digits take
- * no branch on their length: all 16 digits are made at once and the leading
- * zeros shifted out of the first of two 8-byte stores, so a stream of mixed
- * magnitudes mispredicts one branch less per value.  Shorter values keep the
- * branching converter: /proc's are mostly small and repeat, which the
- * predictor learns, and there it is faster.
+ * bytes after the number may be overwritten.  Three ranges, none with a
+ * branch on the length inside it:
+ *  - below 1000 (most of /proc's numbers): a table word, stored whole;
+ *  - below 10^16: all 16 digits made at once in vector lanes and shifted,
+ *    as one 128-bit value, right by the leading zeros, then stored whole;
+ *  - above: the top 1-4 digits from two pairs, shifted the same way, then
+ *    16 digits.
+ * A stream of mixed magnitudes then mispredicts at most the two range
+ * branches (the old converter branched on each digit count).
  */
 SEQ_INLINE char *seq_dec_u64_spill(char *p, uint64_t n)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t hi, a, b, first;
-	unsigned int len, k;
+	uint64_t hi, a, b;
+	unsigned int len;
 
-	if (__builtin_expect(n < 100000000u, 1))
-		return seq_dec_u32_lt1e8(p, (uint32_t)n);
-	if (__builtin_expect(n >= UINT64_C(10000000000000000), 0))
-		return seq_dec_u64(p, n);
+	if (__builtin_expect(n < 1000u, 1)) {
+		uint32_t w = seq_dec_small[n], len3 = w >> 24, d = (w & 0xffffffu) >> (8 * (3 - len3));
+
+		memcpy(p, &d, 4);
+		return p + len3;
+	}
+	/* not marked unlikely: gcc then builds that path for size, with divide instructions */
+	if (n >= UINT64_C(10000000000000000)) {
+		/* 17 to 20 digits: the top 1-4 (below 1845) from the table, then 16 */
+		uint64_t h = n / 100000000u;
+		uint32_t top = (uint32_t)(n / UINT64_C(10000000000000000));
+		uint32_t lo = (uint32_t)(n - h * 100000000u), mid = (uint32_t)(h - (uint64_t)top * 100000000u);
+		uint32_t four = top >= 1000u, w = seq_dec_small[top - 1000u * four], digits = w & 0xffffffu;
+		uint32_t len3 = w >> 24, toplen = four ? 4u : len3;
+		uint32_t d = four ? ('1' | digits << 8) : digits >> (8 * (3 - len3));
+
+		memcpy(p, &d, 4);
+		return seq_dec_fixed16(p + toplen, mid, lo);
+	}
+	if (n < 100000000u) {
+		len = seq_dec_len(n); /* 4..8 */
+		a = seq__ascii8((uint32_t)n) >> (8 * (8 - len));
+		memcpy(p, &a, 8);
+		return p + len;
+	}
 	hi = n / 100000000u;
-	len = seq_dec_len(n); /* 9..16 */
-	seq__ascii16((uint32_t)hi, (uint32_t)(n - hi * 100000000u), &a, &b);
-	k = len - 8;
-	first = a >> (8 * (16 - len));
-	memcpy(p, &first, 8);
-	memcpy(p + k, &b, 8);
-	return p + len;
+	{
+		unsigned __int128 x;
+
+		len = seq_dec_len(n); /* 4..16 */
+		seq__ascii16((uint32_t)hi, (uint32_t)(n - hi * 100000000u), &a, &b);
+		x = ((unsigned __int128)b << 64 | a) >> (8 * (16 - len));
+		memcpy(p, &x, 16);
+		return p + len;
+	}
 #else
 	return seq_dec_u64(p, n);
 #endif

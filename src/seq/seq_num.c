@@ -23,6 +23,19 @@ const char seq_hex_pairs[512] =
 	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
 	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 
+/* seq_num.h's seq_dec_small: three digits of n < 1000, first lowest, and n's digit count in the top byte. */
+#define D(n) ((uint32_t)('0' + (n)))
+#define W(n) (D((n) / 100) | D((n) / 10 % 10) << 8 | D((n) % 10) << 16 | (uint32_t)(1 + ((n) >= 10) + ((n) >= 100)) << 24)
+#define W10(n) W(n), W(n + 1), W(n + 2), W(n + 3), W(n + 4), W(n + 5), W(n + 6), W(n + 7), W(n + 8), W(n + 9)
+#define W100(n) W10(n), W10(n + 10), W10(n + 20), W10(n + 30), W10(n + 40), W10(n + 50), W10(n + 60), \
+	W10(n + 70), W10(n + 80), W10(n + 90)
+const uint32_t seq_dec_small[1000] = { W100(0),	  W100(100), W100(200), W100(300), W100(400),
+				       W100(500), W100(600), W100(700), W100(800), W100(900) };
+#undef W100
+#undef W10
+#undef W
+#undef D
+
 const uint64_t seq_pow10[20] = {
 	UINT64_C(1),
 	UINT64_C(10),
