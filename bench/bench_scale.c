@@ -30,7 +30,8 @@ struct scale_point {
 	long threads;             /* tasks the machine holds (its threads) */
 	double bytes_per_task;    /* resident growth / threads */
 	double build_ms;
-	double ps_us;             /* ps aux through run, per process listed */
+	double ps_us;             /* ps aux through run (the FUSE mount), per process listed */
+	double ps_preload_us;     /* the same through run --preload */
 };
 
 /* The resident size of this process, in bytes. */
@@ -100,20 +101,25 @@ static int measure_model(struct scale_point *p)
 	return 0;
 }
 
-/* ps aux through `uprocfs run` at @p->tasks: microseconds per process listed; 0 or -1. */
-static int measure_ps(const struct bench_opts *o, struct scale_point *p)
+/* ps aux through `uprocfs run [--preload]` at @tasks: microseconds per process listed in *@us; 0 or -1. */
+static int measure_ps(const struct bench_opts *o, long tasks, bool preload, double *us)
 {
 	char spec[96], runs[8];
 	char *argv[] = { (char *)o->self_exe, "run", "--machine", spec, "--", (char *)o->self_exe, "bench",
-			 "--time-tool", "ps", runs, NULL };
+			 "--time-tool", "ps", runs, NULL, NULL };
 	double ns;
 	long procs;
 
-	snprintf(spec, sizeof(spec), "synth:tasks=%ld,threads=%ld,seed=3", p->tasks, p->tasks / 10);
-	snprintf(runs, sizeof(runs), "%d", p->tasks > 10000 ? 2 : 3);
+	if (preload) {
+		/* the option before the others */
+		memmove(argv + 3, argv + 2, 9 * sizeof(argv[0]));
+		argv[2] = "--preload";
+	}
+	snprintf(spec, sizeof(spec), "synth:tasks=%ld,threads=%ld,seed=3", tasks, tasks / 10);
+	snprintf(runs, sizeof(runs), "%d", tasks > 10000 ? 2 : 3);
 	if (bench_run_timer(argv, &ns, &procs, NULL, NULL, 0) || procs <= 0)
 		return -1;
-	p->ps_us = ns / (double)procs / 1000;
+	*us = ns / (double)procs / 1000;
 	return 0;
 }
 
@@ -195,7 +201,7 @@ static void plot(const struct bench_opts *o, const struct scale_point *pt, size_
 	if (!f)
 		return;
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%ld %.1f %.2f\n", pt[i].tasks, pt[i].bytes_per_task, pt[i].ps_us);
+		fprintf(f, "%ld %.1f %.2f %.2f\n", pt[i].tasks, pt[i].bytes_per_task, pt[i].ps_us, pt[i].ps_preload_us);
 	fclose(f);
 	bench_plot_draw(o, data, "scale",
 			"set title 'uprocfs at scale: model bytes per task, and ps aux per process through uprocfs run'\n"
@@ -203,7 +209,8 @@ static void plot(const struct bench_opts *o, const struct scale_point *pt, size_
 			"set xlabel 'tasks (processes)'\nset ylabel 'bytes per task'\n"
 			"set y2label 'ps aux, µs per process'\nset ytics nomirror\nset y2tics\nset grid\nset key center right\n"
 			"plot '%s' using 1:2 with linespoints title 'model bytes/task', 1024 with lines dt 2 "
-			"title 'goal: 1 KiB/task', '' using 1:3 axes x1y2 with linespoints title 'ps aux µs/process'\n");
+			"title 'goal: 1 KiB/task', '' using 1:3 axes x1y2 with linespoints title 'ps aux µs/process (FUSE)', "
+			"'' using 1:4 axes x1y2 with linespoints title 'ps aux µs/process (--preload)'\n");
 }
 
 int bench_scale(const struct bench_opts *o)
@@ -230,19 +237,23 @@ int bench_scale(const struct bench_opts *o)
 		bench_report(o, &r);
 	}
 	measure_render(o, sizes[n - 1]);
-	for (size_t i = 0; i < n; i++) {
-		bench_progress(o, "scale: ps aux through run at %ld tasks", sizes[i]);
-		if (measure_ps(o, &pt[i])) {
-			fprintf(stderr, "bench scale: ps aux at %ld tasks failed (root and FUSE needed)\n", sizes[i]);
-			continue;
+	for (int preload = 0; preload <= 1; preload++)
+		for (size_t i = 0; i < n; i++) {
+			double *us = preload ? &pt[i].ps_preload_us : &pt[i].ps_us, first;
+
+			bench_progress(o, "scale: ps aux through run%s at %ld tasks", preload ? " --preload" : "", sizes[i]);
+			if (measure_ps(o, sizes[i], preload, us)) {
+				fprintf(stderr, "bench scale: ps aux at %ld tasks failed (root and FUSE needed)\n", sizes[i]);
+				continue;
+			}
+			first = preload ? pt[0].ps_preload_us : pt[0].ps_us;
+			snprintf(name, sizeof(name), "ps_per_process_%ldk%s", sizes[i] / 1000, preload ? "_preload" : "");
+			snprintf(note, sizeof(note), "%s; %.2fx the cost at %ldk (goal: flat)",
+				 preload ? "run --preload" : "run (FUSE)", first > 0 ? *us / first : 0, sizes[0] / 1000);
+			struct bench_result r = { .bench = "scale", .case_name = name, .unit = "us/process",
+						  .value = *us, .note = note };
+			bench_report(o, &r);
 		}
-		snprintf(name, sizeof(name), "ps_per_process_%ldk", sizes[i] / 1000);
-		snprintf(note, sizeof(note), "%.2fx the cost at %ldk (goal: flat)", pt[0].ps_us > 0 ?
-			 pt[i].ps_us / pt[0].ps_us : 0, sizes[0] / 1000);
-		struct bench_result r = { .bench = "scale", .case_name = name, .unit = "us/process",
-					  .value = pt[i].ps_us, .note = note };
-		bench_report(o, &r);
-	}
 	if (o->plot)
 		plot(o, pt, n);
 	return 0;

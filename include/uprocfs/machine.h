@@ -457,6 +457,12 @@ struct mach_files {
 	unsigned int max_fds;     /* the table's capacity: status FDSize (64, then 128 << k) */
 	unsigned int nfds;
 	struct mach_fd *fds;      /* ascending by fd; every fd below max_fds */
+	/*
+	 * Which table this is (mach_files_new; 0: none), from the counter of
+	 * struct mach_mm's serial.  Its fds never change once the machine is
+	 * built, so snapshots share them by this (machine/clone.h).
+	 */
+	uint64_t serial;
 };
 
 /* The resource limits of proc_pid_limits, in struct rlimit order. */
@@ -927,6 +933,8 @@ void mach_irq_clear(struct mach_irq *irq);
 void mach_mm_free(struct mach_mm *mm);
 /** A new, empty mm with a serial of its own (struct mach_mm), or NULL. */
 struct mach_mm *mach_mm_new(void);
+/** A new, empty fd table with a serial of its own (struct mach_files), or NULL. */
+struct mach_files *mach_files_new(void);
 
 /** Free what one thread owns (groups, masks), not the struct itself. */
 void mach_thread_clear(struct mach_thread *t);

@@ -269,7 +269,7 @@ int ld_asm_build_from_status(struct asm_ctx *a)
 	out->ngid = (pid_t)rs->v[ST_NGID][0];
 	/* FDSize 0: no files_struct (a zombie); otherwise the table, its fds read later */
 	if (rs->v[ST_FDSIZE][0]) {
-		out->files = calloc(1, sizeof(*out->files));
+		out->files = mach_files_new();
 		if (!out->files)
 			return -ENOMEM;
 		out->files->max_fds = (unsigned int)rs->v[ST_FDSIZE][0];

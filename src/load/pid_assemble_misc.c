@@ -159,7 +159,7 @@ static int files_without_status(struct misc_ctx *c, const struct ld_fds *w)
 	for (size_t i = 0; i < w->n; i++)
 		while (w->v[i].fd >= max && max < (1u << 30))
 			max <<= 1;
-	c->out->files = calloc(1, sizeof(*c->out->files));
+	c->out->files = mach_files_new();
 	if (!c->out->files)
 		return -ENOMEM;
 	c->out->files->max_fds = max;

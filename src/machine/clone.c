@@ -24,11 +24,15 @@ struct cl {
 	struct mach_clone_shared *shared; /* where the mms' fixed parts go, or NULL */
 };
 
-/* An mm's fixed parts (struct mach_mm's serial), copied once into the shared arena. */
+/*
+ * An mm's fixed parts (struct mach_mm's serial), or an fd table's fds
+ * (struct mach_files's: the same counter), copied once into the shared arena.
+ */
 struct shared_mm {
 	uint64_t serial;          /* 0: an empty slot */
 	struct mach_vma *vmas;
 	char *cmdline, *environ, *exe;
+	struct mach_fd *fds;
 };
 
 struct mach_clone_shared {
@@ -199,6 +203,19 @@ static bool shared_grow(struct mach_clone_shared *sh)
 	return true;
 }
 
+/* @serial's entry in @sh's table, or the empty slot it would take; NULL when the table cannot grow. */
+static struct shared_mm *shared_slot(struct mach_clone_shared *sh, uint64_t serial)
+{
+	size_t k;
+
+	if (!shared_grow(sh))
+		return NULL;
+	for (k = serial_slot(sh, serial); sh->tab[k].serial; k = (k + 1) & (sh->cap - 1))
+		if (sh->tab[k].serial == serial)
+			break;
+	return &sh->tab[k];
+}
+
 /*
  * Point @d's fixed parts at their copy in the shared arena, made now if
  * this is the first clone to meet the mm.  False when it cannot be shared
@@ -206,25 +223,21 @@ static bool shared_grow(struct mach_clone_shared *sh)
  */
 static bool mm_share(struct mach_clone_shared *sh, struct mach_mm *d)
 {
-	struct shared_mm *e;
-	size_t k;
+	struct shared_mm *e = d->serial ? shared_slot(sh, d->serial) : NULL;
 
-	if (!d->serial || !shared_grow(sh))
+	if (!e)
 		return false;
-	for (k = serial_slot(sh, d->serial); sh->tab[k].serial; k = (k + 1) & (sh->cap - 1))
-		if (sh->tab[k].serial == d->serial) {
-			e = &sh->tab[k];
-			d->vmas = e->vmas;
-			d->cmdline = e->cmdline;
-			d->environ = e->environ;
-			d->exe = e->exe;
-			sh->hits++;
-			return true;
-		}
+	if (e->serial) {
+		d->vmas = e->vmas;
+		d->cmdline = e->cmdline;
+		d->environ = e->environ;
+		d->exe = e->exe;
+		sh->hits++;
+		return true;
+	}
 	mm_fixed_parts(&sh->c, d);
 	if (sh->c.full)
 		return false; /* what was taken stays unused: the arena is full from now on anyway */
-	e = &sh->tab[k];
 	*e = (struct shared_mm){ .serial = d->serial, .vmas = d->vmas, .cmdline = d->cmdline,
 				 .environ = d->environ, .exe = d->exe };
 	sh->n++;
@@ -245,12 +258,9 @@ static struct mach_mm *mm(struct cl *c, const struct mach_mm *s)
 	return d;
 }
 
-static struct mach_files *files(struct cl *c, const struct mach_files *s)
+/* Copy @d's fds (and what each owns) into @c. */
+static void files_fds(struct cl *c, struct mach_files *d)
 {
-	struct mach_files *d = DUP1(c, struct mach_files, s);
-
-	if (!d)
-		return NULL;
 	d->fds = DUP(c, d->fds, d->nfds);
 	for (unsigned int i = 0; d->fds && i < d->nfds; i++) {
 		struct mach_fd *f = &d->fds[i];
@@ -259,6 +269,39 @@ static struct mach_files *files(struct cl *c, const struct mach_files *s)
 		f->locks = DUP(c, f->locks, f->nlocks);
 		f->epoll = DUP(c, f->epoll, f->nitems);
 		f->marks = DUP(c, f->marks, f->nitems);
+	}
+}
+
+/* mm_share for an fd table's fds. */
+static bool files_share(struct mach_clone_shared *sh, struct mach_files *d)
+{
+	struct shared_mm *e = d->serial ? shared_slot(sh, d->serial) : NULL;
+
+	if (!e)
+		return false;
+	if (e->serial) {
+		d->fds = e->fds;
+		sh->hits++;
+		return true;
+	}
+	files_fds(&sh->c, d);
+	if (sh->c.full)
+		return false;
+	*e = (struct shared_mm){ .serial = d->serial, .fds = d->fds };
+	sh->n++;
+	sh->copies++;
+	return true;
+}
+
+static struct mach_files *files(struct cl *c, const struct mach_files *s)
+{
+	struct mach_files *d = DUP1(c, struct mach_files, s);
+
+	if (!d)
+		return NULL;
+	if (!c->shared || !files_share(c->shared, d)) {
+		*d = *s;
+		files_fds(c, d);
 	}
 	return d;
 }

@@ -26,10 +26,10 @@ struct mach_machine *mach_clone_into(struct ua_arena *a, const struct mach_machi
 
 /*
  * Clones that share what does not change: each mm's VMAs (with their
- * names), command line, environment and exe path are copied once, into an
- * arena of their own, and every later clone points at that copy (an mm's
- * fixed parts never change once its machine is built: struct mach_mm's
- * serial).  A snapshot of a big machine is then mostly its counters: the
+ * names), command line, environment and exe path, and each fd table's fds,
+ * are copied once, into an arena of their own, and every later clone points
+ * at that copy (they never change once the machine is built: the serials of
+ * struct mach_mm and struct mach_files).  A snapshot of a big machine is then mostly its counters: the
  * VMAs are over half of a synthetic machine's bytes.  Readers map the
  * shared arena beside the clone, at its address.
  */
@@ -41,7 +41,7 @@ int mach_clone_shared_new(struct mach_clone_shared **out, struct ua_arena *a);
 /** Free the table (not the arena: the clones still point into it). */
 void mach_clone_shared_free(struct mach_clone_shared *sh);
 
-/** How many mms' parts were copied into the shared arena, and how many times a clone found them there. */
+/** How many mms and fd tables were copied into the shared arena, and how many times a clone found them there. */
 void mach_clone_shared_counts(const struct mach_clone_shared *sh, size_t *mms, size_t *hits);
 
 /** mach_clone_into, with the mms' fixed parts in @shared (NULL: copied like the rest). */

@@ -260,14 +260,30 @@ bool mach_bitmap_test(const struct mach_bitmap *b, unsigned int bit)
 	return bit < b->nbits && (b->words[bit / 64] >> (bit % 64)) & 1;
 }
 
-struct mach_mm *mach_mm_new(void)
+/* Serials of mms and fd tables: one counter, so no two of either kind share one. */
+static uint64_t new_serial(void)
 {
 	static uint64_t last_serial;
+
+	return __atomic_add_fetch(&last_serial, 1, __ATOMIC_RELAXED);
+}
+
+struct mach_mm *mach_mm_new(void)
+{
 	struct mach_mm *mm = calloc(1, sizeof(*mm));
 
 	if (mm)
-		mm->serial = __atomic_add_fetch(&last_serial, 1, __ATOMIC_RELAXED);
+		mm->serial = new_serial();
 	return mm;
+}
+
+struct mach_files *mach_files_new(void)
+{
+	struct mach_files *f = calloc(1, sizeof(*f));
+
+	if (f)
+		f->serial = new_serial();
+	return f;
 }
 
 void mach_mm_free(struct mach_mm *mm)

@@ -350,7 +350,7 @@ int sy_build_files(struct synth *s, size_t idx)
 
 	if (g->state == MACH_TASK_ZOMBIE)
 		return 0; /* exit_files: no table */
-	p->files = x.f = calloc(1, sizeof(*p->files));
+	p->files = x.f = mach_files_new();
 	if (!p->files)
 		return -ENOMEM;
 	if (g->kind == G_KTHREAD) {
