@@ -156,17 +156,12 @@ static double time_frames(bool htop, int frames)
 	return n > 0 ? bench_median(gaps, (size_t)n) : -1;
 }
 
-int bench_time_cmd(int argc, char **argv)
+/* Fork @n children that sleep until this process dies: how many started. */
+static long start_sleepers(long n)
 {
-	int n = argc > 2 ? atoi(argv[0]) : 0, extra = argc > 2 ? atoi(argv[1]) : 0;
-	double *t = calloc((size_t)(n > 0 ? n : 1), sizeof(double));
+	long started = 0;
 
-	if (!t || n <= 0) {
-		free(t);
-		return 2;
-	}
-	/* sleepers for a kernel /proc of a given size (the caller made a pid namespace) */
-	for (int started = 0; started < extra; started++) {
+	for (; started < n; started++) {
 		pid_t p = fork();
 
 		if (p == 0) {
@@ -177,6 +172,20 @@ int bench_time_cmd(int argc, char **argv)
 		if (p < 0)
 			break;
 	}
+	return started;
+}
+
+int bench_time_cmd(int argc, char **argv)
+{
+	int n = argc > 2 ? atoi(argv[0]) : 0, extra = argc > 2 ? atoi(argv[1]) : 0;
+	double *t = calloc((size_t)(n > 0 ? n : 1), sizeof(double));
+
+	if (!t || n <= 0) {
+		free(t);
+		return 2;
+	}
+	/* sleepers for a kernel /proc of a given size (the caller made a pid namespace) */
+	start_sleepers(extra);
 	for (int i = 0; i < n; i++) {
 		char buf[65536];
 		uint64_t t0 = bench_now_ns();
@@ -229,20 +238,9 @@ int bench_time_tool(const char *tool, const char *count)
 
 int bench_idle_procs(const char *count)
 {
-	long n = atol(count), started = 0;
-
 	/* a fresh small process: each fork copies few page tables */
-	for (; started < n; started++) {
-		pid_t p = fork();
+	long started = start_sleepers(atol(count));
 
-		if (p == 0) {
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			for (;;)
-				pause();
-		}
-		if (p < 0)
-			break;
-	}
 	printf("ready %ld\n", started);
 	fflush(stdout);
 	for (;;)

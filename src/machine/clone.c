@@ -203,45 +203,60 @@ static bool shared_grow(struct mach_clone_shared *sh)
 	return true;
 }
 
-/* @serial's entry in @sh's table, or the empty slot it would take; NULL when the table cannot grow. */
-static struct shared_mm *shared_slot(struct mach_clone_shared *sh, uint64_t serial)
+/*
+ * The shared entry of @serial: filled already (a clone met it before), or
+ * empty (*@fresh), for the caller to copy its parts with @sh->c and then
+ * shared_keep them.  NULL when it cannot be shared (no serial, no room).
+ */
+static struct shared_mm *shared_find(struct mach_clone_shared *sh, uint64_t serial, bool *fresh)
 {
 	size_t k;
 
-	if (!shared_grow(sh))
+	if (!serial || !shared_grow(sh))
 		return NULL;
 	for (k = serial_slot(sh, serial); sh->tab[k].serial; k = (k + 1) & (sh->cap - 1))
-		if (sh->tab[k].serial == serial)
-			break;
+		if (sh->tab[k].serial == serial) {
+			sh->hits++;
+			*fresh = false;
+			return &sh->tab[k];
+		}
+	*fresh = true;
 	return &sh->tab[k];
+}
+
+/* Fill the empty entry @e with @v, copied just now; false when the shared arena ran out meanwhile. */
+static bool shared_keep(struct mach_clone_shared *sh, struct shared_mm *e, const struct shared_mm *v)
+{
+	if (sh->c.full)
+		return false; /* what was taken stays unused: the arena is full from now on anyway */
+	*e = *v;
+	sh->n++;
+	sh->copies++;
+	return true;
 }
 
 /*
  * Point @d's fixed parts at their copy in the shared arena, made now if
- * this is the first clone to meet the mm.  False when it cannot be shared
- * (no serial, the shared arena full): the caller copies them.
+ * this is the first clone to meet the mm.  False when it cannot be shared:
+ * the caller copies them.
  */
 static bool mm_share(struct mach_clone_shared *sh, struct mach_mm *d)
 {
-	struct shared_mm *e = d->serial ? shared_slot(sh, d->serial) : NULL;
+	bool fresh;
+	struct shared_mm *e = shared_find(sh, d->serial, &fresh);
 
 	if (!e)
 		return false;
-	if (e->serial) {
-		d->vmas = e->vmas;
-		d->cmdline = e->cmdline;
-		d->environ = e->environ;
-		d->exe = e->exe;
-		sh->hits++;
-		return true;
+	if (fresh) {
+		mm_fixed_parts(&sh->c, d);
+		return shared_keep(sh, e, &(struct shared_mm){ .serial = d->serial, .vmas = d->vmas,
+							      .cmdline = d->cmdline, .environ = d->environ,
+							      .exe = d->exe });
 	}
-	mm_fixed_parts(&sh->c, d);
-	if (sh->c.full)
-		return false; /* what was taken stays unused: the arena is full from now on anyway */
-	*e = (struct shared_mm){ .serial = d->serial, .vmas = d->vmas, .cmdline = d->cmdline,
-				 .environ = d->environ, .exe = d->exe };
-	sh->n++;
-	sh->copies++;
+	d->vmas = e->vmas;
+	d->cmdline = e->cmdline;
+	d->environ = e->environ;
+	d->exe = e->exe;
 	return true;
 }
 
@@ -275,21 +290,16 @@ static void files_fds(struct cl *c, struct mach_files *d)
 /* mm_share for an fd table's fds. */
 static bool files_share(struct mach_clone_shared *sh, struct mach_files *d)
 {
-	struct shared_mm *e = d->serial ? shared_slot(sh, d->serial) : NULL;
+	bool fresh;
+	struct shared_mm *e = shared_find(sh, d->serial, &fresh);
 
 	if (!e)
 		return false;
-	if (e->serial) {
-		d->fds = e->fds;
-		sh->hits++;
-		return true;
+	if (fresh) {
+		files_fds(&sh->c, d);
+		return shared_keep(sh, e, &(struct shared_mm){ .serial = d->serial, .fds = d->fds });
 	}
-	files_fds(&sh->c, d);
-	if (sh->c.full)
-		return false;
-	*e = (struct shared_mm){ .serial = d->serial, .fds = d->fds };
-	sh->n++;
-	sh->copies++;
+	d->fds = e->fds;
 	return true;
 }
 
