@@ -59,11 +59,7 @@ struct pl_daemon {
 	 * The file of the newest snapshot in each slot (gen % 2), kept open to
 	 * be written over two generations later (shared.h); -1 when none.
 	 */
-	struct slot_file {
-		int fd;
-		uint32_t id;
-	} file[2];
-	uint32_t next_id;         /* the file id to try next */
+	int file[2];
 	/* what every snapshot shares (the file "shared"): the mms' fixed parts */
 	struct ua_arena *shared_arena;
 	struct mach_clone_shared *shared;
@@ -129,7 +125,7 @@ int pl_daemon_prepare(struct pl_daemon **out, bool stop_clock, char *err, size_t
 	if (!d)
 		return -ENOMEM;
 	d->dirfd = -1;
-	d->file[0].fd = d->file[1].fd = -1;
+	d->file[0] = d->file[1] = -1;
 	snprintf(d->dir, sizeof(d->dir), "/dev/shm/uprocfs-run.XXXXXX");
 	if (!mkdtemp(d->dir)) {
 		snprintf(d->dir, sizeof(d->dir), "/tmp/uprocfs-run.XXXXXX");
@@ -203,22 +199,6 @@ static void snap_name(char *buf, size_t size, uint64_t gen)
 	snprintf(buf, size, "snap.%llu", (unsigned long long)gen);
 }
 
-/* A file id no reader is inside and the other slot's file does not hold; false when all are stuck. */
-static bool free_file_id(struct pl_daemon *d, int other_slot, uint32_t *id)
-{
-	for (uint32_t i = 0; i < PL_FILE_IDS; i++) {
-		uint32_t c = (d->next_id + i) % PL_FILE_IDS;
-
-		if ((d->file[other_slot].fd >= 0 && d->file[other_slot].id == c) ||
-		    __atomic_load_n(&d->req->inside[c], __ATOMIC_SEQ_CST))
-			continue;
-		d->next_id = c + 1;
-		*id = c;
-		return true;
-	}
-	return false;
-}
-
 /*
  * Try to take the file of snapshot @gen - 2 for snapshot @gen: mark it as
  * being rewritten, then make sure no reader is inside (shared.h).  Its
@@ -227,47 +207,43 @@ static bool free_file_id(struct pl_daemon *d, int other_slot, uint32_t *id)
  */
 static struct ua_arena *reuse_file(struct pl_daemon *d, uint64_t gen)
 {
-	struct slot_file *f = &d->file[gen & 1];
+	int *f = &d->file[gen & 1], fd;
 	char from[32], to[32];
 	struct ua_arena *a = NULL;
-	int fd;
 
-	if (f->fd < 0 || gen < 3)
+	if (*f < 0 || gen < 3)
 		return NULL;
-	fd = fcntl(f->fd, F_DUPFD_CLOEXEC, 0);
+	fd = fcntl(*f, F_DUPFD_CLOEXEC, 0);
 	if (fd >= 0 && !ua_create_in(&a, PL_SLOT_BASE(gen), PL_SLOT_RESERVE, fd)) {
-		struct pl_snap *old = (struct pl_snap *)ua_base(a);
+		const struct pl_file_page *page = (const struct pl_file_page *)ua_base(a);
+		struct pl_snap *old = (struct pl_snap *)(ua_base(a) + PL_SNAP_OFFSET);
 
 		__atomic_store_n(&old->gen, 0, __ATOMIC_SEQ_CST);
 		snap_name(from, sizeof(from), gen - 2);
 		snap_name(to, sizeof(to), gen);
-		if (__atomic_load_n(&d->req->inside[f->id], __ATOMIC_SEQ_CST) == 0 &&
-		    !renameat(d->dirfd, from, d->dirfd, to))
+		if (__atomic_load_n(&page->inside, __ATOMIC_SEQ_CST) == 0 && !renameat(d->dirfd, from, d->dirfd, to))
 			return a;
 		ua_destroy(a);
 		a = NULL;
 	}
 	snap_name(from, sizeof(from), gen - 2);
 	unlinkat(d->dirfd, from, 0);
-	close(f->fd);
-	f->fd = -1;
+	close(*f);
+	*f = -1;
 	return a;
 }
 
 /* A new file for snapshot @gen, its arena mapped at the slot; 0 or -errno. */
-static int new_file(struct pl_daemon *d, uint64_t gen, struct ua_arena **out, uint32_t *id)
+static int new_file(struct pl_daemon *d, uint64_t gen, struct ua_arena **out)
 {
-	struct slot_file *f = &d->file[gen & 1];
+	int *f = &d->file[gen & 1], fd, keep, rc;
 	char name[32];
-	int fd, keep, rc;
 
-	if (!free_file_id(d, (int)(~gen & 1), id))
-		return -EBUSY;
-	if (f->fd >= 0) {
+	if (*f >= 0) {
 		snap_name(name, sizeof(name), gen - 2);
 		unlinkat(d->dirfd, name, 0);
-		close(f->fd);
-		f->fd = -1;
+		close(*f);
+		*f = -1;
 	}
 	snap_name(name, sizeof(name), gen);
 	fd = openat(d->dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
@@ -281,8 +257,7 @@ static int new_file(struct pl_daemon *d, uint64_t gen, struct ua_arena **out, ui
 		unlinkat(d->dirfd, name, 0);
 		return rc;
 	}
-	f->fd = keep;
-	f->id = *id;
+	*f = keep;
 	return 0;
 }
 
@@ -292,22 +267,21 @@ static int publish(struct pl_daemon *d)
 	uint64_t gen = d->ctl->gen + 1, t0 = mono_ns(CLOCK_MONOTONIC), took;
 	struct clone_job j = { .shared = d->shared };
 	uint64_t uptime, changes;
-	uint32_t id = d->file[gen & 1].id;
 	char name[32];
 	int rc;
 
 	j.a = reuse_file(d, gen);
 	if (j.a)
 		d->req->reuses++;
-	else if ((rc = new_file(d, gen, &j.a, &id)))
+	else if ((rc = new_file(d, gen, &j.a)))
 		return rc;
+	/* the readers' count (zero in a new file, and in a reused one) stays as it is */
+	ua_take(j.a, PL_SNAP_OFFSET);
 	j.hdr = ua_take(j.a, sizeof(*j.hdr));
 	/* gen stays 0 until the copy is whole: a reader that maps it early backs off */
 	__atomic_store_n(&j.hdr->gen, 0, __ATOMIC_SEQ_CST);
 	j.hdr->magic = PL_MAGIC;
 	j.hdr->version = PL_VERSION;
-	j.hdr->file_id = id;
-	j.hdr->pad = 0;
 	/* read before the copy: a control call during it makes this one stale at once */
 	j.hdr->changes = __atomic_load_n(&d->ctl->changes, __ATOMIC_SEQ_CST);
 	rc = pfs_model_source_read(d->src, clone_locked, &j);
@@ -323,8 +297,8 @@ static int publish(struct pl_daemon *d)
 	if (rc) {
 		snap_name(name, sizeof(name), gen);
 		unlinkat(d->dirfd, name, 0);
-		close(d->file[gen & 1].fd);
-		d->file[gen & 1].fd = -1;
+		close(d->file[gen & 1]);
+		d->file[gen & 1] = -1;
 		return rc;
 	}
 	took = mono_ns(CLOCK_MONOTONIC) - t0;
@@ -456,8 +430,8 @@ void pl_daemon_stop(struct pl_daemon *d)
 		rmdir(d->dir);
 	}
 	for (int i = 0; i < 2; i++)
-		if (d->file[i].fd >= 0)
-			close(d->file[i].fd);
+		if (d->file[i] >= 0)
+			close(d->file[i]);
 	mach_clone_shared_free(d->shared);
 	ua_destroy(d->shared_arena);
 	if (d->ctl)

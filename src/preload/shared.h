@@ -9,8 +9,9 @@
  *            settings.  Readers check it with an atomic load per file.
  *   req      one page every reader may write: requests for a newer snapshot
  *            (a futex word) and counters of what the readers did.
- *   snap.N   snapshot N: an arena (util/arena.h) holding a struct pl_snap and
- *            the machine cloned behind it, made at address PL_SLOT_BASE(N),
+ *   snap.N   snapshot N: an arena (util/arena.h) holding a struct
+ *            pl_file_page, a struct pl_snap and the machine cloned behind
+ *            it, made at address PL_SLOT_BASE(N),
  *            which readers map there read-only.  Two slots alternate, so a
  *            reader maps a new snapshot while threads may still read the
  *            previous one.
@@ -18,12 +19,13 @@
  * Files are reused: snapshot N + 2 is written over snapshot N's file
  * (renamed), whose pages then need no allocating and zeroing.  That is safe
  * only while no reader is inside N, so every reader counts itself in the
- * file's counter of req (inside[file_id]) and then checks that the file
- * still holds the generation it mapped; the daemon zeroes that generation
- * and then checks the counter.  Both are sequentially consistent, so one of
- * them sees the other: the reader backs off to a newer snapshot, or the
- * daemon writes a new file instead.  A reader that died inside a file keeps
- * its counter up: that file and its id are then never reused.
+ * file's first page (struct pl_file_page, which readers map writable) and
+ * then checks that the file still holds the generation it mapped; the
+ * daemon zeroes that generation and then checks the count.  Both are
+ * sequentially consistent, so one of them sees the other: the reader backs
+ * off to a newer snapshot, or the daemon writes a new file instead.  A
+ * reader that died inside a file keeps that file from being reused, and
+ * that file alone: its count goes with it.
  *   shared   what every snapshot shares (machine/clone.h): each mm's VMAs,
  *            command line, environment and exe, copied once, at
  *            PL_SHARED_BASE, which readers map there read-only.  The
@@ -77,8 +79,14 @@ struct pl_ctl {
 	uint64_t publishes;
 };
 
-/* Counters of readers inside a snapshot file (struct pl_req, pl_snap's file_id). */
-#define PL_FILE_IDS 64u
+/*
+ * A snapshot file's first page: the readers inside it now.  The snapshot
+ * (struct pl_snap) starts PL_SNAP_OFFSET bytes in.
+ */
+struct pl_file_page {
+	uint32_t inside;
+};
+#define PL_SNAP_OFFSET 4096u
 
 /** The request page (req): readers write it. */
 struct pl_req {
@@ -91,16 +99,12 @@ struct pl_req {
 	uint64_t opens;           /* files served from a snapshot */
 	uint64_t passes;          /* calls passed on to the kernel (the FUSE mount) */
 	uint64_t reuses;          /* snapshots the daemon wrote over an older one's file */
-	/* readers inside each snapshot file, by its file_id */
-	uint32_t inside[PL_FILE_IDS];
 };
 
-/** What a snapshot file starts with. */
+/** What a snapshot file holds at PL_SNAP_OFFSET, before the machine. */
 struct pl_snap {
 	uint32_t magic, version;
 	uint64_t gen;             /* 0 while the file is being rewritten */
-	uint32_t file_id;         /* its counter in req's inside[] */
-	uint32_t pad;
 	uint64_t uptime_ns;       /* served time it shows (mach->uptime_ns) */
 	uint64_t changes;         /* the ctl's changes when it was made */
 	struct mach_machine *mach;

@@ -31,6 +31,8 @@
 
 struct slot {
 	const struct pl_snap *snap;
+	void *map;         /* the file's mapping (at the slot's address), len bytes */
+	uint32_t *inside;  /* its first page's count, mapped writable apart */
 	size_t len;
 	uint64_t gen;      /* 0: free, or being replaced */
 	int refs;
@@ -95,10 +97,58 @@ static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *t
 	return syscall(SYS_futex, word, op, val, ts, NULL, 0);
 }
 
+/*
+ * Map snapshot file @name read-only at @at (its slot) and its first page
+ * writable anywhere (the count of readers inside, shared.h).  The mapping,
+ * or NULL.
+ */
+static void *map_snapshot(const char *name, uintptr_t at, size_t *len, uint32_t **inside)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	void *p = MAP_FAILED, *page = MAP_FAILED;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", S.dir, name);
+	fd = sys_open(path, O_RDWR);
+	if (fd < 0)
+		return NULL;
+	if (!syscall(SYS_fstat, fd, &st) && st.st_size > PL_SNAP_OFFSET) {
+		p = mmap((void *)at, (size_t)st.st_size, PROT_READ, MAP_SHARED | MAP_FIXED_NOREPLACE, fd, 0);
+		if (p != MAP_FAILED && (uintptr_t)p != at) {
+			munmap(p, (size_t)st.st_size); /* a kernel that took the address as a hint */
+			p = MAP_FAILED;
+		}
+		if (p != MAP_FAILED)
+			page = mmap(NULL, PL_SNAP_OFFSET, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (page == MAP_FAILED && p != MAP_FAILED) {
+			munmap(p, (size_t)st.st_size);
+			p = MAP_FAILED;
+		}
+	}
+	sys_close(fd);
+	if (p == MAP_FAILED)
+		return NULL;
+	*len = (size_t)st.st_size;
+	*inside = &((struct pl_file_page *)page)->inside;
+	return p;
+}
+
+static void unmap_slot(struct slot *s)
+{
+	munmap(s->map, s->len);
+	munmap(s->inside, PL_SNAP_OFFSET);
+	s->map = NULL;
+	s->snap = NULL;
+	s->inside = NULL;
+}
+
 /* Map snapshot @gen into its slot; false when it cannot be (the current one then stays). */
 static bool remap(uint64_t gen)
 {
 	struct slot *s = &S.slots[gen & 1];
+	const struct pl_snap *snap;
+	uint32_t *inside;
 	uint64_t old;
 	char name[32];
 	size_t len;
@@ -120,22 +170,25 @@ static bool remap(uint64_t gen)
 			pthread_mutex_unlock(&S.map_lock);
 			return false;
 		}
-		munmap((void *)s->snap, s->len);
-		s->snap = NULL;
+		unmap_slot(s);
 		if (old == LOAD(&S.cur))
 			STORE(&S.cur, 0); /* we skipped one: the current one is gone until the new one is in */
 	}
 	snprintf(name, sizeof(name), "snap.%llu", (unsigned long long)gen);
-	p = map_file(name, PROT_READ, PL_SLOT_BASE(gen), &len);
-	if (p && (((const struct pl_snap *)p)->magic != PL_MAGIC || ((const struct pl_snap *)p)->gen != gen)) {
+	p = map_snapshot(name, PL_SLOT_BASE(gen), &len, &inside);
+	snap = p ? (const struct pl_snap *)((const char *)p + PL_SNAP_OFFSET) : NULL;
+	if (p && (snap->magic != PL_MAGIC || LOAD(&snap->gen) != gen)) {
 		munmap(p, len);
+		munmap(inside, PL_SNAP_OFFSET);
 		p = NULL;
 	}
 	if (!p) {
 		pthread_mutex_unlock(&S.map_lock);
 		return false;
 	}
-	s->snap = p;
+	s->map = p;
+	s->snap = snap;
+	s->inside = inside;
 	s->len = len;
 	STORE(&s->gen, gen);
 	STORE(&S.cur, gen);
@@ -248,17 +301,15 @@ static enum take_result take(struct pl_hold *h)
 		s = &S.slots[g & 1];
 		__atomic_add_fetch(&s->refs, 1, __ATOMIC_SEQ_CST);
 		if (LOAD(&s->gen) == g) {
-			uint32_t id = s->snap->file_id % PL_FILE_IDS;
-
-			__atomic_add_fetch(&S.req->inside[id], 1, __ATOMIC_SEQ_CST);
+			__atomic_add_fetch(s->inside, 1, __ATOMIC_SEQ_CST);
 			if (LOAD(&s->snap->gen) != g) {
-				__atomic_sub_fetch(&S.req->inside[id], 1, __ATOMIC_SEQ_CST);
+				__atomic_sub_fetch(s->inside, 1, __ATOMIC_SEQ_CST);
 				__atomic_sub_fetch(&s->refs, 1, __ATOMIC_SEQ_CST);
 				return REWRITTEN;
 			}
 			h->snap = s->snap;
 			h->slot = (int)(g & 1);
-			h->file_id = id;
+			h->inside = s->inside;
 			return TAKEN;
 		}
 		__atomic_sub_fetch(&s->refs, 1, __ATOMIC_SEQ_CST);
@@ -307,7 +358,7 @@ int pls_enter(struct pl_hold *h)
 
 void pls_leave(struct pl_hold *h)
 {
-	__atomic_sub_fetch(&S.req->inside[h->file_id], 1, __ATOMIC_SEQ_CST);
+	__atomic_sub_fetch(h->inside, 1, __ATOMIC_SEQ_CST);
 	__atomic_sub_fetch(&S.slots[h->slot].refs, 1, __ATOMIC_SEQ_CST);
 	h->snap = NULL;
 }

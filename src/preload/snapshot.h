@@ -20,7 +20,7 @@
 struct pl_hold {
 	const struct pl_snap *snap;
 	int slot;
-	uint32_t file_id;
+	uint32_t *inside;         /* the count of its file we are in */
 };
 
 /**

@@ -91,6 +91,26 @@ print(os.read(os.open('stat', os.O_RDONLY, dir_fd=d), 4096).split()[0].decode())
 	[ $rc = 0 ] && [ -n "$reuses" ] && [ "$reuses" -gt 10 ] && [ "$reads" -gt 1000 ]
 	ok $? "--preload: $reads reads by 8 threads of 2 processes while $reuses snapshots were written over older ones' files: all whole"
 	[ $rc = 0 ] && [ -n "$reuses" ] || diag "$(grep -v '^fuse requests' "$tmp/reuse.err" | head -5)"
+
+	# readers killed at random moments, some inside a snapshot file: that
+	# file is never rewritten, but later snapshots still are (the request
+	# page's reuses counter, struct pl_req, read before and after)
+	cat > "$tmp/killed.sh" <<-EOF
+	reuses() { python3 -c 'import os, struct; print(struct.unpack_from("<Q", open(os.environ["UPROCFS_PRELOAD"] + "/req", "rb").read(), 48)[0])'; }
+	for i in \$(seq 40); do
+		'$STRESS' concurrent /proc 5 2 > /dev/null 2>&1 & p=\$!
+		sleep 0.0\$((i % 9 + 1)); kill -9 \$p; wait \$p 2> /dev/null
+	done
+	before=\$(reuses)
+	'$STRESS' concurrent /proc 3 4 > /dev/null || exit 1
+	echo "\$before \$(reuses)"
+	EOF
+	UPROCFS_PRELOAD_MAX_AGE_MS=1 run bash "$tmp/killed.sh" > "$tmp/killed" 2> "$tmp/killed.err"
+	rc=$?
+	read -r before after < "$tmp/killed"
+	[ $rc = 0 ] && [ -n "$after" ] && [ "$after" -gt $((before + 10)) ]
+	ok $? "--preload: 40 readers killed at random moments; after them, reads stay whole and snapshots are still written over old files (${before:-?} -> ${after:-?})"
+	[ $rc = 0 ] || diag "$(head -5 "$tmp/killed.err")"
 fi
 run ps aux > "$tmp/psaux" 2> "$tmp/psaux.err"
 lines=$(($(wc -l < "$tmp/psaux") - 1))
