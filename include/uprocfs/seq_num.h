@@ -144,6 +144,37 @@ SEQ_INLINE __m128i seq__digits8_sse2(uint32_t n)
 	return _mm_sub_epi16(q, _mm_slli_epi64(q10, 16));
 }
 
+/* The digits of each 4-digit lane group of @x (built as in seq__digits8_sse2), as 16-bit lanes. */
+SEQ_INLINE __m128i seq__split4x2_sse2(__m128i x)
+{
+	const __m128i recip = _mm_setr_epi16(8389, 5243, (short)52429, (short)32768,
+					      8389, 5243, (short)52429, (short)32768);
+	const __m128i shift = _mm_setr_epi16(1 << 7, 1 << 11, 1 << 11, (short)32768,
+					      1 << 7, 1 << 11, 1 << 11, (short)32768);
+	__m128i q = _mm_mulhi_epu16(_mm_mulhi_epu16(x, recip), shift);
+	__m128i q10 = _mm_mullo_epi16(q, _mm_set1_epi16(10));
+
+	return _mm_sub_epi16(q, _mm_slli_epi64(q10, 16));
+}
+
+/*
+ * The 16 digits of @hi8 and @lo8 (each < 1e8) as 16-bit lanes, @hi8's in
+ * *@a: both split into 4-digit halves at once (pmuludq by the reciprocal of
+ * 10^4), which spares the scalar multiplier two multiplies each.
+ */
+SEQ_INLINE void seq__digits16_sse2(uint32_t hi8, uint32_t lo8, __m128i *a, __m128i *b)
+{
+	__m128i x = _mm_set_epi64x((long long)lo8, (long long)hi8);
+	__m128i q = _mm_srli_epi64(_mm_mul_epu32(x, _mm_set1_epi32((int)3518437209u)), 45);
+	__m128i r = _mm_sub_epi32(x, _mm_mul_epu32(q, _mm_set1_epi32(10000)));
+	/* 16-bit lanes [q, r, 0, 0] per half, times 4 as seq__digits8_sse2 wants them */
+	__m128i qr = _mm_slli_epi16(_mm_or_si128(q, _mm_slli_epi64(r, 16)), 2);
+
+	qr = _mm_shufflehi_epi16(_mm_shufflelo_epi16(qr, _MM_SHUFFLE(1, 1, 0, 0)), _MM_SHUFFLE(1, 1, 0, 0));
+	*a = seq__split4x2_sse2(_mm_unpacklo_epi16(qr, qr));
+	*b = seq__split4x2_sse2(_mm_unpackhi_epi16(qr, qr));
+}
+
 /** Write exactly 8 digits of @n (< 1e8), zero-padded, at @p; return the end. */
 SEQ_INLINE char *seq_dec_fixed8(char *p, uint32_t n)
 {
@@ -157,9 +188,10 @@ SEQ_INLINE char *seq_dec_fixed8(char *p, uint32_t n)
 /** Write exactly 16 digits of @hi8 and @lo8 (each < 1e8) at @p; return the end. */
 SEQ_INLINE char *seq_dec_fixed16(char *p, uint32_t hi8, uint32_t lo8)
 {
-	__m128i a = seq__digits8_sse2(hi8), b = seq__digits8_sse2(lo8);
-	__m128i ascii = _mm_add_epi8(_mm_packus_epi16(a, b), _mm_set1_epi8('0'));
+	__m128i a, b, ascii;
 
+	seq__digits16_sse2(hi8, lo8, &a, &b);
+	ascii = _mm_add_epi8(_mm_packus_epi16(a, b), _mm_set1_epi8('0'));
 	_mm_storeu_si128((__m128i *)(void *)p, ascii);
 	return p + 16;
 }
@@ -205,7 +237,10 @@ SEQ_INLINE char *seq_dec_u64(char *p, uint64_t n)
 /* The 16 digits of @hi8 and @lo8 (each < 1e8) as ASCII: @hi8's in *a, @lo8's in *b, first digit lowest. */
 SEQ_INLINE void seq__ascii16(uint32_t hi8, uint32_t lo8, uint64_t *a, uint64_t *b)
 {
-	__m128i d = _mm_packus_epi16(seq__digits8_sse2(hi8), seq__digits8_sse2(lo8));
+	__m128i x, y, d;
+
+	seq__digits16_sse2(hi8, lo8, &x, &y);
+	d = _mm_packus_epi16(x, y);
 
 	d = _mm_add_epi8(d, _mm_set1_epi8('0'));
 	*a = (uint64_t)_mm_cvtsi128_si64(d);
