@@ -6,12 +6,17 @@
  *   open_read_close_status/stat: one file through a uprocfs mount (served by
  *       this process's daemon threads) vs /proc/self, with the FUSE requests
  *       each costs;
+ *   open_read_close_stat_reader_other_cpu: the same with the reader on
+ *       another CPU than the daemon's threads, against both on one (each
+ *       request then wakes a thread across CPUs: in a VM without halt
+ *       polling, the most expensive part of a request);
  *   ps/top/htop_per_process_2k/100k: the tools over synthetic machines
  *       (uprocfs run) vs the real /proc with extra processes (bench_tools.c).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -87,6 +92,84 @@ static void files_case(const struct bench_opts *o, struct pfs_fuse *fs, const ch
 	bench_report(o, &r);
 	free(ours);
 	free(kernel);
+}
+
+/* A file pass run by a thread of its own pinned to @cpu: the median of @passes, in ns. */
+struct cpu_pass {
+	struct file_job *job;
+	int cpu, passes;
+	double ns;
+};
+
+static void *pass_on_cpu(void *arg)
+{
+	struct cpu_pass *c = arg;
+	double t[64];
+	cpu_set_t one;
+	int n = c->passes < 64 ? c->passes : 64;
+
+	CPU_ZERO(&one);
+	CPU_SET(c->cpu, &one);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(one), &one))
+		return NULL;
+	file_pass(c->job); /* warm */
+	for (int i = 0; i < n; i++) {
+		uint64_t t0 = bench_now_ns();
+
+		file_pass(c->job);
+		t[i] = (double)(bench_now_ns() - t0);
+	}
+	c->ns = bench_median(t, (size_t)n);
+	return NULL;
+}
+
+static double timed_on_cpu(struct file_job *job, int cpu, int passes)
+{
+	struct cpu_pass c = { .job = job, .cpu = cpu, .passes = passes };
+	pthread_t th;
+
+	if (pthread_create(&th, NULL, pass_on_cpu, &c))
+		return 0;
+	pthread_join(th, NULL);
+	return c.ns;
+}
+
+/* One file read on the daemon's CPU and on another, alternately. */
+static void other_cpu_case(const struct bench_opts *o, const char *mnt, pid_t pid, int passes, size_t iters)
+{
+	struct file_job *job = calloc(1, sizeof(*job));
+	/* the bench pinned itself, so its daemon threads, to @here (bench_pin_cpu) */
+	int here = sched_getcpu(), there = here == 0 ? 1 : 0;
+	double same[16], other[16], s, x;
+	char note[200];
+	int rounds = passes < 16 ? passes : 16;
+
+	if (!job || here < 0 || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		fprintf(stderr, "bench fuse: one CPU only; the other-CPU case skipped\n");
+		free(job);
+		return;
+	}
+	snprintf(job->path, sizeof(job->path), "%s/%d/stat", mnt, (int)pid);
+	job->iters = iters;
+	for (int r = 0; r < rounds; r++) {
+		same[r] = timed_on_cpu(job, here, 3);
+		other[r] = timed_on_cpu(job, there, 3);
+	}
+	s = bench_median(same, (size_t)rounds);
+	x = bench_median(other, (size_t)rounds);
+	if (s <= 0 || x <= 0) {
+		fprintf(stderr, "bench fuse: CPU %d or %d cannot be used; the other-CPU case skipped\n", here, there);
+		free(job);
+		return;
+	}
+	snprintf(note, sizeof(note), "daemon threads on CPU %d; the reader on CPU %d vs on CPU %d", here, there, here);
+	struct bench_result r = {
+		.bench = "fuse", .case_name = "open_read_close_stat_reader_other_cpu", .unit = "us/file",
+		.value = x / (double)iters / 1000, .baseline = "reader_same_cpu",
+		.baseline_value = s / (double)iters / 1000, .note = note,
+	};
+	bench_report(o, &r);
+	free(job);
 }
 
 /* lxcfs serving @dir (foreground, in a child), once its proc/uptime reads; 0 when it is not installed. */
@@ -203,6 +286,7 @@ static int files_cases(const struct bench_opts *o)
 	}
 	files_case(o, fs, mnt, pid, "status", o->quick ? 9 : 21, o->quick ? 200 : 1000);
 	files_case(o, fs, mnt, pid, "stat", o->quick ? 9 : 21, o->quick ? 200 : 1000);
+	other_cpu_case(o, mnt, pid, o->quick ? 5 : 11, o->quick ? 100 : 300);
 	char lxdir[] = "/tmp/uprocfs-bench-lxcfs.XXXXXX";
 	pid_t lx = mkdtemp(lxdir) ? lxcfs_start(lxdir) : 0;
 	if (lx) {
