@@ -313,11 +313,11 @@ static void grow_mm(struct mach_process *p, size_t n)
 		snprintf(name, sizeof(name), "/usr/lib/x86_64-linux-gnu/libplugin-%zu.so.%zu", i / 6, i % 3);
 		v[i].name = strdup(name);
 	}
-	for (size_t i = 0; i < p->mm->nvmas; i++)
-		free(p->mm->vmas[i].name);
-	free(p->mm->vmas);
+	if (p->mm->vmas)
+		mach_vmas_free(p->mm->vmas, p->mm->nvmas);
 	p->mm->vmas = v;
 	p->mm->nvmas = n;
+	p->mm->maker = NULL; /* it stores these */
 }
 
 /* Keep the first @slots irq numbers, most of them zero. */

@@ -28,11 +28,12 @@
 static struct mach_machine *thousand(const struct mach_process *p)
 {
 	const struct mach_mm *src = p->mm;
-	size_t own = mach_mm_nvmas_own(src);
+	const struct mach_vma *sv;
+	size_t own = mach_mm_vmas(src, &sv) ? 0 : mach_vmas_own(sv, src->nvmas);
 	struct mach_machine *m = mach_new();
 	struct mach_process *q;
 	struct mach_mm *mm;
-	uint64_t at = src->nvmas ? src->vmas[0].start : 0x10000;
+	uint64_t at = own ? sv[0].start : 0x10000;
 
 	if (!m || !own || !(m->procs = calloc(1, sizeof(*q))) || !(mm = calloc(1, sizeof(*mm))))
 		goto fail;
@@ -47,13 +48,14 @@ static struct mach_machine *thousand(const struct mach_process *p)
 
 		*mm = *src;
 		mm->vmas = vmas;
+		mm->maker = NULL; /* this one stores its VMAs */
 		/* what mach_mm_free frees is its own copy, never the source's */
 		mm->cmdline = mm->environ = NULL;
 		mm->exe = src->exe ? strdup(src->exe) : NULL;
 		mm->nvmas = NVMAS;
 	}
 	for (size_t i = 0; i < NVMAS; i++) {
-		const struct mach_vma *v = &src->vmas[i % own];
+		const struct mach_vma *v = &sv[i % own];
 
 		/* the same sizes, packed from where the process's first mapping is, a page apart */
 		mm->vmas[i] = *v;

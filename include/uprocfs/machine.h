@@ -285,6 +285,25 @@ struct mach_vma {
 	struct mach_mss mss;      /* what smaps counts in it */
 };
 
+struct mach_mm;
+
+/*
+ * Makes an mm's VMAs when the model does not store them.  A synthetic
+ * machine's run to some 40 per process with their smaps counters, most of
+ * its bytes; they are a pure function of the machine's seed and the
+ * process's plan, so the generator keeps what replays them (a few bytes
+ * per process) and makes them when a reader asks (mach_mm_vmas).
+ */
+struct mach_vma_maker {
+	/**
+	 * Make @mm's mm->nvmas VMAs into *@out: a malloc'd array whose
+	 * names are malloc'd one by one (mach_vmas_free).  0 or -errno.
+	 */
+	int (*make)(const struct mach_vma_maker *mk, const struct mach_mm *mm, struct mach_vma **out);
+	/** Free the maker itself (mach_free calls it). */
+	void (*release)(struct mach_vma_maker *mk);
+};
+
 /** What the mm of a process holds (shared by its threads). */
 struct mach_mm {
 	/* status Vm* / Rss* lines, kB */
@@ -309,7 +328,13 @@ struct mach_mm {
 	uint64_t start_data, end_data, start_brk;
 	uint64_t arg_start, arg_end, env_start, env_end;
 	size_t nvmas;
-	struct mach_vma *vmas;    /* ascending, the gate VMA last */
+	/*
+	 * Ascending, the gate VMA last; NULL when @maker makes them on demand:
+	 * read them with mach_mm_vmas(), never through this field.
+	 */
+	struct mach_vma *vmas;
+	const struct mach_vma_maker *maker; /* NULL: @vmas holds them */
+	uint32_t maker_key;       /* which process's the maker replays (the generator's plan index) */
 	char *cmdline;            /* raw bytes, NULs included */
 	size_t cmdline_len;
 	char *environ;            /* raw bytes of the environment area (/proc/<pid>/environ) */
@@ -807,6 +832,8 @@ struct mach_machine {
 
 	size_t nprocs;            /* ascending by tgid */
 	struct mach_process *procs;
+	/* makes the VMAs of the mms that do not store them (NULL: all do); freed with the machine */
+	struct mach_vma_maker *vma_maker;
 
 	/* namespaces, control groups and mount tables the threads index (mach_ns.h) */
 	size_t nnssets;
@@ -1010,22 +1037,34 @@ static inline uint64_t mach_vma_pss_locked(const struct mach_vma *vma)
 	return (vma->flags & MACH_VM_LOCKED) ? vma->mss.pss : 0;
 }
 
-/** The VMAs of @mm proper: all but the gate VMA ([vsyscall]), which no mm holds. */
-size_t mach_mm_nvmas_own(const struct mach_mm *mm);
+/**
+ * @mm's mm->nvmas VMAs into *@out: the stored array, or (mm->maker) the
+ * ones made for this thread, kept until the thread asks for another mm's
+ * or ends.  So a reader holds one mm's VMAs at a time, and reading a
+ * file in pieces makes them once.  0, or -errno when making them failed.
+ */
+int mach_mm_vmas(const struct mach_mm *mm, const struct mach_vma **out);
+
+/** Free @n VMAs made by a maker, and their names. */
+void mach_vmas_free(struct mach_vma *v, size_t n);
+
+/** The @n VMAs at @v but the gate VMA ([vsyscall], last when there), which no mm holds. */
+size_t mach_vmas_own(const struct mach_vma *v, size_t n);
 
 /**
- * What smaps_rollup shows of @mm: the sum of its own VMAs' counters, their
- * Locked pss, and the span from the first one's start to the last one's end
- * (0-0 without VMAs).
+ * What smaps_rollup shows of the @n VMAs at @v: the sum of their own (not
+ * the gate's) counters, their Locked pss, and the span from the first
+ * one's start to the last one's end (0-0 without VMAs).
  */
-void mach_mm_rollup(const struct mach_mm *mm, struct mach_mss *sum, uint64_t *pss_locked,
-		    uint64_t *start, uint64_t *end);
+void mach_vmas_rollup(const struct mach_vma *v, size_t n, struct mach_mss *sum, uint64_t *pss_locked,
+		      uint64_t *start, uint64_t *end);
 
 /**
  * The Locked value (fixed point) a smaps record of @vma, or (@vma NULL) the
- * rollup of @mm, prints under Locked rule @mode (enum mach_smaps_locked).
+ * rollup of the @n VMAs at @v, prints under Locked rule @mode (enum
+ * mach_smaps_locked).
  */
-uint64_t mach_smaps_locked(const struct mach_mm *mm, const struct mach_vma *vma, unsigned int mode);
+uint64_t mach_smaps_locked(const struct mach_vma *v, size_t n, const struct mach_vma *vma, unsigned int mode);
 
 /** Nanoseconds to clock ticks, as the kernel's nsec_to_clock_t (USER_HZ=100). */
 static inline uint64_t mach_ns_to_ticks(uint64_t ns)
@@ -1050,6 +1089,11 @@ struct mach_synth_opts {
 	 * of mach_synth_kernels(); 0 (the default) is Linux 6.18.
 	 */
 	unsigned int kernel;
+	/*
+	 * Keep every mm's VMAs in the model (synth:vmas=stored) rather than
+	 * make them from the seed when a reader asks (vmas=made, the default).
+	 */
+	bool store_vmas;
 };
 
 /** The kernels `synth:kernel=` accepts (major * 100 + minor, oldest first); *@n set. */

@@ -159,10 +159,21 @@ static struct mach_fs *fs(struct cl *c, const struct mach_fs *s)
 	return d;
 }
 
-/* Copy @d's VMAs (and their names), command line, environment and exe path into @c. */
+/*
+ * Copy @d's VMAs (and their names), command line, environment and exe path
+ * into @c.  VMAs a maker makes are made now and stored in the copy: a
+ * snapshot is read where the maker does not exist.
+ */
 static void mm_fixed_parts(struct cl *c, struct mach_mm *d)
 {
-	d->vmas = DUP(c, d->vmas, d->nvmas);
+	const struct mach_vma *vmas;
+
+	if (mach_mm_vmas(d, &vmas)) {
+		c->full = true;
+		vmas = NULL;
+	}
+	d->vmas = dup_arr(c, vmas, d->nvmas, sizeof(*vmas));
+	d->maker = NULL;
 	for (size_t i = 0; d->vmas && i < d->nvmas; i++)
 		d->vmas[i].name = dup_str(c, d->vmas[i].name);
 	d->cmdline = dup_bytes(c, d->cmdline, d->cmdline_len);
@@ -254,6 +265,7 @@ static bool mm_share(struct mach_clone_shared *sh, struct mach_mm *d)
 							      .exe = d->exe });
 	}
 	d->vmas = e->vmas;
+	d->maker = NULL;
 	d->cmdline = e->cmdline;
 	d->environ = e->environ;
 	d->exe = e->exe;
@@ -480,6 +492,7 @@ struct mach_machine *mach_clone_into_sharing(struct ua_arena *a, const struct ma
 
 	if (!d)
 		return NULL;
+	d->vma_maker = NULL; /* the copy stores every VMA */
 	cpus(&c, d);
 	d->sysctl = d->sysctl ? sysctl(&c, d->sysctl) : NULL;
 	d->procs = DUP(&c, d->procs, d->nprocs);

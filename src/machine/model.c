@@ -290,9 +290,8 @@ void mach_mm_free(struct mach_mm *mm)
 {
 	if (!mm)
 		return;
-	for (size_t i = 0; i < mm->nvmas; i++)
-		free(mm->vmas[i].name);
-	free(mm->vmas);
+	if (mm->vmas)
+		mach_vmas_free(mm->vmas, mm->nvmas);
 	free(mm->cmdline);
 	free(mm->environ);
 	free(mm->exe);
@@ -395,6 +394,8 @@ void mach_free(struct mach_machine *m)
 	for (size_t i = 0; m->procs && i < m->nprocs; i++)
 		mach_process_clear(&m->procs[i]);
 	free(m->procs);
+	if (m->vma_maker)
+		m->vma_maker->release(m->vma_maker);
 	mach_sysctl_free(m->sysctl);
 	free_ns_tables(m);
 	mach_sys_clear(&m->sys);

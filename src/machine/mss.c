@@ -32,45 +32,40 @@ void mach_mss_add(struct mach_mss *sum, const struct mach_mss *s)
 	sum->swap_pss += s->swap_pss;
 }
 
-size_t mach_mm_nvmas_own(const struct mach_mm *mm)
+size_t mach_vmas_own(const struct mach_vma *v, size_t n)
 {
-	size_t n = mm->nvmas;
-
-	if (n && mm->vmas[n - 1].kind == MACH_VMA_VSYSCALL)
+	if (n && v[n - 1].kind == MACH_VMA_VSYSCALL)
 		n--;
 	return n;
 }
 
-void mach_mm_rollup(const struct mach_mm *mm, struct mach_mss *sum, uint64_t *pss_locked,
-		    uint64_t *start, uint64_t *end)
+void mach_vmas_rollup(const struct mach_vma *v, size_t n, struct mach_mss *sum, uint64_t *pss_locked,
+		      uint64_t *start, uint64_t *end)
 {
-	size_t n = mach_mm_nvmas_own(mm);
-
+	n = mach_vmas_own(v, n);
 	memset(sum, 0, sizeof(*sum));
 	*pss_locked = 0;
 	for (size_t i = 0; i < n; i++) {
-		mach_mss_add(sum, &mm->vmas[i].mss);
-		*pss_locked += mach_vma_pss_locked(&mm->vmas[i]);
+		mach_mss_add(sum, &v[i].mss);
+		*pss_locked += mach_vma_pss_locked(&v[i]);
 	}
-	*start = n ? mm->vmas[0].start : 0;
-	*end = n ? mm->vmas[n - 1].end : 0;
+	*start = n ? v[0].start : 0;
+	*end = n ? v[n - 1].end : 0;
 }
 
-uint64_t mach_smaps_locked(const struct mach_mm *mm, const struct mach_vma *vma, unsigned int mode)
+uint64_t mach_smaps_locked(const struct mach_vma *v, size_t n, const struct mach_vma *vma, unsigned int mode)
 {
-	size_t n = mm ? mach_mm_nvmas_own(mm) : 0;
 	uint64_t sum = 0, so_far = 0;
 
 	if (vma)
 		return mode == MACH_SMAPS_LOCKED_ALL ? vma->mss.pss : mach_vma_pss_locked(vma);
+	n = v ? mach_vmas_own(v, n) : 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct mach_vma *v = &mm->vmas[i];
-
-		so_far += v->mss.pss;
+		so_far += v[i].mss.pss;
 		if (mode == MACH_SMAPS_LOCKED_ALL)
-			sum += v->mss.pss;
-		else if (v->flags & MACH_VM_LOCKED)
-			sum += mode == MACH_SMAPS_LOCKED_RUNNING ? so_far : v->mss.pss;
+			sum += v[i].mss.pss;
+		else if (v[i].flags & MACH_VM_LOCKED)
+			sum += mode == MACH_SMAPS_LOCKED_RUNNING ? so_far : v[i].mss.pss;
 	}
 	return sum;
 }

@@ -62,14 +62,18 @@ int pfs_link_mounts(const struct pfs_ctx *c, char *buf, size_t size)
 int pfs_link_exe(const struct pfs_ctx *c, char *buf, size_t size)
 {
 	const struct mach_mm *mm = c->proc->mm;
+	const struct mach_vma *vmas;
+	int rc;
 
 	if (!mm)
 		return -ENOENT; /* kernel threads and zombies have no exe */
 	if (mm->exe)
 		return put_path(mm->exe, mm->exe_deleted, buf, size);
 	/* a model that never saw the link (an older tree): the file that maps the code */
+	if ((rc = mach_mm_vmas(mm, &vmas)))
+		return rc;
 	for (size_t i = 0; i < mm->nvmas; i++) {
-		const struct mach_vma *v = &mm->vmas[i];
+		const struct mach_vma *v = &vmas[i];
 
 		if (v->kind == MACH_VMA_FILE && v->start <= mm->start_code && mm->start_code < v->end)
 			return fit(snprintf(buf, size, "%s%s", v->name ? v->name : "",

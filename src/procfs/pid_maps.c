@@ -23,10 +23,15 @@ static const struct mach_mm *maps_mm(struct seq_file *m)
 void *pfs_pid_maps_start(struct seq_file *m, loff_t *pos)
 {
 	const struct mach_mm *mm = maps_mm(m);
+	const struct mach_vma *vmas;
+	int rc;
 
 	if (!mm || *pos < 0 || (size_t)*pos >= mm->nvmas)
 		return NULL;
-	return (void *)&mm->vmas[*pos];
+	/* every call asks again: the VMAs may be made ones, kept for this thread only */
+	if ((rc = mach_mm_vmas(mm, &vmas)))
+		return SEQ_ERR_PTR(rc);
+	return (void *)&vmas[*pos];
 }
 
 void *pfs_pid_maps_next(struct seq_file *m, void *v, loff_t *pos)

@@ -217,7 +217,7 @@ static int show_smap(struct seq_file *m, void *v)
 	const struct mach_vma *vma = v;
 
 	pfs_show_map_vma(m, vma);
-	show_smap_counters(m, p, vma, &vma->mss, mach_smaps_locked(NULL, vma, p->locked));
+	show_smap_counters(m, p, vma, &vma->mss, mach_smaps_locked(NULL, 0, vma, p->locked));
 	show_thp_eligible(m, p->thp, vma->thp_eligible);
 	/* arch_pkeys_enabled(): the key is VmFlags' bits 32-35, which the flags line leaves out */
 	if (p->pkey) {
@@ -247,15 +247,19 @@ int pfs_show_pid_smaps_rollup(struct seq_file *m, void *v)
 	const struct mach_smaps_profile *p = &c->mach->profile.smaps;
 	const struct mach_mm *mm = c->proc->mm;
 	struct mach_vma header = { .kind = MACH_VMA_ANON };
+	const struct mach_vma *vmas;
 	struct mach_mss sum;
 	uint64_t pss_locked;
+	int rc;
 
 	(void)v;
 	if (!mm)
 		return -ESRCH; /* the open refuses it first (PFS_ACC_NEED_MM) */
-	mach_mm_rollup(mm, &sum, &pss_locked, &header.start, &header.end);
+	if ((rc = mach_mm_vmas(mm, &vmas)))
+		return rc;
+	mach_vmas_rollup(vmas, mm->nvmas, &sum, &pss_locked, &header.start, &header.end);
 	if (p->locked != MACH_SMAPS_LOCKED_PSS)
-		pss_locked = mach_smaps_locked(mm, NULL, p->locked);
+		pss_locked = mach_smaps_locked(vmas, mm->nvmas, NULL, p->locked);
 	pfs_show_vma_header_prefix(m, &header);
 	seq_pad(m, ' ');
 	seq_puts(m, "[rollup]\n");

@@ -179,24 +179,30 @@ static void apply_tasks(struct mach_machine *m, const bool *have)
  * MAP_DENYWRITE, and each of their mappings kept VM_DENYWRITE ("dw"), the
  * ones mprotect later split off too.
  */
-static void deny_write(struct mach_machine *m)
+void sy_deny_write_vmas(struct mach_vma *v, size_t n, const char *exe)
 {
+	for (size_t k = 0; k < n; k++)
+		if (v[k].kind == MACH_VMA_FILE && v[k].name &&
+		    ((exe && !strcmp(v[k].name, exe)) || (v[k].inode == LD_SO_INODE && !strcmp(v[k].name, LD_SO_PATH))))
+			v[k].flags |= MACH_VM_BIT(MACH_VMB_DENYWRITE);
+}
+
+/* The mms that store their VMAs get the flags now; the maker adds them to the ones it makes. */
+static void deny_write(struct synth *s)
+{
+	struct mach_machine *m = s->m;
+
 	for (size_t i = 0; i < m->nprocs; i++) {
 		struct mach_mm *mm = m->procs[i].mm;
 
-		for (size_t k = 0; mm && k < mm->nvmas; k++) {
-			struct mach_vma *v = &mm->vmas[k];
-
-			if (v->kind == MACH_VMA_FILE && v->name &&
-			    ((mm->exe && !strcmp(v->name, mm->exe)) ||
-			     (v->inode == LD_SO_INODE && !strcmp(v->name, LD_SO_PATH))))
-				v->flags |= MACH_VM_BIT(MACH_VMB_DENYWRITE);
-		}
+		if (mm && !mm->maker)
+			sy_deny_write_vmas(mm->vmas, mm->nvmas, mm->exe);
 	}
+	sy_vma_maker_deny_write(s);
 }
 
 /* The smaps lines and formats of the kernel (mach_vm.h). */
-static void apply_smaps(struct mach_machine *m, const bool *have)
+static void apply_smaps(struct synth *s, struct mach_machine *m, const bool *have)
 {
 	static const struct { unsigned char fact; unsigned char bit; } lines[] = {
 		{ SY_KF_SM_SWAP_PSS, MACH_SMAPS_SWAP_PSS }, { SY_KF_SM_HUGETLB, MACH_SMAPS_HUGETLB },
@@ -217,10 +223,10 @@ static void apply_smaps(struct mach_machine *m, const bool *have)
 		 have[SY_KF_SM_THP_WIDE] ? MACH_SMAPS_THP_WIDE : MACH_SMAPS_THP_PLAIN;
 	p->filepmd_narrow = have[SY_KF_SM_FILE_PMD_NARROW];
 	if (have[SY_KF_DENYWRITE])
-		deny_write(m);
+		deny_write(s);
 }
 
-static void apply_flags(struct mach_machine *m, const bool *have)
+static void apply_flags(struct synth *s, struct mach_machine *m, const bool *have)
 {
 	struct mach_profile *p = &m->profile;
 
@@ -251,7 +257,7 @@ static void apply_flags(struct mach_machine *m, const bool *have)
 		m->pressure[MACH_PSI_CPU].has_full = false;
 		memset(&m->pressure[MACH_PSI_CPU].full, 0, sizeof(m->pressure[MACH_PSI_CPU].full));
 	}
-	apply_smaps(m, have);
+	apply_smaps(s, m, have);
 	apply_tasks(m, have);
 }
 
@@ -277,7 +283,7 @@ int sy_kernel_finish(struct synth *s)
 		else if ((rc = add_line(m, f, err, sizeof(err))))
 			return rc;
 	}
-	apply_flags(m, have);
+	apply_flags(s, m, have);
 	filter_items(p->sys.zone_items, &p->sys.nzone_items, p);
 	filter_items(p->sys.node_items, &p->sys.nnode_items, p);
 	return 0;

@@ -150,13 +150,18 @@ static int map_stack(struct synth *s, struct layout *L, uint64_t area_end)
 	size_t alen = sy_expand_argv(s, L), elen;
 	int rc;
 
-	if (!(mm->cmdline = memdup(s->argbuf, alen)))
-		return -ENOMEM;
-	mm->cmdline_len = alen;
-	elen = sy_expand_env(s, L);
-	if (!(mm->environ = memdup(s->envbuf, elen)))
-		return -ENOMEM;
-	mm->environ_len = elen;
+	if (s->replay) {
+		/* argv's placeholders draw from the process's stream; the environment draws nothing */
+		elen = mm->environ_len;
+	} else {
+		if (!(mm->cmdline = memdup(s->argbuf, alen)))
+			return -ENOMEM;
+		mm->cmdline_len = alen;
+		elen = sy_expand_env(s, L);
+		if (!(mm->environ = memdup(s->envbuf, elen)))
+			return -ENOMEM;
+		mm->environ_len = elen;
+	}
 	stack_top = STACK_LOW + MACH_PAGE_SIZE * rng_below(lr, (1ull << 34) / MACH_PAGE_SIZE);
 	if (stack_top < area_end + GB(1))
 		stack_top = PAGE_ALIGN(area_end + GB(1));
@@ -236,7 +241,9 @@ static void mm_account(struct synth *s, struct layout *L)
 
 /*
  * Mappings are added bottom up, so each step starts where the previous one
- * ended; the VMAs go to the mm only when all of them are there.
+ * ended; the VMAs go to the mm only when all of them are there.  A replay
+ * (s->replay) maps into the scratch mm in L->mm and stops there: the
+ * counters are the built mm's already.
  */
 int sy_build_mm(struct synth *s, struct layout *L)
 {
@@ -245,7 +252,7 @@ int sy_build_mm(struct synth *s, struct layout *L)
 	uint64_t area;
 	int rc;
 
-	mm = mach_mm_new();
+	mm = s->replay ? L->mm : mach_mm_new();
 	if (!mm)
 		return -ENOMEM;
 	L->mm = mm;
@@ -261,13 +268,20 @@ int sy_build_mm(struct synth *s, struct layout *L)
 	area = MMAP_LOW + MACH_PAGE_SIZE * rng_below(&L->lr, (1ull << 40) / MACH_PAGE_SIZE);
 	if ((rc = sy_map_mmap_area(s, L, area, &area)) || (rc = map_stack(s, L, area)))
 		goto fail;
-	if (!(mm->vmas = memdup(s->vb, s->vn * sizeof(*mm->vmas)))) {
+	mm->nvmas = s->vn;
+	if (s->replay || s->vmaker) {
+		/* the VMAs live until the process is built (or the replay's reader is done): lend the list */
+		mm->vmas = s->vb;
+		s->vcap_lent = s->vcap;
+		s->vb = NULL;
+		s->vcap = 0;
+	} else if (!(mm->vmas = memdup(s->vb, s->vn * sizeof(*mm->vmas)))) {
 		rc = -ENOMEM;
 		goto fail;
 	}
-	mm->nvmas = s->vn;
 	s->vn = 0;
-	mm_account(s, L);
+	if (!s->replay)
+		mm_account(s, L);
 	return 0;
 fail:
 	sy_vb_drop(s);

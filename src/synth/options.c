@@ -109,6 +109,45 @@ static int kernel_store(struct mach_synth_opts *n, const char *v, size_t vlen, c
 }
 
 /* Store the @vlen bytes at @v as the value of @k in @n; 0, or -EINVAL with @err set. */
+/*
+ * "vmas=made" (the default): VMAs are made from the seed when read, a few
+ * bytes per process in the model; "vmas=stored": the model keeps them all,
+ * some 10 KB per process, for readers that want no work per read.
+ */
+static int vmas_store(struct mach_synth_opts *n, const char *v, size_t vlen, char *err, size_t errlen)
+{
+	if (vlen == 4 && !memcmp(v, "made", 4))
+		n->store_vmas = false;
+	else if (vlen == 6 && !memcmp(v, "stored", 6))
+		n->store_vmas = true;
+	else {
+		snprintf(err, errlen, "synth: vmas=\"%.*s\": expected made or stored", (int)vlen, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Keys whose values are words rather than numbers, each with its own parser. */
+struct text_key {
+	const char *name;
+	int (*store)(struct mach_synth_opts *n, const char *v, size_t vlen, char *err, size_t errlen);
+};
+
+static const struct text_key text_keys[] = {
+	{ "kernel", kernel_store },
+	{ "vmas", vmas_store },
+};
+
+#define NR_TEXT_KEYS (sizeof(text_keys) / sizeof(text_keys[0]))
+
+static const struct text_key *text_key_find(const char *p, size_t klen)
+{
+	for (size_t i = 0; i < NR_TEXT_KEYS; i++)
+		if (strlen(text_keys[i].name) == klen && !memcmp(text_keys[i].name, p, klen))
+			return &text_keys[i];
+	return NULL;
+}
+
 static int opt_store(struct mach_synth_opts *n, const struct opt_key *k, const char *v, size_t vlen,
 		     char *err, size_t errlen)
 {
@@ -142,7 +181,8 @@ static int opt_store(struct mach_synth_opts *n, const struct opt_key *k, const c
 int mach_synth_parse(struct mach_synth_opts *o, const char *spec, char *err, size_t errlen)
 {
 	struct mach_synth_opts n = *o;
-	bool tasks_set = false, threads_set = false, kernel_seen = false, seen[NR_OPT_KEYS] = { false };
+	bool tasks_set = false, threads_set = false, seen[NR_OPT_KEYS] = { false }, text_seen[NR_TEXT_KEYS] = { false };
+	const struct text_key *tk;
 	const char *p = spec ? spec : "";
 
 	if (!*p) {
@@ -166,37 +206,31 @@ int mach_synth_parse(struct mach_synth_opts *o, const char *spec, char *err, siz
 			return -EINVAL;
 		}
 		klen = (size_t)(eq - p);
-		if (klen == 6 && !memcmp(p, "kernel", 6)) {
-			if (kernel_seen) {
-				snprintf(err, errlen, "synth: kernel given twice in \"%s\"", spec);
+		if ((tk = text_key_find(p, klen))) {
+			if (text_seen[tk - text_keys]) {
+				snprintf(err, errlen, "synth: %s given twice in \"%s\"", tk->name, spec);
 				return -EINVAL;
 			}
-			if ((rc = kernel_store(&n, eq + 1, len - klen - 1, err, errlen)))
+			text_seen[tk - text_keys] = true;
+			if ((rc = tk->store(&n, eq + 1, len - klen - 1, err, errlen)))
 				return rc;
-			kernel_seen = true;
-			p += len;
-			if (*p == ',' && *++p == '\0') {
-				snprintf(err, errlen, "synth: trailing ',' in \"%s\"", spec);
+		} else if ((k = opt_find(p, klen))) {
+			if (seen[k - opt_keys]) {
+				snprintf(err, errlen, "synth: %s given twice in \"%s\"", k->name, spec);
 				return -EINVAL;
 			}
-			continue;
-		}
-		k = opt_find(p, klen);
-		if (!k) {
+			seen[k - opt_keys] = true;
+			if ((rc = opt_store(&n, k, eq + 1, len - klen - 1, err, errlen)))
+				return rc;
+			tasks_set |= k->off == OPT_OFF(tasks);
+			threads_set |= k->off == OPT_OFF(threads);
+		} else {
 			snprintf(err, errlen,
-				 "synth: unknown key \"%.*s\" (known: cpus, tasks, threads, seed, depth, load, io, mem, kernel)",
+				 "synth: unknown key \"%.*s\" (known: cpus, tasks, threads, seed, depth, load, io, mem, "
+				 "kernel, vmas)",
 				 (int)klen, p);
 			return -EINVAL;
 		}
-		if (seen[k - opt_keys]) {
-			snprintf(err, errlen, "synth: %s given twice in \"%s\"", k->name, spec);
-			return -EINVAL;
-		}
-		seen[k - opt_keys] = true;
-		if ((rc = opt_store(&n, k, eq + 1, len - klen - 1, err, errlen)))
-			return rc;
-		tasks_set |= k->off == OPT_OFF(tasks);
-		threads_set |= k->off == OPT_OFF(threads);
 		p += len;
 		if (*p == ',') {
 			p++;

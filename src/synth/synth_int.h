@@ -185,6 +185,10 @@ struct synth {
 	uint32_t root_major, root_minor; /* the device of its root filesystem (files it maps) */
 	struct mach_vma *vb;
 	size_t vn, vcap;
+	size_t vcap_lent;             /* vb's capacity while the mm being built holds it (vmas_made.c) */
+	bool replay;                  /* making one mm's VMAs again: nothing else of the mm is made */
+	/* makes the VMAs from the seed when a reader asks (vmas_made.c); NULL: mms store them */
+	struct sy_vma_maker *vmaker;
 	bool mlock_all;               /* the program mlockall()ed: its mappings are locked and resident */
 	pid_t vpid;                   /* whose: its pid keys the per-mapping details */
 	uint64_t res_anon, res_file, res_shmem; /* resident kB by class */
@@ -260,6 +264,32 @@ void sy_init_names(struct synth *s);
 int sy_build_mm(struct synth *s, struct layout *L);
 /** Free the names of the scratch VMAs not handed to an mm, and empty the list. */
 void sy_vb_drop(struct synth *s);
+/** Mark the executable's and ld.so's file VMAs among @n at @v VM_DENYWRITE (kernels before 5.15). */
+void sy_deny_write_vmas(struct mach_vma *v, size_t n, const char *exe);
+
+/* tasks.c */
+
+/**
+ * Make again the VMAs of the user process of plan index @idx, whose pid
+ * is @tgid and which had @nthreads threads when built, into @scratch
+ * (which holds vm_swap and the lengths of its command line and
+ * environment): the draws its build made, in the same order.  0 or -ENOMEM.
+ */
+int sy_replay_mm(struct synth *s, size_t idx, pid_t tgid, unsigned int nthreads, struct mach_mm *scratch);
+
+/* vmas_made.c */
+
+/** Give the machine a VMA maker unless the options store VMAs: 0 or -ENOMEM.  Call after the plan. */
+int sy_vma_maker_new(struct synth *s);
+/**
+ * Process @idx is built: record what replays its mm, and drop the VMAs
+ * the build needed (s->vb takes their array back).  Nothing without a maker.
+ */
+void sy_vma_maker_keep(struct synth *s, size_t idx, const struct mach_process *p);
+/** The kernel marks executables' VMAs VM_DENYWRITE: the made VMAs get it too. */
+void sy_vma_maker_deny_write(struct synth *s);
+/** The maker owns the plan now: false when there is none (free_build frees the plan). */
+bool sy_vma_maker_adopt(struct synth *s);
 
 /* sharing.c */
 

@@ -117,6 +117,37 @@ static void user_layout(struct synth *s, struct user_task *u, struct layout *L)
 	L->anon_kb = kb_pages((double)u->pg->anon_kb * rng_logu(&u->r, 0.5, 2.0));
 }
 
+/*
+ * What a user process is and draws before its mm: its program, its own
+ * stream, its layout, the CPU it is pinned to.  sy_replay_mm goes through
+ * the same steps, so the mm draws the same numbers both times.
+ */
+static void user_begin(struct synth *s, struct user_task *u, struct layout *L)
+{
+	u->pg = &sy_progs[u->g->prog];
+	u->zombie = u->g->state == MACH_TASK_ZOMBIE;
+	u->stopped = u->g->state == MACH_TASK_STOPPED;
+	rng_init(&u->r, s->o->seed, KEY_TASK + u->idx);
+	user_layout(s, u, L);
+	if (u->g->flags & GF_PINNED)
+		u->pinned = (int)rng_below(&u->r, s->o->cpus);
+}
+
+int sy_replay_mm(struct synth *s, size_t idx, pid_t tgid, unsigned int nthreads, struct mach_mm *scratch)
+{
+	struct mach_process p = { .tgid = tgid, .nthreads = nthreads };
+	struct user_task u = { .s = s, .idx = idx, .p = &p, .g = &s->gen[idx], .pinned = -1 };
+	struct layout L;
+	int rc;
+
+	user_begin(s, &u, &L);
+	L.mm = scratch;
+	if ((rc = sy_build_mm(s, &L)))
+		return rc;
+	sy_mm_swap_thp(scratch, u.pg->flags & PR_JAVA);
+	return 0;
+}
+
 /* Process-wide fields: signal dispositions and exit state. */
 static void user_process(struct user_task *u)
 {
@@ -326,13 +357,7 @@ static int build_user(struct synth *s, size_t idx)
 	struct layout L;
 	int rc;
 
-	u.pg = &sy_progs[u.g->prog];
-	u.zombie = u.g->state == MACH_TASK_ZOMBIE;
-	u.stopped = u.g->state == MACH_TASK_STOPPED;
-	rng_init(&u.r, s->o->seed, KEY_TASK + idx);
-	user_layout(s, &u, &L);
-	if (u.g->flags & GF_PINNED)
-		u.pinned = (int)rng_below(&u.r, s->o->cpus);
+	user_begin(s, &u, &L);
 	u.p->threads = calloc(u.p->nthreads, sizeof(*u.p->threads));
 	if (!u.p->threads)
 		return -ENOMEM;
@@ -351,9 +376,10 @@ static int build_user(struct synth *s, size_t idx)
 		if ((rc = build_user_thread(s, &u, j)))
 			return rc;
 	user_children_times(s, &u);
-	if ((rc = sy_build_files(s, idx)))
+	if ((rc = sy_build_files(s, idx)) || (rc = sy_build_proc_misc(s, idx)))
 		return rc;
-	return sy_build_proc_misc(s, idx);
+	sy_vma_maker_keep(s, idx, u.p);
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */

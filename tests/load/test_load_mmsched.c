@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_vmas.h"
 #include "load/load_mmsched.h"
 #include "spec.h"
 #include "tap.h"
@@ -340,11 +341,12 @@ static pid_t mapped_pid(const struct mach_machine *m)
 
 	for (size_t i = 0; i < m->nprocs; i++) {
 		const struct mach_mm *mm = m->procs[i].mm;
+		const struct mach_vma *vmas = mm ? test_vmas(mm) : NULL;
 
 		for (size_t k = 0; mm && k < mm->nvmas; k++) {
-			if (mm->vmas[k].flags & MACH_VM_LOCKED)
+			if (vmas[k].flags & MACH_VM_LOCKED)
 				return m->procs[i].tgid;
-			if (!any && mm->vmas[k].mss.pss)
+			if (!any && vmas[k].mss.pss)
 				any = m->procs[i].tgid;
 		}
 	}

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_vmas.h"
 #include "synth_mmsched.h"
 #include "uprocfs/procfs.h"
 
@@ -90,7 +91,7 @@ static void check_smaps(const struct mach_machine *m, const struct mach_process 
 				 statm[1] * 4 == sum_label(st, "VmRSS:", false),
 	      "pid %d: rollup Rss/Anonymous/Swap vs status VmRSS/RssAnon/VmSwap vs statm", (int)p->tgid);
 	for (size_t i = 0; i < p->mm->nvmas; i++) {
-		const struct mach_vma *v = &p->mm->vmas[i];
+		const struct mach_vma *v = &test_vmas(p->mm)[i];
 		const struct mach_mss *s = &v->mss;
 
 		vmas += v->kind != MACH_VMA_VSYSCALL;

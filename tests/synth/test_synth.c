@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_vmas.h"
 #include "irq_sums.h"
 #include "sysctl_checks.h"
 #include "spec.h"
@@ -236,9 +237,11 @@ static int cmp_pid(const void *a, const void *b)
 
 static const struct mach_vma *vma_at(const struct mach_mm *mm, uint64_t addr)
 {
+	const struct mach_vma *vmas = test_vmas(mm);
+
 	for (size_t i = 0; i < mm->nvmas; i++)
-		if (addr >= mm->vmas[i].start && addr < mm->vmas[i].end)
-			return &mm->vmas[i];
+		if (addr >= vmas[i].start && addr < vmas[i].end)
+			return &vmas[i];
 	return NULL;
 }
 
@@ -264,17 +267,18 @@ static bool bitmap_subset(const struct mach_bitmap *a, const struct mach_bitmap 
 static void check_mm(const struct mach_process *p)
 {
 	const struct mach_mm *mm = p->mm;
+	const struct mach_vma *vmas = test_vmas(mm);
 	uint64_t total = 0, exec = 0, data = 0, stack = 0, span, priv_w = 0, file = 0, shared = 0;
-	const struct mach_vma *last = &mm->vmas[mm->nvmas - 1], *v;
+	const struct mach_vma *last = &vmas[mm->nvmas - 1], *v;
 	int pid = (int)p->tgid;
 	bool sorted = true;
 
 	for (size_t i = 0; i < mm->nvmas; i++) {
-		v = &mm->vmas[i];
+		v = &vmas[i];
 		uint64_t kb = (v->end - v->start) / 1024;
 
 		if (v->start >= v->end || v->start % 4096 || v->end % 4096 ||
-		    (i && v->start < mm->vmas[i - 1].end))
+		    (i && v->start < vmas[i - 1].end))
 			sorted = false;
 		check(P_VMAS, (v->kind == MACH_VMA_FILE) == (v->name != NULL) || v->kind == MACH_VMA_ANON_NAMED ||
 			      v->kind == MACH_VMA_ANON_SHMEM, "pid %d vma %zu: name vs kind", pid, i);
@@ -298,8 +302,8 @@ static void check_mm(const struct mach_process *p)
 		if (v->flags & MACH_VM_SHARED)
 			shared += kb;
 		/* two adjacent anonymous VMAs with the same flags would be one VMA */
-		if (i && v->kind == MACH_VMA_ANON && mm->vmas[i - 1].kind == MACH_VMA_ANON)
-			check(P_VMAS, mm->vmas[i - 1].end != v->start || mm->vmas[i - 1].flags != v->flags,
+		if (i && v->kind == MACH_VMA_ANON && vmas[i - 1].kind == MACH_VMA_ANON)
+			check(P_VMAS, vmas[i - 1].end != v->start || vmas[i - 1].flags != v->flags,
 			      "pid %d: mergeable anon VMAs at %llx", pid, (unsigned long long)v->start);
 	}
 	check(P_VMAS, sorted, "pid %d: VMAs not sorted/aligned", pid);
@@ -324,8 +328,8 @@ static void check_mm(const struct mach_process *p)
 	check(P_LAYOUT, !v || (v->kind == MACH_VMA_HEAP && v->start == mm->start_brk),
 	      "pid %d: start_brk not at [heap]", pid);
 	for (size_t i = 0; i < mm->nvmas; i++)
-		if (mm->vmas[i].kind == MACH_VMA_HEAP)
-			check(P_LAYOUT, mm->vmas[i].start == mm->start_brk, "pid %d: [heap] not at start_brk", pid);
+		if (vmas[i].kind == MACH_VMA_HEAP)
+			check(P_LAYOUT, vmas[i].start == mm->start_brk, "pid %d: [heap] not at start_brk", pid);
 	v = vma_at(mm, mm->start_stack);
 	check(P_LAYOUT, v && v->kind == MACH_VMA_STACK, "pid %d: start_stack not in [stack]", pid);
 	check(P_LAYOUT, v && mm->start_stack < mm->arg_start && mm->arg_start < mm->arg_end &&
@@ -719,7 +723,7 @@ static void test_parse(void)
 	char err[256];
 
 	expect_parse_error("cpu=4",
-			   "synth: unknown key \"cpu\" (known: cpus, tasks, threads, seed, depth, load, io, mem, kernel)");
+			   "synth: unknown key \"cpu\" (known: cpus, tasks, threads, seed, depth, load, io, mem, kernel, vmas)");
 	expect_parse_error("cpus=abc", "synth: cpus=\"abc\": expected an integer from 1 to 8192");
 	expect_parse_error("cpus=0", "synth: cpus=\"0\": expected an integer from 1 to 8192");
 	expect_parse_error("cpus=8193", "cpus=\"8193\": expected an integer from 1 to 8192");
@@ -919,9 +923,11 @@ static void test_contents(void)
 				seccomp += th->seccomp_mode == 2;
 			}
 			for (size_t v = 0; p->mm && v < p->mm->nvmas; v++) {
-				del |= p->mm->vmas[v].deleted;
-				dz |= p->mm->vmas[v].name && !strcmp(p->mm->vmas[v].name, "/dev/zero") &&
-				      p->mm->vmas[v].deleted && (p->mm->vmas[v].flags & MACH_VM_SHARED);
+				const struct mach_vma *vma = &test_vmas(p->mm)[v];
+
+				del |= vma->deleted;
+				dz |= vma->name && !strcmp(vma->name, "/dev/zero") && vma->deleted &&
+				      (vma->flags & MACH_VM_SHARED);
 			}
 		}
 		with_z += z;

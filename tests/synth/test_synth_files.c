@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "test_vmas.h"
 #include "spec.h"
 #include "tap.h"
 #include "uprocfs/procfs.h"
@@ -272,11 +273,11 @@ static void check_limits_links(const struct mach_process *p)
 	      p->tgid);
 	if (mm) {
 		const char *code = NULL;
+		const struct mach_vma *vmas = test_vmas(mm);
 
 		for (size_t i = 0; i < mm->nvmas; i++)
-			if (mm->vmas[i].kind == MACH_VMA_FILE && mm->vmas[i].start <= mm->start_code &&
-			    mm->start_code < mm->vmas[i].end)
-				code = mm->vmas[i].name;
+			if (vmas[i].kind == MACH_VMA_FILE && vmas[i].start <= mm->start_code && mm->start_code < vmas[i].end)
+				code = vmas[i].name;
 		check(P_LINKS, mm->exe && code && !strcmp(mm->exe, code), "pid %d: exe %s, code in %s", p->tgid,
 		      mm->exe ? mm->exe : "-", code ? code : "-");
 	}

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_vmas.h"
 #include "machine/sim_testing.h"
 #include "spec.h"
 #include "tap.h"
@@ -198,7 +199,7 @@ static void check_maps(const struct mach_machine *m, const struct mach_process *
 	if (!p->mm || !root)
 		return;
 	for (size_t v = 0; v < p->mm->nvmas; v++) {
-		const struct mach_vma *vma = &p->mm->vmas[v];
+		const struct mach_vma *vma = &test_vmas(p->mm)[v];
 
 		if (vma->kind != MACH_VMA_FILE || (vma->dev_major == 0 && vma->dev_minor == 1))
 			continue;

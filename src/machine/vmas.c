@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vmas.c - an mm's VMAs for whoever reads them: the stored array, or the
+ * ones its machine's maker makes (a synthetic machine's, replayed from
+ * the seed), kept per thread.
+ *
+ * Why per thread: renderers take a const model and many daemon threads
+ * read at once, so the made VMAs cannot go into the mm.  A reader renders
+ * one task's file at a time and reads a file in pieces of a page or so:
+ * the last mm's VMAs, kept until the thread asks for another mm's, make
+ * every piece after the first free.  The key is the mm's serial, which no
+ * other mm ever gets, so a freed mm's VMAs can never be served for a new
+ * one at the same address.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "uprocfs/machine.h"
+
+struct vma_cache {
+	uint64_t serial;           /* whose VMAs these are (0: none) */
+	struct mach_vma *vmas;
+	size_t n;
+};
+
+static pthread_key_t cache_key;
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+static int cache_key_rc;
+
+void mach_vmas_free(struct mach_vma *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i].name);
+	free(v);
+}
+
+static void cache_free(void *p)
+{
+	struct vma_cache *c = p;
+
+	mach_vmas_free(c->vmas, c->n);
+	free(c);
+}
+
+static void cache_key_make(void)
+{
+	cache_key_rc = -pthread_key_create(&cache_key, cache_free);
+}
+
+/* This thread's cache, made on first use: NULL when there is no memory for it. */
+static struct vma_cache *thread_cache(void)
+{
+	struct vma_cache *c;
+
+	pthread_once(&cache_once, cache_key_make);
+	if (cache_key_rc)
+		return NULL;
+	c = pthread_getspecific(cache_key);
+	if (!c && (c = calloc(1, sizeof(*c))) && pthread_setspecific(cache_key, c)) {
+		free(c);
+		c = NULL;
+	}
+	return c;
+}
+
+int mach_mm_vmas(const struct mach_mm *mm, const struct mach_vma **out)
+{
+	struct vma_cache *c;
+	struct mach_vma *made = NULL;
+	int rc;
+
+	if (!mm->maker || !mm->nvmas) {
+		*out = mm->vmas;
+		return 0;
+	}
+	if (!(c = thread_cache()))
+		return -ENOMEM;
+	if (c->serial != mm->serial || !mm->serial) {
+		if ((rc = mm->maker->make(mm->maker, mm, &made)))
+			return rc;
+		mach_vmas_free(c->vmas, c->n);
+		c->vmas = made;
+		c->n = mm->nvmas;
+		c->serial = mm->serial;
+	}
+	*out = c->vmas;
+	return 0;
+}

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vmas_made.c - a synthetic machine's VMAs, made again from the seed when a
+ * reader asks for them instead of stored (issue 16: a million tasks in a
+ * gigabyte).
+ *
+ * An mm's VMAs with their smaps counters are some 10 KB of a process's
+ * 15; everything that decides them is the process's plan entry, its own
+ * and its layout root's streams, the machine-wide catalogues (library
+ * paths and inodes, who maps which file) and a few facts fixed when the
+ * process was built (its pid, its thread count, its root device).  The
+ * maker keeps exactly those: the plan, the sharing table and 16 bytes per
+ * process.  Making an mm's VMAs replays its build (sy_replay_mm) on a copy
+ * of the generator's state, so any number of readers make VMAs at once.
+ *
+ * The build still maps every process once: the mm's counters (VmSize,
+ * RSS, VmSwap...) and the user stacks of its threads come from the VMAs.
+ * It lends them to the mm while the process is built and takes the list
+ * back after, so no copy of them is ever made.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "synth_int.h"
+
+/* What the build learned of one process that its replay needs. */
+struct mm_input {
+	pid_t tgid;
+	uint32_t nthreads;        /* when it was built: one user stack each */
+	uint32_t root_major, root_minor;
+};
+
+struct sy_vma_maker {
+	struct mach_vma_maker base;   /* first: the model knows only this */
+	struct mach_synth_opts o;
+	/* the generator as it stood before the tasks: o points at the copy above, m is NULL */
+	struct synth tmpl;
+	struct mm_input *in;          /* by plan index */
+	bool owns_plan;               /* tmpl.gen and tmpl.share.group are its to free */
+	bool deny_write;              /* the kernel marks executables' mappings VM_DENYWRITE */
+};
+
+static int make_vmas(const struct mach_vma_maker *base, const struct mach_mm *mm, struct mach_vma **out)
+{
+	const struct sy_vma_maker *mk = (const struct sy_vma_maker *)base;
+	const struct mm_input *in = &mk->in[mm->maker_key];
+	struct mach_mm scratch = { .vm_swap = mm->vm_swap, .cmdline_len = mm->cmdline_len,
+				   .environ_len = mm->environ_len };
+	struct synth *s = malloc(sizeof(*s));
+	int rc;
+
+	if (!s)
+		return -ENOMEM;
+	*s = mk->tmpl;
+	s->replay = true;
+	s->root_major = in->root_major;
+	s->root_minor = in->root_minor;
+	rc = sy_replay_mm(s, mm->maker_key, in->tgid, in->nthreads, &scratch);
+	free(s->vb); /* only a failure leaves a list behind; its names are freed already */
+	free(s);
+	if (rc)
+		return rc;
+	if (scratch.nvmas != mm->nvmas) {
+		/* the replay drew differently from the build: a generator bug, never half a file */
+		mach_vmas_free(scratch.vmas, scratch.nvmas);
+		return -EIO;
+	}
+	if (mk->deny_write)
+		sy_deny_write_vmas(scratch.vmas, scratch.nvmas, mm->exe);
+	*out = scratch.vmas;
+	return 0;
+}
+
+static void release(struct mach_vma_maker *base)
+{
+	struct sy_vma_maker *mk = (struct sy_vma_maker *)base;
+
+	if (mk->owns_plan) {
+		free(mk->tmpl.gen);
+		free(mk->tmpl.share.group);
+	}
+	free(mk->in);
+	free(mk);
+}
+
+int sy_vma_maker_new(struct synth *s)
+{
+	struct sy_vma_maker *mk;
+
+	if (s->o->store_vmas)
+		return 0;
+	if (!(mk = calloc(1, sizeof(*mk))) || !(mk->in = calloc(s->m->nprocs ? s->m->nprocs : 1, sizeof(*mk->in)))) {
+		free(mk);
+		return -ENOMEM;
+	}
+	mk->base.make = make_vmas;
+	mk->base.release = release;
+	mk->o = *s->o;
+	mk->tmpl = *s;
+	mk->tmpl.o = &mk->o;
+	mk->tmpl.m = NULL;
+	mk->tmpl.vb = NULL;
+	mk->tmpl.vn = mk->tmpl.vcap = 0;
+	mk->tmpl.vmaker = NULL;
+	/* what the build frees and a replay never reads */
+	mk->tmpl.user_seen = NULL;
+	mk->tmpl.ns = NULL;
+	mk->tmpl.netns_of = NULL;
+	mk->tmpl.first_prog = NULL;
+	s->vmaker = mk;
+	s->m->vma_maker = &mk->base;
+	return 0;
+}
+
+void sy_vma_maker_keep(struct synth *s, size_t idx, const struct mach_process *p)
+{
+	struct mach_mm *mm = p->mm;
+
+	if (!s->vmaker || !mm)
+		return;
+	s->vmaker->in[idx] = (struct mm_input){ .tgid = p->tgid, .nthreads = p->nthreads,
+						.root_major = s->root_major, .root_minor = s->root_minor };
+	for (size_t i = 0; i < mm->nvmas; i++)
+		free(mm->vmas[i].name);
+	if (!s->vb) {
+		s->vb = mm->vmas;
+		s->vcap = s->vcap_lent;
+	} else {
+		free(mm->vmas);
+	}
+	mm->vmas = NULL;
+	mm->maker = &s->vmaker->base;
+	mm->maker_key = (uint32_t)idx;
+}
+
+void sy_vma_maker_deny_write(struct synth *s)
+{
+	if (s->vmaker)
+		s->vmaker->deny_write = true;
+}
+
+bool sy_vma_maker_adopt(struct synth *s)
+{
+	if (!s->vmaker)
+		return false;
+	s->vmaker->owns_plan = true;
+	return true;
+}
