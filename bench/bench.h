@@ -120,6 +120,8 @@ void bench_live_pass(void *arg);
 struct mach_process;
 /** bench render's case of /proc/<pid>/smaps with 1000 mappings, built from @typical's. */
 void bench_render_smaps_1000(const struct bench_opts *o, const struct mach_process *typical);
+/** bench render's cases of maps and smaps_rollup whose VMAs are made on demand, beside stored ones. */
+void bench_render_vmas_made(const struct bench_opts *o);
 int bench_fuse(const struct bench_opts *o);
 int bench_psi_demo(const struct bench_opts *o);
 /** /sys/devices/system/cpu of a 4096-CPU machine: its listing and `online` (goal: each under 1 ms). */

@@ -181,6 +181,7 @@ int bench_render(const struct bench_opts *o)
 		free(lj.buf);
 	}
 	bench_render_smaps_1000(o, p);
+	bench_render_vmas_made(o);
 	bench_progress(o, "%s", "");
 	mach_free(m);
 	return interrupts_vs_stat(o);
