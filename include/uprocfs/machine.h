@@ -293,8 +293,23 @@ struct mach_mm;
  * its bytes; they are a pure function of the machine's seed and the
  * process's plan, so the generator keeps what replays them (a few bytes
  * per process) and makes them when a reader asks (mach_mm_vmas).
+ *
+ * A maker is plain data with a kind; what makes VMAs of that kind is found
+ * in the calling process (mach_vma_maker_register), never through a
+ * pointer in the maker.  So a maker copied into a snapshot, which another
+ * program maps (the preload transport), works there too: the programs that
+ * link the generator register its kind.
  */
+enum mach_vma_maker_kind {
+	MACH_VMA_MAKER_SYNTH = 1,  /* src/synth/vmas_made.c */
+	MACH_NR_VMA_MAKERS
+};
+
 struct mach_vma_maker {
+	enum mach_vma_maker_kind kind;
+};
+
+struct mach_vma_maker_ops {
 	/**
 	 * Make @mm's mm->nvmas VMAs into *@out: a malloc'd array whose
 	 * names are malloc'd one by one (mach_vmas_free).  0 or -errno.
@@ -302,7 +317,20 @@ struct mach_vma_maker {
 	int (*make)(const struct mach_vma_maker *mk, const struct mach_mm *mm, struct mach_vma **out);
 	/** Free the maker itself (mach_free calls it). */
 	void (*release)(struct mach_vma_maker *mk);
+	/**
+	 * A copy of @mk, all of it in memory from @take (@size bytes, 16-aligned,
+	 * NULL when there is none), which owns it: never released.  NULL when
+	 * @take ran out.
+	 */
+	struct mach_vma_maker *(*copy)(const struct mach_vma_maker *mk, void *(*take)(void *ctx, size_t size),
+				       void *ctx);
 };
+
+/** What makes VMAs of @kind in this process (a producer registers itself once, at load). */
+void mach_vma_maker_register(enum mach_vma_maker_kind kind, const struct mach_vma_maker_ops *ops);
+
+/** The operations of @mk's kind in this process, or NULL when no producer here registered it. */
+const struct mach_vma_maker_ops *mach_vma_maker_ops(const struct mach_vma_maker *mk);
 
 /** What the mm of a process holds (shared by its threads). */
 struct mach_mm {

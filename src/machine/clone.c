@@ -22,6 +22,7 @@ struct cl {
 	char *at, *end;
 	bool full;
 	struct mach_clone_shared *shared; /* where the mms' fixed parts go, or NULL */
+	const struct mach_vma_maker *maker; /* the copy's maker: its mms' VMAs are made, not copied */
 };
 
 /*
@@ -64,6 +65,12 @@ static void *take(struct cl *c, size_t size)
 	p = c->at;
 	c->at += bytes;
 	return p;
+}
+
+/* take() for a maker's copy op. */
+static void *take_cb(void *ctx, size_t size)
+{
+	return take(ctx, size);
 }
 
 /* A copy of @n elements of @size bytes at @src; NULL stays NULL. */
@@ -168,14 +175,19 @@ static void mm_fixed_parts(struct cl *c, struct mach_mm *d)
 {
 	const struct mach_vma *vmas;
 
-	if (mach_mm_vmas(d, &vmas)) {
+	if (d->maker && c->maker) {
+		/* the copy's maker makes them wherever the copy is read */
+		d->vmas = NULL;
+	} else if (mach_mm_vmas(d, &vmas)) {
 		c->full = true;
-		vmas = NULL;
+		d->vmas = NULL;
+	} else {
+		d->vmas = dup_arr(c, vmas, d->nvmas, sizeof(*vmas));
+		d->maker = NULL;
 	}
-	d->vmas = dup_arr(c, vmas, d->nvmas, sizeof(*vmas));
-	d->maker = NULL;
 	for (size_t i = 0; d->vmas && i < d->nvmas; i++)
 		d->vmas[i].name = dup_str(c, d->vmas[i].name);
+	d->maker = d->maker ? c->maker : NULL;
 	d->cmdline = dup_bytes(c, d->cmdline, d->cmdline_len);
 	d->environ = dup_bytes(c, d->environ, d->environ_len);
 	d->exe = dup_str(c, d->exe);
@@ -265,7 +277,7 @@ static bool mm_share(struct mach_clone_shared *sh, struct mach_mm *d)
 							      .exe = d->exe });
 	}
 	d->vmas = e->vmas;
-	d->maker = NULL;
+	d->maker = d->vmas ? NULL : sh->c.maker;
 	d->cmdline = e->cmdline;
 	d->environ = e->environ;
 	d->exe = e->exe;
@@ -492,7 +504,16 @@ struct mach_machine *mach_clone_into_sharing(struct ua_arena *a, const struct ma
 
 	if (!d)
 		return NULL;
-	d->vma_maker = NULL; /* the copy stores every VMA */
+	d->vma_maker = NULL;
+	if (m->vma_maker && mach_vma_maker_ops(m->vma_maker)) {
+		/* a few bytes a process: the copy's mms make their VMAs as the original's do */
+		d->vma_maker = mach_vma_maker_ops(m->vma_maker)->copy(m->vma_maker, take_cb, &c);
+		if (!d->vma_maker)
+			return NULL;
+	}
+	c.maker = d->vma_maker;
+	if (shared)
+		shared->c.maker = d->vma_maker; /* the mms it meets first get this clone's */
 	cpus(&c, d);
 	d->sysctl = d->sysctl ? sysctl(&c, d->sysctl) : NULL;
 	d->procs = DUP(&c, d->procs, d->nprocs);

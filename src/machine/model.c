@@ -394,8 +394,8 @@ void mach_free(struct mach_machine *m)
 	for (size_t i = 0; m->procs && i < m->nprocs; i++)
 		mach_process_clear(&m->procs[i]);
 	free(m->procs);
-	if (m->vma_maker)
-		m->vma_maker->release(m->vma_maker);
+	if (m->vma_maker && mach_vma_maker_ops(m->vma_maker))
+		mach_vma_maker_ops(m->vma_maker)->release(m->vma_maker);
 	mach_sysctl_free(m->sysctl);
 	free_ns_tables(m);
 	mach_sys_clear(&m->sys);

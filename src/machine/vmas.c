@@ -24,6 +24,19 @@ struct vma_cache {
 	size_t n;
 };
 
+static const struct mach_vma_maker_ops *maker_ops[MACH_NR_VMA_MAKERS];
+
+void mach_vma_maker_register(enum mach_vma_maker_kind kind, const struct mach_vma_maker_ops *ops)
+{
+	if ((unsigned int)kind < MACH_NR_VMA_MAKERS)
+		maker_ops[kind] = ops;
+}
+
+const struct mach_vma_maker_ops *mach_vma_maker_ops(const struct mach_vma_maker *mk)
+{
+	return mk && (unsigned int)mk->kind < MACH_NR_VMA_MAKERS ? maker_ops[mk->kind] : NULL;
+}
+
 static pthread_key_t cache_key;
 static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
 static int cache_key_rc;
@@ -66,6 +79,7 @@ static struct vma_cache *thread_cache(void)
 
 int mach_mm_vmas(const struct mach_mm *mm, const struct mach_vma **out)
 {
+	const struct mach_vma_maker_ops *ops;
 	struct vma_cache *c;
 	struct mach_vma *made = NULL;
 	int rc;
@@ -77,7 +91,10 @@ int mach_mm_vmas(const struct mach_mm *mm, const struct mach_vma **out)
 	if (!(c = thread_cache()))
 		return -ENOMEM;
 	if (c->serial != mm->serial || !mm->serial) {
-		if ((rc = mm->maker->make(mm->maker, mm, &made)))
+		/* a snapshot's maker in a program without its producer: no VMAs to be had */
+		if (!(ops = mach_vma_maker_ops(mm->maker)))
+			return -ENOSYS;
+		if ((rc = ops->make(mm->maker, mm, &made)))
 			return rc;
 		mach_vmas_free(c->vmas, c->n);
 		c->vmas = made;

@@ -20,6 +20,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "synth_int.h"
 
@@ -33,9 +34,14 @@ struct mm_input {
 struct sy_vma_maker {
 	struct mach_vma_maker base;   /* first: the model knows only this */
 	struct mach_synth_opts o;
-	/* the generator as it stood before the tasks: o points at the copy above, m is NULL */
+	/*
+	 * The generator as it stood before the tasks, m NULL: a replay points
+	 * its copy's o at the copy above, so a maker copied elsewhere needs
+	 * only tmpl.gen, tmpl.share.group and in set to their copies.
+	 */
 	struct synth tmpl;
-	struct mm_input *in;          /* by plan index */
+	struct mm_input *in;          /* by plan index, nin of them */
+	size_t nin;
 	bool owns_plan;               /* tmpl.gen and tmpl.share.group are its to free */
 	bool deny_write;              /* the kernel marks executables' mappings VM_DENYWRITE */
 };
@@ -52,6 +58,7 @@ static int make_vmas(const struct mach_vma_maker *base, const struct mach_mm *mm
 	if (!s)
 		return -ENOMEM;
 	*s = mk->tmpl;
+	s->o = &mk->o;
 	s->replay = true;
 	s->root_major = in->root_major;
 	s->root_minor = in->root_minor;
@@ -83,6 +90,47 @@ static void release(struct mach_vma_maker *base)
 	free(mk);
 }
 
+/* @n elements of @size at @src into memory from @take; NULL when it ran out. */
+static void *copy_array(const void *src, size_t n, size_t size, void *(*take)(void *ctx, size_t size), void *ctx)
+{
+	void *d = take(ctx, n && size ? n * size : 1);
+
+	if (d && n)
+		memcpy(d, src, n * size);
+	return d;
+}
+
+/*
+ * The plan (48 bytes a process), the sharing table (4) and the inputs
+ * (16): what a snapshot carries instead of some 10 KB of VMAs a process.
+ */
+static struct mach_vma_maker *copy(const struct mach_vma_maker *base, void *(*take)(void *ctx, size_t size),
+				   void *ctx)
+{
+	const struct sy_vma_maker *mk = (const struct sy_vma_maker *)base;
+	struct sy_vma_maker *d = copy_array(mk, 1, sizeof(*mk), take, ctx);
+
+	if (!d)
+		return NULL;
+	d->owns_plan = false;
+	d->tmpl.gen = copy_array(mk->tmpl.gen, mk->tmpl.n, sizeof(*mk->tmpl.gen), take, ctx);
+	d->tmpl.share.group = copy_array(mk->tmpl.share.group, mk->tmpl.n, sizeof(*mk->tmpl.share.group), take, ctx);
+	d->in = copy_array(mk->in, mk->nin, sizeof(*mk->in), take, ctx);
+	return d->tmpl.gen && d->tmpl.share.group && d->in ? &d->base : NULL;
+}
+
+static const struct mach_vma_maker_ops synth_maker_ops = {
+	.make = make_vmas,
+	.release = release,
+	.copy = copy,
+};
+
+/* Every program that links the generator makes its VMAs, a snapshot's too (the preload library). */
+__attribute__((constructor)) static void register_maker(void)
+{
+	mach_vma_maker_register(MACH_VMA_MAKER_SYNTH, &synth_maker_ops);
+}
+
 int sy_vma_maker_new(struct synth *s)
 {
 	struct sy_vma_maker *mk;
@@ -93,8 +141,8 @@ int sy_vma_maker_new(struct synth *s)
 		free(mk);
 		return -ENOMEM;
 	}
-	mk->base.make = make_vmas;
-	mk->base.release = release;
+	mk->base.kind = MACH_VMA_MAKER_SYNTH;
+	mk->nin = s->m->nprocs;
 	mk->o = *s->o;
 	mk->tmpl = *s;
 	mk->tmpl.o = &mk->o;

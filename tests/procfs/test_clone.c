@@ -111,7 +111,8 @@ static void check(const char *name, struct mach_machine *m, bool shared)
 	struct ua_arena *a = NULL, *first = NULL, *sa = NULL;
 	struct mach_clone_shared *sh = NULL;
 	struct mach_machine *c;
-	size_t bad, mms = 0, hits = 0, nmm = 0;
+	size_t bad, mms = 0, hits = 0, nmm = 0, made = 0, kept = 0;
+	bool maker = m->vma_maker != NULL;
 
 	/* what the sharing clones share: every mm and fd table (each its own object here) */
 	for (size_t i = 0; i < m->nprocs; i++)
@@ -141,6 +142,16 @@ static void check(const char *name, struct mach_machine *m, bool shared)
 		goto out;
 	}
 	bad = compare(name, &before, c);
+	if (maker) {
+		/* a synthetic machine's copy carries its maker, not some 10 KB of VMAs a process */
+		for (size_t i = 0; i < c->nprocs; i++)
+			if (c->procs[i].mm) {
+				made += c->procs[i].mm->maker == c->vma_maker && !c->procs[i].mm->vmas;
+				kept++;
+			}
+		ok(c->vma_maker && made == kept, "%s: the clone's %zu mms make their VMAs with its own maker (%zu do)",
+		   name, kept, made);
+	}
 	if (shared) {
 		mach_clone_shared_counts(sh, &mms, &hits);
 		ok(bad == 0 && mms == nmm && hits == nmm,
