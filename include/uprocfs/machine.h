@@ -455,24 +455,13 @@ struct mach_fsnotify_mark {
 	uint8_t fh[MACH_FHANDLE_MAX];
 };
 
-/** One open file of a process (fs/proc/fd.c): /proc/<pid>/fd/<n> and fdinfo/<n>. */
-struct mach_fd {
-	int fd;
-	unsigned int flags;       /* f_flags: O_ACCMODE decides the link's mode (r-x, -wx, rwx, ---) */
-	enum mach_fd_kind kind;
-	enum mach_fd_type type;
-	int mnt_id;               /* the mount the file is on (mountinfo's ids; internal mounts too) */
-	unsigned int nlocks;
-	int64_t pos;              /* f_pos */
-	uint64_t ino;             /* its inode: for pipes, sockets and nsfs also the link's [INO] */
-	char *name;               /* PATH: the path; ANON, PSEUDO: the name before ":" or after "anon_inode:" */
-	struct mach_file_lock *locks; /* level 0, fd this fd (mach_sys.h) */
-	uint16_t sock_family;     /* SOCKET: AF_UNIX, AF_INET, AF_INET6, AF_NETLINK; 0 unknown (loaded, not unix) */
-	uint16_t sock_type;       /* SOCKET: SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET; 0 unknown */
-	bool info_known;          /* its fdinfo was read (a loaded model) or made (synthetic) */
-	bool deleted;             /* MACH_FD_PATH: unlinked */
-	bool cloexec;             /* the close-on-exec bit of the fd table */
-	/* what the file's show_fdinfo prints, by type */
+/*
+ * What an fd's show_fdinfo prints after the four fixed lines, by type.  Few
+ * fds have such lines (an event loop's eventfd and epoll, a pidfd...), so
+ * they live apart from struct mach_fd: 76 of a table's bytes per fd were
+ * these, for every fd.
+ */
+struct mach_fd_info {
 	union {
 		struct { uint64_t count; int id; bool semaphore; } eventfd;
 		struct { uint64_t sigmask; } signalfd;   /* the signals it accepts (bit n-1 = signal n) */
@@ -497,6 +486,27 @@ struct mach_fd {
 	struct mach_epoll_item *epoll;
 	struct mach_fsnotify_mark *marks;
 	unsigned int nitems;
+};
+
+/** One open file of a process (fs/proc/fd.c): /proc/<pid>/fd/<n> and fdinfo/<n>. */
+struct mach_fd {
+	int fd;
+	unsigned int flags;       /* f_flags: O_ACCMODE decides the link's mode (r-x, -wx, rwx, ---) */
+	enum mach_fd_kind kind;
+	enum mach_fd_type type;
+	int mnt_id;               /* the mount the file is on (mountinfo's ids; internal mounts too) */
+	unsigned int nlocks;
+	int64_t pos;              /* f_pos */
+	uint64_t ino;             /* its inode: for pipes, sockets and nsfs also the link's [INO] */
+	char *name;               /* PATH: the path; ANON, PSEUDO: the name before ":" or after "anon_inode:" */
+	struct mach_file_lock *locks; /* level 0, fd this fd (mach_sys.h) */
+	uint16_t sock_family;     /* SOCKET: AF_UNIX, AF_INET, AF_INET6, AF_NETLINK; 0 unknown (loaded, not unix) */
+	uint16_t sock_type;       /* SOCKET: SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET; 0 unknown */
+	bool info_known;          /* its fdinfo was read (a loaded model) or made (synthetic) */
+	bool deleted;             /* MACH_FD_PATH: unlinked */
+	bool cloexec;             /* the close-on-exec bit of the fd table */
+	/* what the file's show_fdinfo prints beyond the fixed lines: NULL for none (mach_fd_info) */
+	struct mach_fd_info *info;
 };
 
 /*
@@ -1024,8 +1034,14 @@ void mach_mount_clear(struct mach_mount *mnt);
 /* ------------------------------------------------------------------ */
 /* Open files (fs/proc/fd.c)                                           */
 
-/** Free what one open file owns (its name, locks, epoll items, marks), not the struct. */
+/** Free what one open file owns (its name, locks, its fdinfo lines' values), not the struct. */
 void mach_fd_clear(struct mach_fd *f);
+
+/** What @f's fdinfo prints after the fixed lines: its own, or all zero when it has none. */
+const struct mach_fd_info *mach_fd_info(const struct mach_fd *f);
+
+/** @f's fdinfo values to fill in, made (zeroed) on first use: NULL when there is no memory. */
+struct mach_fd_info *mach_fd_info_mut(struct mach_fd *f);
 
 /** Free a file table and its files. */
 void mach_files_free(struct mach_files *f);

@@ -47,7 +47,7 @@ static int dec_field(struct lex *lx, const char *label, uint64_t *v)
 	return lex_u64(lx, v);
 }
 
-static int eventfd_lines(struct lex *lx, struct mach_fd *f)
+static int eventfd_lines(struct lex *lx, struct mach_fd_info *f)
 {
 	uint64_t id, sem;
 	int rc;
@@ -176,7 +176,7 @@ static int fanotify_line(struct lex *lx, struct mach_fsnotify_mark *k)
 }
 
 /* Lines of marks, each starting with @prefix, until the end. */
-static int mark_lines(struct lex *lx, struct mach_fd *f, const char *prefix,
+static int mark_lines(struct lex *lx, struct mach_fd_info *f, const char *prefix,
 		      int (*line)(struct lex *lx, struct mach_fsnotify_mark *k))
 {
 	size_t plen = strlen(prefix);
@@ -196,7 +196,7 @@ static int mark_lines(struct lex *lx, struct mach_fd *f, const char *prefix,
 	return 0;
 }
 
-static int timerfd_lines(struct lex *lx, struct mach_fd *f)
+static int timerfd_lines(struct lex *lx, struct mach_fd_info *f)
 {
 	int64_t clockid;
 	uint64_t flags;
@@ -219,7 +219,7 @@ static int timerfd_lines(struct lex *lx, struct mach_fd *f)
 }
 
 /* "Pid:\t%d\nNSpid:\t%d[\t%d...]\n": NSpid repeats Pid first */
-static int pidfd_lines(struct lex *lx, struct mach_fd *f)
+static int pidfd_lines(struct lex *lx, struct mach_fd_info *f)
 {
 	int64_t pid, v;
 	int rc;
@@ -246,7 +246,7 @@ static int pidfd_lines(struct lex *lx, struct mach_fd *f)
 	return lex_eol(lx);
 }
 
-static int uffd_lines(struct lex *lx, struct mach_fd *f)
+static int uffd_lines(struct lex *lx, struct mach_fd_info *f)
 {
 	uint64_t features;
 	int rc;
@@ -261,23 +261,23 @@ static int uffd_lines(struct lex *lx, struct mach_fd *f)
 }
 
 /* The one-line tails: signalfd, unix sockets, pty masters, fuse connections. */
-static int one_line(struct lex *lx, struct mach_fd *f)
+static int one_line(struct lex *lx, enum mach_fd_type type, struct mach_fd_info *f)
 {
 	uint64_t v;
 	int64_t s;
 	int rc;
 
-	if (f->type == MACH_FDT_SIGNALFD) {
+	if (type == MACH_FDT_SIGNALFD) {
 		lex_ctx(lx, "sigmask:");
 		if ((rc = lex_expect(lx, "sigmask:\t")) || (rc = lex_hex_min(lx, &f->u.signalfd.sigmask, 16)))
 			return rc;
-	} else if (f->type == MACH_FDT_UNIX) {
+	} else if (type == MACH_FDT_UNIX) {
 		if ((rc = dec_field(lx, "scm_fds: ", &v)))
 			return rc;
 		if (v > UINT32_MAX)
 			return lex_fail(lx, "scm_fds beyond 32 bits");
 		f->u.unix_sock.scm_fds = (unsigned int)v;
-	} else if (f->type == MACH_FDT_FUSE) {
+	} else if (type == MACH_FDT_FUSE) {
 		if ((rc = dec_field(lx, "fuse_connection:\t", &v)))
 			return rc;
 		if (v > UINT32_MAX)
@@ -319,46 +319,50 @@ static enum mach_fd_type tail_type(const struct lex *lx)
 
 int ld_parse_fdinfo_tail(struct lex *lx, struct mach_fd *f)
 {
+	struct mach_fd_info *in;
 	int rc = 0;
 
 	f->type = tail_type(lx);
-	switch (f->type) {
-	case MACH_FDT_NONE:
+	if (f->type == MACH_FDT_NONE) {
 		lex_ctx(lx, NULL);
 		if (lex_eof(lx))
 			return 0;
 		lex_expected(lx, "the end, or lines of a file type uprocfs models");
 		return -ENOTSUP;
+	}
+	if (!(in = mach_fd_info_mut(f)))
+		return -ENOMEM;
+	switch (f->type) {
 	case MACH_FDT_EVENTFD:
-		rc = eventfd_lines(lx, f);
+		rc = eventfd_lines(lx, in);
 		break;
 	case MACH_FDT_EPOLL:
 		while (!rc && !lex_eof(lx)) {
-			struct mach_epoll_item *e = push_item((void **)&f->epoll, &f->nitems, sizeof(*e));
+			struct mach_epoll_item *e = push_item((void **)&in->epoll, &in->nitems, sizeof(*e));
 
 			rc = e ? epoll_line(lx, e) : -ENOMEM;
 		}
 		break;
 	case MACH_FDT_INOTIFY:
-		rc = mark_lines(lx, f, "inotify ", inotify_line);
+		rc = mark_lines(lx, in, "inotify ", inotify_line);
 		break;
 	case MACH_FDT_FANOTIFY:
-		if ((rc = hex32(lx, "fanotify flags:", &f->u.fanotify.flags)) ||
-		    (rc = hex32(lx, " event-flags:", &f->u.fanotify.event_flags)) || (rc = lex_eol(lx)))
+		if ((rc = hex32(lx, "fanotify flags:", &in->u.fanotify.flags)) ||
+		    (rc = hex32(lx, " event-flags:", &in->u.fanotify.event_flags)) || (rc = lex_eol(lx)))
 			return rc;
-		rc = mark_lines(lx, f, "fanotify ", fanotify_line);
+		rc = mark_lines(lx, in, "fanotify ", fanotify_line);
 		break;
 	case MACH_FDT_TIMERFD:
-		rc = timerfd_lines(lx, f);
+		rc = timerfd_lines(lx, in);
 		break;
 	case MACH_FDT_PIDFD:
-		rc = pidfd_lines(lx, f);
+		rc = pidfd_lines(lx, in);
 		break;
 	case MACH_FDT_USERFAULTFD:
-		rc = uffd_lines(lx, f);
+		rc = uffd_lines(lx, in);
 		break;
 	default:
-		rc = one_line(lx, f);
+		rc = one_line(lx, f->type, in);
 		break;
 	}
 	return rc ? rc : lex_expect_eof(lx);

@@ -306,8 +306,11 @@ static void files_fds(struct cl *c, struct mach_files *d)
 
 		f->name = dup_str(c, f->name);
 		f->locks = DUP(c, f->locks, f->nlocks);
-		f->epoll = DUP(c, f->epoll, f->nitems);
-		f->marks = DUP(c, f->marks, f->nitems);
+		f->info = DUP(c, f->info, 1);
+		if (f->info) {
+			f->info->epoll = DUP(c, f->info->epoll, f->info->nitems);
+			f->info->marks = DUP(c, f->info->marks, f->info->nitems);
+		}
 	}
 }
 

@@ -302,13 +302,29 @@ void mach_fd_clear(struct mach_fd *f)
 {
 	free(f->name);
 	free(f->locks);
-	free(f->epoll);
-	free(f->marks);
+	if (f->info) {
+		free(f->info->epoll);
+		free(f->info->marks);
+		free(f->info);
+	}
 	f->name = NULL;
 	f->locks = NULL;
-	f->epoll = NULL;
-	f->marks = NULL;
-	f->nlocks = f->nitems = 0;
+	f->info = NULL;
+	f->nlocks = 0;
+}
+
+const struct mach_fd_info *mach_fd_info(const struct mach_fd *f)
+{
+	static const struct mach_fd_info none;
+
+	return f->info ? f->info : &none;
+}
+
+struct mach_fd_info *mach_fd_info_mut(struct mach_fd *f)
+{
+	if (!f->info)
+		f->info = calloc(1, sizeof(*f->info));
+	return f->info;
 }
 
 void mach_files_free(struct mach_files *f)

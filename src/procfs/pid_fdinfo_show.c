@@ -13,14 +13,14 @@
  */
 #include "render.h"
 
-static void eventfd_show_fdinfo(struct seq_file *m, const struct mach_fd *f)
+static void eventfd_show_fdinfo(struct seq_file *m, const struct mach_fd_info *f)
 {
 	seq_printf(m, "eventfd-count: %16llx\n", (unsigned long long)f->u.eventfd.count);
 	seq_printf(m, "eventfd-id: %d\n", f->u.eventfd.id);
 	seq_printf(m, "eventfd-semaphore: %d\n", f->u.eventfd.semaphore ? 1 : 0);
 }
 
-static void ep_show_fdinfo(struct seq_file *m, const struct mach_fd *f)
+static void ep_show_fdinfo(struct seq_file *m, const struct mach_fd_info *f)
 {
 	for (unsigned int i = 0; i < f->nitems && !seq_has_overflowed(m); i++) {
 		const struct mach_epoll_item *e = &f->epoll[i];
@@ -41,7 +41,7 @@ static void show_mark_fhandle(struct seq_file *m, const struct mach_fsnotify_mar
 		seq_put_hex_ll(m, NULL, k->fh[i], 2);
 }
 
-static void inotify_show_fdinfo(struct seq_file *m, const struct mach_fd *f)
+static void inotify_show_fdinfo(struct seq_file *m, const struct mach_fd_info *f)
 {
 	for (unsigned int i = 0; i < f->nitems && !seq_has_overflowed(m); i++) {
 		const struct mach_fsnotify_mark *k = &f->marks[i];
@@ -53,7 +53,7 @@ static void inotify_show_fdinfo(struct seq_file *m, const struct mach_fd *f)
 	}
 }
 
-static void fanotify_show_fdinfo(struct seq_file *m, const struct mach_fd *f)
+static void fanotify_show_fdinfo(struct seq_file *m, const struct mach_fd_info *f)
 {
 	seq_printf(m, "fanotify flags:%x event-flags:%x\n", f->u.fanotify.flags, f->u.fanotify.event_flags);
 	for (unsigned int i = 0; i < f->nitems && !seq_has_overflowed(m); i++) {
@@ -78,7 +78,7 @@ static void fanotify_show_fdinfo(struct seq_file *m, const struct mach_fd *f)
 	}
 }
 
-static void timerfd_show(struct seq_file *m, const struct mach_fd *f)
+static void timerfd_show(struct seq_file *m, const struct mach_fd_info *f)
 {
 	seq_printf(m, "clockid: %d\nticks: %llu\nsettime flags: 0%o\nit_value: (%llu, %llu)\nit_interval: (%llu, %llu)\n",
 		   f->u.timerfd.clockid, (unsigned long long)f->u.timerfd.ticks, f->u.timerfd.settime_flags,
@@ -86,7 +86,7 @@ static void timerfd_show(struct seq_file *m, const struct mach_fd *f)
 		   (unsigned long long)f->u.timerfd.interval_sec, (unsigned long long)f->u.timerfd.interval_nsec);
 }
 
-static void pidfd_show_fdinfo(struct seq_file *m, const struct mach_fd *f)
+static void pidfd_show_fdinfo(struct seq_file *m, const struct mach_fd_info *f)
 {
 	unsigned int levels = f->u.pidfd.levels ? f->u.pidfd.levels : 1;
 	pid_t nr = f->u.pidfd.nspid[0];
@@ -99,7 +99,7 @@ static void pidfd_show_fdinfo(struct seq_file *m, const struct mach_fd *f)
 	seq_putc(m, '\n');
 }
 
-static void userfaultfd_show_fdinfo(struct seq_file *m, const struct mach_fd *f)
+static void userfaultfd_show_fdinfo(struct seq_file *m, const struct mach_fd_info *f)
 {
 	seq_printf(m, "pending:\t%llu\ntotal:\t%llu\nAPI:\t%llx:%x:%llx\n", (unsigned long long)f->u.uffd.pending,
 		   (unsigned long long)f->u.uffd.total, (unsigned long long)f->u.uffd.api, f->u.uffd.features,
@@ -108,43 +108,45 @@ static void userfaultfd_show_fdinfo(struct seq_file *m, const struct mach_fd *f)
 
 void pfs_show_fdinfo_type(struct seq_file *m, const struct mach_fd *f)
 {
+	const struct mach_fd_info *in = mach_fd_info(f);
+
 	switch (f->type) {
 	case MACH_FDT_EVENTFD:
-		eventfd_show_fdinfo(m, f);
+		eventfd_show_fdinfo(m, in);
 		break;
 	case MACH_FDT_EPOLL:
-		ep_show_fdinfo(m, f);
+		ep_show_fdinfo(m, in);
 		break;
 	case MACH_FDT_INOTIFY:
-		inotify_show_fdinfo(m, f);
+		inotify_show_fdinfo(m, in);
 		break;
 	case MACH_FDT_FANOTIFY:
-		fanotify_show_fdinfo(m, f);
+		fanotify_show_fdinfo(m, in);
 		break;
 	case MACH_FDT_SIGNALFD:
 		/* render_sigset_t: 16 hex digits, most significant signal first */
-		seq_put_hex_ll(m, "sigmask:\t", f->u.signalfd.sigmask, 16);
+		seq_put_hex_ll(m, "sigmask:\t", in->u.signalfd.sigmask, 16);
 		seq_putc(m, '\n');
 		break;
 	case MACH_FDT_TIMERFD:
-		timerfd_show(m, f);
+		timerfd_show(m, in);
 		break;
 	case MACH_FDT_PIDFD:
-		pidfd_show_fdinfo(m, f);
+		pidfd_show_fdinfo(m, in);
 		break;
 	case MACH_FDT_UNIX:
-		seq_put_decimal_ull(m, "scm_fds: ", f->u.unix_sock.scm_fds);
+		seq_put_decimal_ull(m, "scm_fds: ", in->u.unix_sock.scm_fds);
 		seq_putc(m, '\n');
 		break;
 	case MACH_FDT_USERFAULTFD:
-		userfaultfd_show_fdinfo(m, f);
+		userfaultfd_show_fdinfo(m, in);
 		break;
 	case MACH_FDT_PTMX:
-		seq_put_decimal_ll(m, "tty-index:\t", f->u.ptmx.index);
+		seq_put_decimal_ll(m, "tty-index:\t", in->u.ptmx.index);
 		seq_putc(m, '\n');
 		break;
 	case MACH_FDT_FUSE:
-		seq_put_decimal_ull(m, "fuse_connection:\t", f->u.fuse.connection);
+		seq_put_decimal_ull(m, "fuse_connection:\t", in->u.fuse.connection);
 		seq_putc(m, '\n');
 		break;
 	default:

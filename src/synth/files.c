@@ -143,28 +143,36 @@ struct mach_fd *fx_pipe(struct fdgen *x, int fd, uint64_t ino, bool write, unsig
 static void anon_state(struct fdgen *x, struct mach_fd *f)
 {
 	struct rng *r = &x->r;
+	struct mach_fd_info *in = NULL;
 
+	if (f->type == MACH_FDT_EVENTFD || f->type == MACH_FDT_SIGNALFD || f->type == MACH_FDT_TIMERFD ||
+	    f->type == MACH_FDT_PIDFD) {
+		if (!(in = mach_fd_info_mut(f))) {
+			x->err = -ENOMEM;
+			return;
+		}
+	}
 	switch (f->type) {
 	case MACH_FDT_EVENTFD:
-		f->u.eventfd.count = rng_chance(r, 0.8) ? 0 : rng_range(r, 1, 8);
-		f->u.eventfd.id = (int)rng_below(r, 4096);
+		in->u.eventfd.count = rng_chance(r, 0.8) ? 0 : rng_range(r, 1, 8);
+		in->u.eventfd.id = (int)rng_below(r, 4096);
 		break;
 	case MACH_FDT_SIGNALFD:
 		/* SIGHUP, SIGINT, SIGTERM, SIGCHLD, SIGUSR1, SIGUSR2 */
-		f->u.signalfd.sigmask = rng_chance(r, 0.5) ? 0x14003ull : 0x16a03ull;
+		in->u.signalfd.sigmask = rng_chance(r, 0.5) ? 0x14003ull : 0x16a03ull;
 		break;
 	case MACH_FDT_TIMERFD:
-		f->u.timerfd.clockid = rng_chance(r, 0.7) ? 1 : 0; /* CLOCK_MONOTONIC, CLOCK_REALTIME */
-		f->u.timerfd.ticks = 0;
-		f->u.timerfd.settime_flags = f->u.timerfd.clockid ? 01 : 03; /* TFD_TIMER_ABSTIME, CANCEL_ON_SET */
+		in->u.timerfd.clockid = rng_chance(r, 0.7) ? 1 : 0; /* CLOCK_MONOTONIC, CLOCK_REALTIME */
+		in->u.timerfd.ticks = 0;
+		in->u.timerfd.settime_flags = in->u.timerfd.clockid ? 01 : 03; /* TFD_TIMER_ABSTIME, CANCEL_ON_SET */
 		if (rng_chance(r, 0.8)) {
-			f->u.timerfd.value_sec = rng_below(r, 60);
-			f->u.timerfd.value_nsec = rng_below(r, 1000000000u);
+			in->u.timerfd.value_sec = rng_below(r, 60);
+			in->u.timerfd.value_nsec = rng_below(r, 1000000000u);
 		}
 		break;
 	case MACH_FDT_PIDFD:
 		/* the caller names the pid; pidfs gives each pid its own inode */
-		f->u.pidfd.levels = 1;
+		in->u.pidfd.levels = 1;
 		break;
 	default:
 		break;
@@ -189,16 +197,17 @@ struct mach_fd *fx_anon(struct fdgen *x, int fd, enum mach_fd_type type, unsigne
 
 void fx_watch(struct fdgen *x, struct mach_fd *f, const char *const *paths, unsigned int n)
 {
+	struct mach_fd_info *in;
+
 	if (!f || x->err)
 		return;
-	f->marks = calloc(n, sizeof(*f->marks));
-	if (!f->marks) {
+	if (!(in = mach_fd_info_mut(f)) || !(in->marks = calloc(n, sizeof(*in->marks)))) {
 		x->err = -ENOMEM;
 		return;
 	}
 	/* the group's marks list is newest first */
 	for (unsigned int i = 0; i < n; i++) {
-		struct mach_fsnotify_mark *k = &f->marks[i];
+		struct mach_fsnotify_mark *k = &in->marks[i];
 		uint64_t ino = sy_path_inode(paths[n - 1 - i]);
 		uint32_t gen = (uint32_t)rng_next(&x->r);
 
@@ -216,7 +225,7 @@ void fx_watch(struct fdgen *x, struct mach_fd *f, const char *const *paths, unsi
 			k->fh[4 + b] = (uint8_t)(gen >> (8 * b));
 		}
 	}
-	f->nitems = n;
+	in->nitems = n;
 }
 
 /* /dev/pts/N (devpts numbers its inodes N + 3) or /dev/ttyN for a terminal's device number. */
@@ -267,13 +276,26 @@ void fx_stdio(struct fdgen *x)
 	}
 }
 
+void fx_ptmx(struct fdgen *x, struct mach_fd *f, int index)
+{
+	struct mach_fd_info *in = f ? mach_fd_info_mut(f) : NULL;
+
+	if (!in) {
+		if (f)
+			x->err = -ENOMEM;
+		return;
+	}
+	f->type = MACH_FDT_PTMX;
+	in->u.ptmx.index = index;
+}
+
 void fx_pidfd(struct fdgen *x, int fd, pid_t pid)
 {
 	struct mach_fd *f = fx_anon(x, fd, MACH_FDT_PIDFD, 0, true);
 
-	if (f) {
+	if (f && f->info) {
 		/* pidfs numbers a pid's inode as pids are made: a little above the pid for an unwrapped counter */
-		f->u.pidfd.nspid[0] = pid;
+		f->info->u.pidfd.nspid[0] = pid;
 		f->ino = 2 + (uint64_t)(uint32_t)pid;
 	}
 }
@@ -287,6 +309,7 @@ static bool pollable(const struct mach_fd *t)
 void fx_epoll_all(struct fdgen *x, int epfd, int from)
 {
 	struct mach_fd *ep = NULL;
+	struct mach_fd_info *in;
 	unsigned int n = 0;
 
 	if (x->err)
@@ -298,8 +321,7 @@ void fx_epoll_all(struct fdgen *x, int epfd, int from)
 	}
 	if (!ep || ep->type != MACH_FDT_EPOLL)
 		return;
-	ep->epoll = calloc(n ? n : 1, sizeof(*ep->epoll));
-	if (!ep->epoll) {
+	if (!(in = mach_fd_info_mut(ep)) || !(in->epoll = calloc(n ? n : 1, sizeof(*in->epoll)))) {
 		x->err = -ENOMEM;
 		return;
 	}
@@ -309,7 +331,7 @@ void fx_epoll_all(struct fdgen *x, int epfd, int from)
 
 		if (t->fd < from || t->fd == epfd || !pollable(t))
 			continue;
-		e = &ep->epoll[ep->nitems++];
+		e = &in->epoll[in->nitems++];
 		e->tfd = t->fd;
 		/* EPOLLIN, edge-triggered for sockets of event loops */
 		e->events = t->kind == MACH_FD_SOCKET ? 0x80000019u : 0x19u;

@@ -94,6 +94,8 @@ struct mach_fd *fx_anon(struct fdgen *x, int fd, enum mach_fd_type type, unsigne
 void fx_watch(struct fdgen *x, struct mach_fd *f, const char *const *paths, unsigned int n);
 /** 0, 1, 2: the terminal, or /dev/null; a service's stdout and stderr go to journald's socket. */
 void fx_stdio(struct fdgen *x);
+/** Make @f (of /dev/ptmx; NULL: nothing) the master side of pty @index, as its fdinfo shows. */
+void fx_ptmx(struct fdgen *x, struct mach_fd *f, int index);
 /** A pidfd of process @pid. */
 void fx_pidfd(struct fdgen *x, int fd, pid_t pid);
 /** Place the sockets the network gives this process, and those it inherited (files_socks.c). */

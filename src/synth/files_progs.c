@@ -200,10 +200,8 @@ static void prog_ssh(struct fdgen *x)
 		break;
 	case P_SSHD_USER:
 		fx_pipe(x, -1, shared(x->p->ppid, 1), true, 0, CX);
-		if ((f = fx_path(x, -1, "/dev/ptmx", FL_RDWR | FL_NB, CX, MNT_DEV, 86))) {
-			f->type = MACH_FDT_PTMX;
-			f->u.ptmx.index = (int)pts;
-		}
+		f = fx_path(x, -1, "/dev/ptmx", FL_RDWR | FL_NB, CX, MNT_DEV, 86);
+		fx_ptmx(x, f, (int)pts);
 		break;
 	default:
 		break;
@@ -357,14 +355,8 @@ static void prog_tmux(struct fdgen *x)
 	unsigned int panes = (unsigned int)rng_range(&x->r, 1, 4);
 
 	prog_server(x);
-	for (unsigned int i = 0; i < panes; i++) {
-		struct mach_fd *f = fx_path(x, -1, "/dev/ptmx", FL_RDWR | FL_NB, CX, MNT_DEV, 86);
-
-		if (f) {
-			f->type = MACH_FDT_PTMX;
-			f->u.ptmx.index = (int)(x->g->inst + 1 + i);
-		}
-	}
+	for (unsigned int i = 0; i < panes; i++)
+		fx_ptmx(x, fx_path(x, -1, "/dev/ptmx", FL_RDWR | FL_NB, CX, MNT_DEV, 86), (int)(x->g->inst + 1 + i));
 }
 
 /* 0, 1, 2 of a container's process: /dev/null in, the shim's pipes out. */
