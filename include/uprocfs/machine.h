@@ -56,6 +56,12 @@ extern "C" {
 struct mach_bitmap {
 	uint64_t *words;     /* (nbits + 63) / 64 words */
 	unsigned int nbits;
+	/*
+	 * The words are the machine's (mach_machine.shared_masks), which many
+	 * threads' masks point at: "every CPU", "every node".  Read them; to
+	 * write, mach_bitmap_own first.  mach_bitmap_free leaves them be.
+	 */
+	bool borrowed;
 };
 
 /* ------------------------------------------------------------------ */
@@ -872,6 +878,8 @@ struct mach_machine {
 	struct mach_process *procs;
 	/* makes the VMAs of the mms that do not store them (NULL: all do); freed with the machine */
 	struct mach_vma_maker *vma_maker;
+	/* the words of masks threads borrow (struct mach_bitmap's borrowed); freed with the machine */
+	uint64_t *shared_masks;
 
 	/* namespaces, control groups and mount tables the threads index (mach_ns.h) */
 	size_t nnssets;
@@ -967,6 +975,8 @@ void mach_profile_default(struct mach_profile *profile);
 int mach_bitmap_alloc(struct mach_bitmap *b, unsigned int nbits);
 /** Release a bitmap's words. */
 void mach_bitmap_free(struct mach_bitmap *b);
+/** Give @b words of its own to write, a copy of the borrowed ones: 0 or -ENOMEM. */
+int mach_bitmap_own(struct mach_bitmap *b);
 /** Set bit @bit (ignored past nbits). */
 void mach_bitmap_set(struct mach_bitmap *b, unsigned int bit);
 /** Test bit @bit. */

@@ -486,6 +486,8 @@ int mach_ctl_setaffinity(struct mach_ctl *x, const struct mach_caller *who, pid_
 	}
 	if (!any)
 		return -EINVAL;
+	if (mach_bitmap_own(&t->cpus_allowed))
+		return -ENOMEM;
 	memset(t->cpus_allowed.words, 0, (t->cpus_allowed.nbits + 63) / 64 * 8);
 	for (unsigned int id = 0; id < t->cpus_allowed.nbits && id / 8 < size; id++)
 		if (mask[id / 8] >> (id % 8) & 1)

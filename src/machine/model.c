@@ -239,14 +239,33 @@ int mach_bitmap_alloc(struct mach_bitmap *b, unsigned int nbits)
 
 	b->words = calloc(words ? words : 1, sizeof(uint64_t));
 	b->nbits = b->words ? nbits : 0;
+	b->borrowed = false;
 	return b->words ? 0 : -ENOMEM;
 }
 
 void mach_bitmap_free(struct mach_bitmap *b)
 {
-	free(b->words);
+	if (!b->borrowed)
+		free(b->words);
 	b->words = NULL;
 	b->nbits = 0;
+	b->borrowed = false;
+}
+
+int mach_bitmap_own(struct mach_bitmap *b)
+{
+	size_t words = (b->nbits + 63) / 64;
+	uint64_t *own;
+
+	if (!b->borrowed)
+		return 0;
+	own = malloc((words ? words : 1) * sizeof(*own));
+	if (!own)
+		return -ENOMEM;
+	memcpy(own, b->words, words * sizeof(*own));
+	b->words = own;
+	b->borrowed = false;
+	return 0;
 }
 
 void mach_bitmap_set(struct mach_bitmap *b, unsigned int bit)
@@ -410,6 +429,7 @@ void mach_free(struct mach_machine *m)
 	for (size_t i = 0; m->procs && i < m->nprocs; i++)
 		mach_process_clear(&m->procs[i]);
 	free(m->procs);
+	free(m->shared_masks);
 	if (m->vma_maker && mach_vma_maker_ops(m->vma_maker))
 		mach_vma_maker_ops(m->vma_maker)->release(m->vma_maker);
 	mach_sysctl_free(m->sysctl);

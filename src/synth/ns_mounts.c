@@ -222,6 +222,7 @@ static char *expand(struct fill *f, const char *tpl, bool *fail)
 static int finish_strings(struct fill *f, struct mach_mnt_table *t, bool fail)
 {
 	char *block = f->strings;
+	size_t used = f->slen, cap = f->scap;
 
 	f->strings = NULL;
 	f->slen = f->scap = 0;
@@ -231,6 +232,13 @@ static int finish_strings(struct fill *f, struct mach_mnt_table *t, bool fail)
 		t->mounts = NULL;
 		t->n = 0;
 		return -ENOMEM;
+	}
+	/* the block grew by doubling from 4 KiB: a namespace's table keeps what it holds */
+	if (used && used < cap) {
+		char *fit = realloc(block, used);
+
+		if (fit)
+			block = fit;
 	}
 	for (size_t i = 0; i < t->n; i++) {
 		char **fields[] = { &t->mounts[i].root, &t->mounts[i].point, &t->mounts[i].fstype,

@@ -187,6 +187,8 @@ struct synth {
 	size_t vn, vcap;
 	size_t vcap_lent;             /* vb's capacity while the mm being built holds it (vmas_made.c) */
 	bool replay;                  /* making one mm's VMAs again: nothing else of the mm is made */
+	/* the machine's shared masks (sy_share_masks): every CPU, every online node */
+	uint64_t *all_cpus, *all_nodes;
 	/* makes the VMAs from the seed when a reader asks (vmas_made.c); NULL: mms store them */
 	struct sy_vma_maker *vmaker;
 	bool mlock_all;               /* the program mlockall()ed: its mappings are locked and resident */
@@ -268,6 +270,14 @@ void sy_vb_drop(struct synth *s);
 void sy_deny_write_vmas(struct mach_vma *v, size_t n, const char *exe);
 
 /* tasks.c */
+
+/**
+ * The masks most threads have, "every CPU" and "every online node", made
+ * once for the machine (m->shared_masks) for threads to borrow: 0 or
+ * -ENOMEM.  A thread's mems_allowed alone is 128 bytes (MAX_NUMNODES bits),
+ * its cpus_allowed 512 at 4096 CPUs.  Call after the topology.
+ */
+int sy_share_masks(struct synth *s);
 
 /**
  * Make again the VMAs of the user process of plan index @idx, whose pid

@@ -24,17 +24,34 @@
 #define SIGCHLD_NR 17
 #define SIGSTOP_NR 19
 
-/* Allowed CPUs (one, or all) and memory nodes (all online nodes). */
+int sy_share_masks(struct synth *s)
+{
+	struct mach_machine *m = s->m;
+	size_t cw = (m->nr_cpu_ids + 63) / 64, nw = (m->max_numnodes + 63) / 64;
+	struct mach_bitmap cpus, nodes;
+
+	if (!(m->shared_masks = calloc(cw + nw ? cw + nw : 1, sizeof(uint64_t))))
+		return -ENOMEM;
+	s->all_cpus = m->shared_masks;
+	s->all_nodes = m->shared_masks + cw;
+	cpus = (struct mach_bitmap){ .words = s->all_cpus, .nbits = m->nr_cpu_ids };
+	nodes = (struct mach_bitmap){ .words = s->all_nodes, .nbits = m->max_numnodes };
+	sy_bitmap_set_range(&cpus, 0, s->o->cpus);
+	sy_bitmap_set_range(&nodes, 0, s->nnodes);
+	return 0;
+}
+
+/* Allowed CPUs (one, or all: the machine's shared mask) and memory nodes (all online nodes: shared). */
 static int thread_masks(struct synth *s, struct mach_thread *t, int pinned)
 {
-	if (mach_bitmap_alloc(&t->cpus_allowed, s->m->nr_cpu_ids) ||
-	    mach_bitmap_alloc(&t->mems_allowed, s->m->max_numnodes))
+	t->mems_allowed = (struct mach_bitmap){ .words = s->all_nodes, .nbits = s->m->max_numnodes, .borrowed = true };
+	if (pinned < 0) {
+		t->cpus_allowed = (struct mach_bitmap){ .words = s->all_cpus, .nbits = s->m->nr_cpu_ids, .borrowed = true };
+		return 0;
+	}
+	if (mach_bitmap_alloc(&t->cpus_allowed, s->m->nr_cpu_ids))
 		return -ENOMEM;
-	if (pinned >= 0)
-		mach_bitmap_set(&t->cpus_allowed, (unsigned int)pinned);
-	else
-		sy_bitmap_set_range(&t->cpus_allowed, 0, s->o->cpus);
-	sy_bitmap_set_range(&t->mems_allowed, 0, s->nnodes);
+	mach_bitmap_set(&t->cpus_allowed, (unsigned int)pinned);
 	return 0;
 }
 
@@ -395,6 +412,8 @@ static int kthread_cpus(struct synth *s, struct mach_thread *t, const struct gen
 	if ((rc = thread_masks(s, t, k->percpu ? (int)(g->inst & 0xffff) : -1)))
 		return rc;
 	if (pernode) {
+		if (mach_bitmap_own(&t->cpus_allowed))
+			return -ENOMEM;
 		memset(t->cpus_allowed.words, 0, (t->cpus_allowed.nbits + 63) / 64 * 8);
 		sy_bitmap_set_node_cpus(s, &t->cpus_allowed, g->inst);
 	}
