@@ -91,12 +91,14 @@ grep -q 'Operation not permitted' "$tmp/nobody"; ok $? "as nobody, kill of a roo
 
 # --- nice, affinity, io priority ---------------------------------------------------
 run sh -c "renice +5 -p $cron > /dev/null; ps -o ni= -p $cron; taskset -p $cron; taskset -p 0x2 $cron > /dev/null;
-	taskset -p $cron; grep Cpus_allowed_list /proc/$cron/status; ionice -c2 -n6 -p $cron; ionice -p $cron" \
-	> "$tmp/nice" 2>&1
+	taskset -p $cron; grep Cpus_allowed_list /proc/$cron/status; ionice -c2 -n6 -p $cron; ionice -p $cron;
+	taskset -p 1" > "$tmp/nice" 2>&1
 [ "$(sed -n 1p "$tmp/nice" | tr -d ' ')" = 5 ]; ok $? "renice +5: ps shows nice 5"
 sed -n 2p "$tmp/nice" | grep -q 'affinity mask: ffff$'; ok $? "taskset -p prints the model's mask"
 sed -n 3p "$tmp/nice" | grep -q 'affinity mask: 2$'; ok $? "taskset -p 0x2 changes it"
 grep -q 'Cpus_allowed_list:	1$' "$tmp/nice"; ok $? "status shows the new affinity"
+# most threads share one "every CPU" mask: the change is cron's own
+grep -q "pid 1's current affinity mask: ffff$" "$tmp/nice"; ok $? "pid 1 keeps every CPU"
 grep -q 'best-effort: prio 6' "$tmp/nice"; ok $? "ionice sets and reads the I/O priority"
 
 # --- limits (prlimit64) ---------------------------------------------------------------
