@@ -317,8 +317,8 @@ struct mach_vma_maker {
 
 struct mach_vma_maker_ops {
 	/**
-	 * Make @mm's mm->nvmas VMAs into *@out: a malloc'd array whose
-	 * names are malloc'd one by one (mach_vmas_free).  0 or -errno.
+	 * Make @mm's mm->nvmas VMAs into *@out: one malloc'd block holding
+	 * them and their names, which one free() frees.  0 or -errno.
 	 */
 	int (*make)(const struct mach_vma_maker *mk, const struct mach_mm *mm, struct mach_vma **out);
 	/** Free the maker itself (mach_free calls it). */
@@ -1099,7 +1099,7 @@ static inline uint64_t mach_vma_pss_locked(const struct mach_vma *vma)
  */
 int mach_mm_vmas(const struct mach_mm *mm, const struct mach_vma **out);
 
-/** Free @n VMAs made by a maker, and their names. */
+/** Free @n stored VMAs (a malloc'd array, each name malloc'd), and their names. */
 void mach_vmas_free(struct mach_vma *v, size_t n);
 
 /** The @n VMAs at @v but the gate VMA ([vsyscall], last when there), which no mm holds. */

@@ -20,8 +20,7 @@
 
 struct vma_cache {
 	uint64_t serial;           /* whose VMAs these are (0: none) */
-	struct mach_vma *vmas;
-	size_t n;
+	struct mach_vma *vmas;     /* one block (struct mach_vma_maker_ops.make) */
 };
 
 static const struct mach_vma_maker_ops *maker_ops[MACH_NR_VMA_MAKERS];
@@ -52,7 +51,7 @@ static void cache_free(void *p)
 {
 	struct vma_cache *c = p;
 
-	mach_vmas_free(c->vmas, c->n);
+	free(c->vmas); /* made VMAs are one block, names and all */
 	free(c);
 }
 
@@ -96,9 +95,8 @@ int mach_mm_vmas(const struct mach_mm *mm, const struct mach_vma **out)
 			return -ENOSYS;
 		if ((rc = ops->make(mm->maker, mm, &made)))
 			return rc;
-		mach_vmas_free(c->vmas, c->n);
+		free(c->vmas);
 		c->vmas = made;
-		c->n = mm->nvmas;
 		c->serial = mm->serial;
 	}
 	*out = c->vmas;

@@ -187,6 +187,9 @@ struct synth {
 	size_t vn, vcap;
 	size_t vcap_lent;             /* vb's capacity while the mm being built holds it (vmas_made.c) */
 	bool replay;                  /* making one mm's VMAs again: nothing else of the mm is made */
+	/* a replay's VMA names, back to back; each VMA's name is its offset + 1 until the end */
+	char *names;
+	size_t names_len, names_cap;
 	/* the machine's shared masks (sy_share_masks): every CPU, every online node */
 	uint64_t *all_cpus, *all_nodes;
 	/* makes the VMAs from the seed when a reader asks (vmas_made.c); NULL: mms store them */

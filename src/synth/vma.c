@@ -79,7 +79,23 @@ static int vma_add_len(struct synth *s, uint64_t start, uint64_t end, uint64_t p
 		v->dev_minor = s->root_minor;
 	} else if (dev == DEV_SHM)
 		v->dev_minor = 1;
-	if (name) {
+	if (name && s->replay) {
+		/* one block for the lot (vmas_made.c): offsets now, pointers at the end */
+		if (s->names_len + nlen + 1 > s->names_cap) {
+			size_t cap = s->names_cap ? s->names_cap * 2 : 2048;
+			char *n;
+
+			while (cap < s->names_len + nlen + 1)
+				cap *= 2;
+			if (!(n = realloc(s->names, cap)))
+				return -ENOMEM;
+			s->names = n;
+			s->names_cap = cap;
+		}
+		memcpy(s->names + s->names_len, name, nlen + 1);
+		v->name = (char *)(uintptr_t)(s->names_len + 1);
+		s->names_len += nlen + 1;
+	} else if (name) {
 		v->name = malloc(nlen + 1);
 		if (!v->name)
 			return -ENOMEM;
@@ -231,7 +247,8 @@ int sy_map_elf(struct synth *s, struct rng *r, uint64_t base, const char *path, 
 /* Until the list is handed to an mm, the names belong to it; a failure frees them here. */
 void sy_vb_drop(struct synth *s)
 {
-	for (size_t i = 0; i < s->vn; i++)
+	for (size_t i = 0; i < s->vn && !s->replay; i++)
 		free(s->vb[i].name);
 	s->vn = 0;
+	s->names_len = 0;
 }

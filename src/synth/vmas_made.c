@@ -46,6 +46,29 @@ struct sy_vma_maker {
 	bool deny_write;              /* the kernel marks executables' mappings VM_DENYWRITE */
 };
 
+/*
+ * @mm's VMAs and the @len bytes of names at @names (each VMA's name its
+ * offset + 1) into one new block at *@out, names after the VMAs: a reader
+ * frees all of it with one free().  0 or -ENOMEM.
+ */
+static int one_block(const struct mach_mm *mm, const char *names, size_t len, struct mach_vma **out)
+{
+	size_t bytes = mm->nvmas * sizeof(**out);
+	struct mach_vma *v = malloc(bytes + len + 1);
+	char *at = (char *)v + bytes;
+
+	if (!v)
+		return -ENOMEM;
+	memcpy(v, mm->vmas, bytes);
+	if (len)
+		memcpy(at, names, len);
+	for (size_t i = 0; i < mm->nvmas; i++)
+		if (v[i].name)
+			v[i].name = at + ((uintptr_t)v[i].name - 1);
+	*out = v;
+	return 0;
+}
+
 static int make_vmas(const struct mach_vma_maker *base, const struct mach_mm *mm, struct mach_vma **out)
 {
 	const struct sy_vma_maker *mk = (const struct sy_vma_maker *)base;
@@ -62,20 +85,21 @@ static int make_vmas(const struct mach_vma_maker *base, const struct mach_mm *mm
 	s->replay = true;
 	s->root_major = in->root_major;
 	s->root_minor = in->root_minor;
+	/* the list's size is known: no growing it */
+	s->vb = malloc(mm->nvmas * sizeof(*s->vb));
+	s->vcap = s->vb ? mm->nvmas : 0;
 	rc = sy_replay_mm(s, mm->maker_key, in->tgid, in->nthreads, &scratch);
-	free(s->vb); /* only a failure leaves a list behind; its names are freed already */
+	if (!rc && scratch.nvmas != mm->nvmas)
+		rc = -EIO; /* the replay drew differently from the build: a generator bug, never half a file */
+	if (!rc)
+		rc = one_block(&scratch, s->names, s->names_len, out);
+	if (!rc && mk->deny_write)
+		sy_deny_write_vmas(*out, mm->nvmas, mm->exe);
+	free(s->vb); /* a failure's list; a replay's lent one is scratch.vmas */
+	free(scratch.vmas);
+	free(s->names);
 	free(s);
-	if (rc)
-		return rc;
-	if (scratch.nvmas != mm->nvmas) {
-		/* the replay drew differently from the build: a generator bug, never half a file */
-		mach_vmas_free(scratch.vmas, scratch.nvmas);
-		return -EIO;
-	}
-	if (mk->deny_write)
-		sy_deny_write_vmas(scratch.vmas, scratch.nvmas, mm->exe);
-	*out = scratch.vmas;
-	return 0;
+	return rc;
 }
 
 static void release(struct mach_vma_maker *base)
