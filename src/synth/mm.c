@@ -270,7 +270,15 @@ int sy_build_mm(struct synth *s, struct layout *L)
 		goto fail;
 	mm->nvmas = s->vn;
 	if (s->replay || s->vmaker) {
-		/* the VMAs live until the process is built (or the replay's reader is done): lend the list */
+		/*
+		 * The VMAs live until the process is built (or the replay's reader
+		 * is done): lend the list.  A build's names point into the names
+		 * block from now on, which stays put until the next mm; a replay
+		 * makes its block of both (vmas_made.c).
+		 */
+		for (size_t i = 0; i < s->vn && !s->replay; i++)
+			if (s->vb[i].name)
+				s->vb[i].name = s->names + ((uintptr_t)s->vb[i].name - 1);
 		mm->vmas = s->vb;
 		s->vcap_lent = s->vcap;
 		s->vb = NULL;

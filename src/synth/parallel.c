@@ -124,6 +124,7 @@ int sy_build_tasks(struct synth *s)
 			rc = b[w].rc;
 		sy_vb_drop(&b[w].s);
 		free(b[w].s.vb);
+		free(b[w].s.names);
 		merge_sums(&s->sum, &b[w].s.sum);
 	}
 	free(b);

@@ -372,7 +372,7 @@ static int build_user(struct synth *s, size_t idx)
 {
 	struct user_task u = { .s = s, .idx = idx, .p = &s->m->procs[idx], .g = &s->gen[idx], .pinned = -1 };
 	struct layout L;
-	int rc;
+	int rc = 0;
 
 	user_begin(s, &u, &L);
 	u.p->threads = calloc(u.p->nthreads, sizeof(*u.p->threads));
@@ -381,7 +381,7 @@ static int build_user(struct synth *s, size_t idx)
 	user_process(&u);
 	sy_root_dev(s, idx, &s->root_major, &s->root_minor);
 	if (!u.zombie && (rc = user_mm(s, &u, &L)))
-		return rc;
+		goto out;
 	u.nnames = u.pg->tnames ? sy_count_fields(u.pg->tnames, '|') : 1;
 	/* how busy this process is, as a share of its lifetime */
 	u.rho = u.pg->cpu * rng_logu(&u.r, 0.25, 4.0);
@@ -389,14 +389,16 @@ static int build_user(struct synth *s, size_t idx)
 		u.rho *= 3;
 	if (u.rho > 0.9)
 		u.rho = 0.9;
-	for (unsigned int j = 0; j < u.p->nthreads; j++)
-		if ((rc = build_user_thread(s, &u, j)))
-			return rc;
-	user_children_times(s, &u);
-	if ((rc = sy_build_files(s, idx)) || (rc = sy_build_proc_misc(s, idx)))
-		return rc;
+	for (unsigned int j = 0; j < u.p->nthreads && !rc; j++)
+		rc = build_user_thread(s, &u, j);
+	if (!rc) {
+		user_children_times(s, &u);
+		rc = sy_build_files(s, idx) ?: sy_build_proc_misc(s, idx);
+	}
+out:
+	/* on every path: the mm's lent VMAs name the generator's block, which the mm must not free */
 	sy_vma_maker_keep(s, idx, u.p);
-	return 0;
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */

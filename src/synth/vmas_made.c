@@ -188,12 +188,11 @@ void sy_vma_maker_keep(struct synth *s, size_t idx, const struct mach_process *p
 {
 	struct mach_mm *mm = p->mm;
 
-	if (!s->vmaker || !mm)
+	if (!s->vmaker || !mm || !mm->vmas)
 		return;
 	s->vmaker->in[idx] = (struct mm_input){ .tgid = p->tgid, .nthreads = p->nthreads,
 						.root_major = s->root_major, .root_minor = s->root_minor };
-	for (size_t i = 0; i < mm->nvmas; i++)
-		free(mm->vmas[i].name);
+	s->names_len = 0; /* the names lay in the generator's block, the next mm's now */
 	if (!s->vb) {
 		s->vb = mm->vmas;
 		s->vcap = s->vcap_lent;
