@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_tools.sh - unmodified ps, top, free, vmstat, uptime, pgrep, htop,
-# findmnt, pwdx, lsof, pidstat and psutil read a synthetic machine through
+# findmnt, pwdx, pmap, lsof, pidstat and psutil read a synthetic machine through
 # `uprocfs run`; the live mirror gives the kernel's bytes; the tree survives
 # 1-byte reads, random offsets, 8 concurrent readers, a task that exits
 # between readdir and open, and an unmount during reads.
@@ -255,6 +255,23 @@ for pid in $pids; do
 	grep -qx "$pid: $want" "$tmp/pwdx" || { diag "pwdx $pid: $(grep "^$pid:" "$tmp/pwdx")"; bad=1; }
 done
 ok $bad "pwdx shows the machine's working directories (a sample of pids)"
+
+# pmap reads maps and smaps: a synthetic process's are made from the seed when read
+mapped=$(for pid in $pids; do [ -s "$tmp/tree/$pid/maps" ] && echo "$pid"; done)
+run sh -c 'for p in '"$(echo $mapped)"'; do echo "pid $p"; pmap -x "$p" | tail -1; done' > "$tmp/pmap" 2>&1
+bad=0
+nmapped=0
+for pid in $mapped; do
+	nmapped=$((nmapped + 1))
+	kb=$(awk '/^Size:/ { s += $2 } END { print s }' "$tmp/tree/$pid/smaps")
+	rss=$(awk '/^Rss:/ { s += $2 } END { print s }' "$tmp/tree/$pid/smaps")
+	got=$(awk -v p="pid $pid" '$0 == p { getline; print $3, $4 }' "$tmp/pmap")
+	if [ "$got" != "$kb $rss" ]; then
+		[ $bad -lt 5 ] && diag "pmap -x $pid: total '$got', the machine's maps and smaps say '$kb $rss'"
+		bad=1
+	fi
+done
+[ "$nmapped" -gt 0 ] && [ $bad = 0 ]; ok $? "pmap -x totals the machine's mappings and their RSS ($nmapped processes)"
 
 big=$(for d in "$tmp"/tree/[0-9]*; do echo "$(ls "$d/fd" 2>/dev/null | wc -l) ${d##*/}"; done | sort -rn | head -1)
 bigpid=${big#* }
