@@ -168,8 +168,8 @@ static struct mach_fs *fs(struct cl *c, const struct mach_fs *s)
 
 /*
  * Copy @d's VMAs (and their names), command line, environment and exe path
- * into @c.  VMAs a maker makes are made now and stored in the copy: a
- * snapshot is read where the maker does not exist.
+ * into @c.  VMAs a maker makes stay made on demand when the copy carries a
+ * maker of its own (c->maker); without one they are made now and stored.
  */
 static void mm_fixed_parts(struct cl *c, struct mach_mm *d)
 {
