@@ -125,6 +125,19 @@ SEQ_INLINE char *seq_dec_u32_lt1e8(char *p, uint32_t n)
  */
 #include <emmintrin.h>
 
+/*
+ * Ten times each 16-bit lane, as one pmullw: gcc otherwise turns a multiply
+ * by the constant 10 into shift, add, shift and two register copies, which
+ * costs the 17-20 digit path more instructions than its multiply port.
+ */
+SEQ_INLINE __m128i seq__times10(__m128i q)
+{
+	__m128i ten = _mm_set1_epi16(10);
+
+	__asm__("" : "+x"(ten));
+	return _mm_mullo_epi16(q, ten);
+}
+
 /* The 8 digits of @n (< 1e8) as 16-bit lanes, most significant first. */
 SEQ_INLINE __m128i seq__digits8_sse2(uint32_t n)
 {
@@ -139,9 +152,8 @@ SEQ_INLINE __m128i seq__digits8_sse2(uint32_t n)
 	x = _mm_unpacklo_epi16(x, x);
 	x = _mm_unpacklo_epi32(x, x);
 	__m128i q = _mm_mulhi_epu16(_mm_mulhi_epu16(x, recip), shift);
-	__m128i q10 = _mm_mullo_epi16(q, _mm_set1_epi16(10));
 
-	return _mm_sub_epi16(q, _mm_slli_epi64(q10, 16));
+	return _mm_sub_epi16(q, seq__times10(_mm_slli_epi64(q, 16)));
 }
 
 /* The digits of each 4-digit lane group of @x (built as in seq__digits8_sse2), as 16-bit lanes. */
@@ -152,9 +164,8 @@ SEQ_INLINE __m128i seq__split4x2_sse2(__m128i x)
 	const __m128i shift = _mm_setr_epi16(1 << 7, 1 << 11, 1 << 11, (short)32768,
 					      1 << 7, 1 << 11, 1 << 11, (short)32768);
 	__m128i q = _mm_mulhi_epu16(_mm_mulhi_epu16(x, recip), shift);
-	__m128i q10 = _mm_mullo_epi16(q, _mm_set1_epi16(10));
 
-	return _mm_sub_epi16(q, _mm_slli_epi64(q10, 16));
+	return _mm_sub_epi16(q, seq__times10(_mm_slli_epi64(q, 16)));
 }
 
 /*
@@ -282,13 +293,13 @@ extern const uint32_t seq_dec_small[1000];
 
 /**
  * seq_dec_u64 for a caller that owns 20 bytes at @p whatever @n's length:
- * bytes after the number may be overwritten.  Three ranges, none with a
- * branch on the length inside it:
+ * bytes after the number may be overwritten.  Three ranges, with one branch
+ * on the length inside them (at 10^19, in the top one):
  *  - below 1000 (most of /proc's numbers): a table word, stored whole;
  *  - below 10^16: all 16 digits made at once in vector lanes and shifted,
  *    as one 128-bit value, right by the leading zeros, then stored whole;
- *  - above: the top 1-4 digits from two pairs, shifted the same way, then
- *    16 digits.
+ *  - above: the top 1-4 digits from the table (from 10^19 up, a '1' and
+ *    three), then 16 digits.
  * A stream of mixed magnitudes then mispredicts at most the two range
  * branches (the old converter branched on each digit count).
  */
@@ -310,10 +321,18 @@ SEQ_INLINE char *seq_dec_u64_spill(char *p, uint64_t n)
 		uint64_t h = n / 100000000u;
 		uint32_t top = (uint32_t)(n / UINT64_C(10000000000000000));
 		uint32_t lo = (uint32_t)(n - h * 100000000u), mid = (uint32_t)(h - (uint64_t)top * 100000000u);
-		uint32_t four = top >= 1000u, w = seq_dec_small[top - 1000u * four], digits = w & 0xffffffu;
-		uint32_t len3 = w >> 24, toplen = four ? 4u : len3;
-		uint32_t d = four ? ('1' | digits << 8) : digits >> (8 * (3 - len3));
+		uint32_t d, toplen;
 
+		/* gcc branches on the top's length whatever the source says, so say it once */
+		if (n >= UINT64_C(10000000000000000000)) {
+			d = '1' | (seq_dec_small[top - 1000u] & 0xffffffu) << 8;
+			toplen = 4;
+		} else {
+			uint32_t w = seq_dec_small[top];
+
+			toplen = w >> 24;
+			d = (w & 0xffffffu) >> (8 * (3 - toplen));
+		}
 		memcpy(p, &d, 4);
 		return seq_dec_fixed16(p + toplen, mid, lo);
 	}
