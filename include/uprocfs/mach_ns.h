@@ -164,12 +164,22 @@ struct mach_mount {
 	char *fs_opts;            /* the filesystem's options, comma-separated, no leading comma; NULL: none */
 };
 
+struct mach_maker;
+
 /** A mount namespace as its tasks see it from their root. */
 struct mach_mnt_table {
 	uint32_t ns_ino;          /* the namespace's nsfs inode; 0: not known */
+	uint32_t maker_key;       /* which table @maker makes (the generator's table index) */
 	size_t n;
-	struct mach_mount *mounts; /* in the namespace's order: creation order */
+	/*
+	 * In the namespace's order (creation order); NULL when @maker makes
+	 * them on demand: read them with mach_mnt_table_mounts(), never
+	 * through this field.
+	 */
+	struct mach_mount *mounts;
 	char *strings;            /* NULL: each mount owns its strings; else all of them lie in this block */
+	const struct mach_maker *maker; /* NULL: @mounts holds them */
+	uint64_t serial;          /* what this thread's made mounts are kept by (mach_new_serial); 0 when stored */
 };
 
 #ifdef __cplusplus

@@ -294,49 +294,59 @@ struct mach_vma {
 struct mach_mm;
 
 /*
- * Makes an mm's VMAs when the model does not store them.  A synthetic
- * machine's run to some 40 per process with their smaps counters, most of
- * its bytes; they are a pure function of the machine's seed and the
- * process's plan, so the generator keeps what replays them (a few bytes
- * per process) and makes them when a reader asks (mach_mm_vmas).
+ * Makes what the model does not store: an mm's VMAs, a mount namespace's
+ * table.  A synthetic machine's VMAs run to some 40 per process with their
+ * smaps counters, most of its bytes, and a container's mount table to
+ * some 3 KB; both are a pure function of the machine's seed and the
+ * generator's plan, so the generator keeps what replays them (a few bytes
+ * per process or table) and makes them when a reader asks (mach_mm_vmas,
+ * mach_mnt_table_mounts).
  *
- * A maker is plain data with a kind; what makes VMAs of that kind is found
- * in the calling process (mach_vma_maker_register), never through a
+ * A maker is plain data with a kind; what makes things of that kind is
+ * found in the calling process (mach_maker_register), never through a
  * pointer in the maker.  So a maker copied into a snapshot, which another
  * program maps (the preload transport), works there too: the programs that
  * link the generator register its kind.
  */
-enum mach_vma_maker_kind {
-	MACH_VMA_MAKER_SYNTH = 1,  /* src/synth/vmas_made.c */
-	MACH_NR_VMA_MAKERS
+enum mach_maker_kind {
+	MACH_MAKER_SYNTH = 1,  /* src/synth/maker.c */
+	MACH_NR_MAKERS
 };
 
-struct mach_vma_maker {
-	enum mach_vma_maker_kind kind;
+struct mach_maker {
+	enum mach_maker_kind kind;
 };
 
-struct mach_vma_maker_ops {
+struct mach_mnt_table;
+struct mach_mount;
+
+struct mach_maker_ops {
 	/**
 	 * Make @mm's mm->nvmas VMAs into *@out: one malloc'd block holding
 	 * them and their names, which one free() frees.  0 or -errno.
 	 */
-	int (*make)(const struct mach_vma_maker *mk, const struct mach_mm *mm, struct mach_vma **out);
+	int (*make)(const struct mach_maker *mk, const struct mach_mm *mm, struct mach_vma **out);
+	/**
+	 * Make @t's t->n mounts into *@out: one malloc'd block holding them
+	 * and their strings, which one free() frees.  0 or -errno.
+	 */
+	int (*make_mounts)(const struct mach_maker *mk, const struct mach_mnt_table *t, struct mach_mount **out);
 	/** Free the maker itself (mach_free calls it). */
-	void (*release)(struct mach_vma_maker *mk);
+	void (*release)(struct mach_maker *mk);
 	/**
 	 * A copy of @mk, all of it in memory from @take (@size bytes, 16-aligned,
 	 * NULL when there is none), which owns it: never released.  NULL when
 	 * @take ran out.
 	 */
-	struct mach_vma_maker *(*copy)(const struct mach_vma_maker *mk, void *(*take)(void *ctx, size_t size),
-				       void *ctx);
+	struct mach_maker *(*copy)(const struct mach_maker *mk, void *(*take)(void *ctx, size_t size),
+				   void *ctx);
 };
 
-/** What makes VMAs of @kind in this process (a producer registers itself once, at load). */
-void mach_vma_maker_register(enum mach_vma_maker_kind kind, const struct mach_vma_maker_ops *ops);
+/** What makes VMAs and mount tables of @kind in this process (a producer registers itself once, at load). */
+void mach_maker_register(enum mach_maker_kind kind, const struct mach_maker_ops *ops);
 
 /** The operations of @mk's kind in this process, or NULL when no producer here registered it. */
-const struct mach_vma_maker_ops *mach_vma_maker_ops(const struct mach_vma_maker *mk);
+const struct mach_maker_ops *mach_maker_ops(const struct mach_maker *mk);
 
 /** What the mm of a process holds (shared by its threads). */
 struct mach_mm {
@@ -367,7 +377,7 @@ struct mach_mm {
 	 * read them with mach_mm_vmas(), never through this field.
 	 */
 	struct mach_vma *vmas;
-	const struct mach_vma_maker *maker; /* NULL: @vmas holds them */
+	const struct mach_maker *maker; /* NULL: @vmas holds them */
 	uint32_t maker_key;       /* which process's the maker replays (the generator's plan index) */
 	char *cmdline;            /* raw bytes, NULs included */
 	size_t cmdline_len;
@@ -876,8 +886,8 @@ struct mach_machine {
 
 	size_t nprocs;            /* ascending by tgid */
 	struct mach_process *procs;
-	/* makes the VMAs of the mms that do not store them (NULL: all do); freed with the machine */
-	struct mach_vma_maker *vma_maker;
+	/* makes the VMAs and mount tables the model does not store (NULL: it stores all); freed with the machine */
+	struct mach_maker *maker;
 	/* the words of masks threads borrow (struct mach_bitmap's borrowed); freed with the machine */
 	uint64_t *shared_masks;
 
@@ -1099,6 +1109,16 @@ static inline uint64_t mach_vma_pss_locked(const struct mach_vma *vma)
  */
 int mach_mm_vmas(const struct mach_mm *mm, const struct mach_vma **out);
 
+/**
+ * @t's t->n mounts into *@out: the stored array, or (t->maker) the ones
+ * made for this thread, kept until the thread asks for another table's or
+ * ends, as mach_mm_vmas keeps VMAs.  0, or -errno when making them failed.
+ */
+int mach_mnt_table_mounts(const struct mach_mnt_table *t, const struct mach_mount **out);
+
+/** A number no other mm or mount table of any machine in this process has had: what made ones are kept by. */
+uint64_t mach_new_serial(void);
+
 /** Free @n stored VMAs (a malloc'd array, each name malloc'd), and their names. */
 void mach_vmas_free(struct mach_vma *v, size_t n);
 
@@ -1148,6 +1168,11 @@ struct mach_synth_opts {
 	 * make them from the seed when a reader asks (vmas=made, the default).
 	 */
 	bool store_vmas;
+	/*
+	 * Keep containers' and pods' mount tables in the model
+	 * (synth:mounts=stored) rather than make them when read (mounts=made).
+	 */
+	bool store_mounts;
 };
 
 /** The kernels `synth:kernel=` accepts (major * 100 + minor, oldest first); *@n set. */

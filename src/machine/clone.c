@@ -22,7 +22,7 @@ struct cl {
 	char *at, *end;
 	bool full;
 	struct mach_clone_shared *shared; /* where the mms' fixed parts go, or NULL */
-	const struct mach_vma_maker *maker; /* the copy's maker: its mms' VMAs are made, not copied */
+	const struct mach_maker *maker; /* the copy's maker: its mms' VMAs are made, not copied */
 };
 
 /*
@@ -381,8 +381,20 @@ static void ns_tables(struct cl *c, struct mach_machine *d)
 	d->mnt_tables = DUP(c, d->mnt_tables, d->nmnt_tables);
 	for (size_t i = 0; d->mnt_tables && i < d->nmnt_tables; i++) {
 		struct mach_mnt_table *t = &d->mnt_tables[i];
+		const struct mach_mount *mounts;
 
-		t->mounts = DUP(c, t->mounts, t->n);
+		/* made tables stay made when the copy has a maker; else made now and stored */
+		if (t->maker && c->maker) {
+			t->maker = c->maker;
+			continue;
+		}
+		if (mach_mnt_table_mounts(t, &mounts)) {
+			c->full = true;
+			mounts = NULL;
+		}
+		t->mounts = dup_arr(c, mounts, t->n, sizeof(*mounts));
+		t->maker = NULL;
+		t->serial = 0;
 		t->strings = NULL; /* each mount's strings are its own in the copy */
 		for (size_t k = 0; t->mounts && k < t->n; k++) {
 			struct mach_mount *mt = &t->mounts[k];
@@ -507,16 +519,16 @@ struct mach_machine *mach_clone_into_sharing(struct ua_arena *a, const struct ma
 
 	if (!d)
 		return NULL;
-	d->vma_maker = NULL;
-	if (m->vma_maker && mach_vma_maker_ops(m->vma_maker)) {
+	d->maker = NULL;
+	if (m->maker && mach_maker_ops(m->maker)) {
 		/* a few bytes a process: the copy's mms make their VMAs as the original's do */
-		d->vma_maker = mach_vma_maker_ops(m->vma_maker)->copy(m->vma_maker, take_cb, &c);
-		if (!d->vma_maker)
+		d->maker = mach_maker_ops(m->maker)->copy(m->maker, take_cb, &c);
+		if (!d->maker)
 			return NULL;
 	}
-	c.maker = d->vma_maker;
+	c.maker = d->maker;
 	if (shared)
-		shared->c.maker = d->vma_maker; /* the mms it meets first get this clone's */
+		shared->c.maker = d->maker; /* the mms it meets first get this clone's */
 	cpus(&c, d);
 	d->sysctl = d->sysctl ? sysctl(&c, d->sysctl) : NULL;
 	d->procs = DUP(&c, d->procs, d->nprocs);

@@ -279,8 +279,8 @@ bool mach_bitmap_test(const struct mach_bitmap *b, unsigned int bit)
 	return bit < b->nbits && (b->words[bit / 64] >> (bit % 64)) & 1;
 }
 
-/* Serials of mms and fd tables: one counter, so no two of either kind share one. */
-static uint64_t new_serial(void)
+/* Serials of mms, fd tables and made mount tables: one counter, so no two of any kind share one. */
+uint64_t mach_new_serial(void)
 {
 	static uint64_t last_serial;
 
@@ -292,7 +292,7 @@ struct mach_mm *mach_mm_new(void)
 	struct mach_mm *mm = calloc(1, sizeof(*mm));
 
 	if (mm)
-		mm->serial = new_serial();
+		mm->serial = mach_new_serial();
 	return mm;
 }
 
@@ -301,7 +301,7 @@ struct mach_files *mach_files_new(void)
 	struct mach_files *f = calloc(1, sizeof(*f));
 
 	if (f)
-		f->serial = new_serial();
+		f->serial = mach_new_serial();
 	return f;
 }
 
@@ -430,8 +430,8 @@ void mach_free(struct mach_machine *m)
 		mach_process_clear(&m->procs[i]);
 	free(m->procs);
 	free(m->shared_masks);
-	if (m->vma_maker && mach_vma_maker_ops(m->vma_maker))
-		mach_vma_maker_ops(m->vma_maker)->release(m->vma_maker);
+	if (m->maker && mach_maker_ops(m->maker))
+		mach_maker_ops(m->maker)->release(m->maker);
 	mach_sysctl_free(m->sysctl);
 	free_ns_tables(m);
 	mach_sys_clear(&m->sys);

@@ -33,10 +33,15 @@ static const struct mach_mnt_table *mounts_table(struct seq_file *m)
 static void *mounts_start(struct seq_file *m, loff_t *pos)
 {
 	const struct mach_mnt_table *t = mounts_table(m);
+	const struct mach_mount *mounts;
+	int rc;
 
 	if (!t || *pos < 0 || (size_t)*pos >= t->n)
 		return NULL;
-	return &t->mounts[*pos];
+	/* every call asks again: the mounts may be made ones, kept for this thread only */
+	if ((rc = mach_mnt_table_mounts(t, &mounts)))
+		return SEQ_ERR_PTR(rc);
+	return (void *)&mounts[*pos];
 }
 
 static void *mounts_next(struct seq_file *m, void *v, loff_t *pos)

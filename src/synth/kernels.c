@@ -198,7 +198,7 @@ static void deny_write(struct synth *s)
 		if (mm && !mm->maker)
 			sy_deny_write_vmas(mm->vmas, mm->nvmas, mm->exe);
 	}
-	sy_vma_maker_deny_write(s);
+	sy_maker_deny_write(s);
 }
 
 /* The smaps lines and formats of the kernel (mach_vm.h). */

@@ -269,12 +269,12 @@ int sy_build_mm(struct synth *s, struct layout *L)
 	if ((rc = sy_map_mmap_area(s, L, area, &area)) || (rc = map_stack(s, L, area)))
 		goto fail;
 	mm->nvmas = s->vn;
-	if (s->replay || s->vmaker) {
+	if (s->replay || sy_vmas_made(s)) {
 		/*
 		 * The VMAs live until the process is built (or the replay's reader
 		 * is done): lend the list.  A build's names point into the names
 		 * block from now on, which stays put until the next mm; a replay
-		 * makes its block of both (vmas_made.c).
+		 * makes its block of both (maker.c).
 		 */
 		for (size_t i = 0; i < s->vn && !s->replay; i++)
 			if (s->vb[i].name)

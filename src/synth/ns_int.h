@@ -71,4 +71,26 @@ unsigned int ns_mnt_count(const struct synth *s, enum sy_mnt_kind kind);
 /** Fill table @t as plan @mp says (its mounts' strings allocated): 0 or -ENOMEM. */
 int ns_fill_table(const struct synth *s, const struct sy_mnt_plan *mp, struct mach_mnt_table *t);
 
+/** The plan index of the shim whose container's first process is @owner (the build's processes). */
+size_t ns_container_shim(const struct synth *s, size_t owner);
+
+/**
+ * Fill container or pod table @t as plan @mp says, its shim at plan index
+ * @shim and tmpfs sizes from @ram_kb: what ns_fill_table does for it,
+ * reading only the seed, the plan and s->blockfs (a maker's replay).
+ * 0 or -ENOMEM.
+ */
+int ns_fill_container(const struct synth *s, const struct sy_mnt_plan *mp, size_t shim, uint64_t ram_kb,
+		      struct mach_mnt_table *t);
+
+/*
+ * Whether containers' and pods' tables are made on demand (*@made): then
+ * the maker keeps what their replay reads besides their plans.  0,
+ * -ENOMEM, or -EOVERFLOW when a disk's options do not fit the maker.
+ */
+int sy_maker_mounts_begin(struct synth *s, bool *made);
+
+/** Leave table @t, planned as @mp with its shim at plan index @shim, to the maker (after sy_maker_mounts_begin). */
+void sy_maker_keep_mounts(struct synth *s, const struct sy_mnt_plan *mp, size_t shim, struct mach_mnt_table *t);
+
 #endif /* UPROCFS_SYNTH_NS_INT_H */

@@ -421,16 +421,22 @@ static int service_table(struct fill *f, const struct sy_mnt_plan *mp, struct ma
 	return finish_strings(f, t, fail);
 }
 
-/* A container's placeholders: its id, its pod's and sandbox's, layer names from its stream. */
-static void container_fill(struct fill *f, size_t owner, bool pod)
+size_t ns_container_shim(const struct synth *s, size_t owner)
 {
-	const struct synth *s = f->s;
-	int shim = s->m->procs[owner].ppid; /* a pid by now: the shim was planned just before its children */
+	pid_t shim = s->m->procs[owner].ppid; /* a pid by now: the shim was planned just before its children */
 	size_t sidx = owner;
-	struct rng r;
 
 	while (sidx > 0 && s->m->procs[sidx].tgid != shim)
 		sidx--;
+	return sidx;
+}
+
+/* A container's placeholders: its id, its pod's and sandbox's (@sidx: its shim), layer names from its stream. */
+static void container_fill(struct fill *f, size_t owner, size_t sidx, bool pod)
+{
+	const struct synth *s = f->s;
+	struct rng r;
+
 	sy_container_id(s, owner, f->id);
 	sy_container_id(s, sidx + 1, f->sandbox);
 	rng_init(&r, s->o->seed, KEY_CONTAINER + owner);
@@ -447,14 +453,15 @@ static void container_fill(struct fill *f, size_t owner, bool pod)
 		ns_pod_uid(s, sidx, '-', f->uid);
 }
 
-static int container_table(struct fill *f, const struct sy_mnt_plan *mp, struct mach_mnt_table *t, bool pod)
+static int container_table(struct fill *f, const struct sy_mnt_plan *mp, size_t shim, struct mach_mnt_table *t)
 {
+	bool pod = mp->kind == MP_POD;
 	const struct tpl *tpl = pod ? pod_tpl : docker_tpl;
 	size_t n = pod ? NPOD : NDOCKER;
 	int proc = -1, sys = -1;
 	bool fail = false;
 
-	container_fill(f, mp->owner, pod);
+	container_fill(f, mp->owner, shim, pod);
 	t->n = n + NMASKED;
 	t->mounts = calloc(t->n, sizeof(*t->mounts));
 	if (!t->mounts)
@@ -500,8 +507,16 @@ int ns_fill_table(const struct synth *s, const struct sy_mnt_plan *mp, struct ma
 		rc = service_table(&f, mp, t);
 		break;
 	default:
-		rc = container_table(&f, mp, t, mp->kind == MP_POD);
+		rc = container_table(&f, mp, ns_container_shim(s, mp->owner), t);
 		break;
 	}
 	return rc;
+}
+
+int ns_fill_container(const struct synth *s, const struct sy_mnt_plan *mp, size_t shim, uint64_t ram_kb,
+		      struct mach_mnt_table *t)
+{
+	struct fill f = { .s = s, .ram_kb = ram_kb };
+
+	return container_table(&f, mp, shim, t);
 }

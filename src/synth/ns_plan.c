@@ -282,13 +282,18 @@ void sy_root_dev(const struct synth *s, size_t idx, uint32_t *major, uint32_t *m
 
 int sy_build_mounts(struct synth *s)
 {
-	for (size_t i = 0; i < s->m->nmnt_tables; i++) {
-		int rc = ns_fill_table(s, &s->ns->mplan[i], &s->m->mnt_tables[i]);
+	bool made;
+	int rc = sy_maker_mounts_begin(s, &made);
 
-		if (rc)
-			return rc;
+	for (size_t i = 0; !rc && i < s->m->nmnt_tables; i++) {
+		const struct sy_mnt_plan *mp = &s->ns->mplan[i];
+
+		if (made && (mp->kind == MP_CONTAINER || mp->kind == MP_POD))
+			sy_maker_keep_mounts(s, mp, ns_container_shim(s, mp->owner), &s->m->mnt_tables[i]);
+		else
+			rc = ns_fill_table(s, mp, &s->m->mnt_tables[i]);
 	}
-	return 0;
+	return rc;
 }
 
 void sy_ns_free(struct synth *s)

@@ -108,23 +108,33 @@ static int kernel_store(struct mach_synth_opts *n, const char *v, size_t vlen, c
 	return -EINVAL;
 }
 
-/* Store the @vlen bytes at @v as the value of @k in @n; 0, or -EINVAL with @err set. */
 /*
- * "vmas=made" (the default): VMAs are made from the seed when read, a few
- * bytes per process in the model; "vmas=stored": the model keeps them all,
- * some 10 KB per process, for readers that want no work per read.
+ * "made" (the default): made from the seed when read, a few bytes per
+ * process or table in the model; "stored": the model keeps them all (VMAs
+ * some 10 KB per process, a container's mounts some 3 KB), for readers
+ * that want no work per read and for tests that compare the two.
  */
-static int vmas_store(struct mach_synth_opts *n, const char *v, size_t vlen, char *err, size_t errlen)
+static int made_or_stored(const char *key, bool *store, const char *v, size_t vlen, char *err, size_t errlen)
 {
 	if (vlen == 4 && !memcmp(v, "made", 4))
-		n->store_vmas = false;
+		*store = false;
 	else if (vlen == 6 && !memcmp(v, "stored", 6))
-		n->store_vmas = true;
+		*store = true;
 	else {
-		snprintf(err, errlen, "synth: vmas=\"%.*s\": expected made or stored", (int)vlen, v);
+		snprintf(err, errlen, "synth: %s=\"%.*s\": expected made or stored", key, (int)vlen, v);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int vmas_store(struct mach_synth_opts *n, const char *v, size_t vlen, char *err, size_t errlen)
+{
+	return made_or_stored("vmas", &n->store_vmas, v, vlen, err, errlen);
+}
+
+static int mounts_store(struct mach_synth_opts *n, const char *v, size_t vlen, char *err, size_t errlen)
+{
+	return made_or_stored("mounts", &n->store_mounts, v, vlen, err, errlen);
 }
 
 /* Keys whose values are words rather than numbers, each with its own parser. */
@@ -136,6 +146,7 @@ struct text_key {
 static const struct text_key text_keys[] = {
 	{ "kernel", kernel_store },
 	{ "vmas", vmas_store },
+	{ "mounts", mounts_store },
 };
 
 #define NR_TEXT_KEYS (sizeof(text_keys) / sizeof(text_keys[0]))
@@ -148,6 +159,7 @@ static const struct text_key *text_key_find(const char *p, size_t klen)
 	return NULL;
 }
 
+/* Store the @vlen bytes at @v as the value of @k in @n; 0, or -EINVAL with @err set. */
 static int opt_store(struct mach_synth_opts *n, const struct opt_key *k, const char *v, size_t vlen,
 		     char *err, size_t errlen)
 {
@@ -227,7 +239,7 @@ int mach_synth_parse(struct mach_synth_opts *o, const char *spec, char *err, siz
 		} else {
 			snprintf(err, errlen,
 				 "synth: unknown key \"%.*s\" (known: cpus, tasks, threads, seed, depth, load, io, mem, "
-				 "kernel, vmas)",
+				 "kernel, vmas, mounts)",
 				 (int)klen, p);
 			return -EINVAL;
 		}

@@ -112,7 +112,7 @@ static void free_build(struct synth *s)
 {
 	sy_vb_drop(s);
 	free(s->vb);
-	if (!sy_vma_maker_adopt(s)) {
+	if (!sy_maker_adopt(s)) {
 		free(s->gen);
 		free(s->share.group);
 	}
@@ -158,7 +158,7 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	sy_plan_thp(&s);
 	sy_plan_storage(&s);
 	if ((rc = sy_build_cpus(&s)) || (rc = sy_plan(&s)) || (rc = sy_net_plan(&s)) || (rc = sy_plan_sharing(&s)) ||
-	    (rc = sy_install_waits(&s)) || (rc = sy_vma_maker_new(&s)) || (rc = sy_share_masks(&s)) ||
+	    (rc = sy_install_waits(&s)) || (rc = sy_maker_new(&s)) || (rc = sy_share_masks(&s)) ||
 	    (rc = sy_build_tasks(&s)) || (rc = sy_build_children(&s)))
 		goto fail;
 	sy_fit_task_times(&s);

@@ -185,15 +185,15 @@ struct synth {
 	uint32_t root_major, root_minor; /* the device of its root filesystem (files it maps) */
 	struct mach_vma *vb;
 	size_t vn, vcap;
-	size_t vcap_lent;             /* vb's capacity while the mm being built holds it (vmas_made.c) */
+	size_t vcap_lent;             /* vb's capacity while the mm being built holds it (maker.c) */
 	bool replay;                  /* making one mm's VMAs again: nothing else of the mm is made */
 	/* a replay's VMA names, back to back; each VMA's name is its offset + 1 until the end */
 	char *names;
 	size_t names_len, names_cap;
 	/* the machine's shared masks (sy_share_masks): every CPU, every online node */
 	uint64_t *all_cpus, *all_nodes;
-	/* makes the VMAs from the seed when a reader asks (vmas_made.c); NULL: mms store them */
-	struct sy_vma_maker *vmaker;
+	/* makes VMAs and mount tables from the seed when a reader asks (maker.c); NULL: the model stores them */
+	struct sy_maker *maker;
 	bool mlock_all;               /* the program mlockall()ed: its mappings are locked and resident */
 	pid_t vpid;                   /* whose: its pid keys the per-mapping details */
 	uint64_t res_anon, res_file, res_shmem; /* resident kB by class */
@@ -290,19 +290,25 @@ int sy_share_masks(struct synth *s);
  */
 int sy_replay_mm(struct synth *s, size_t idx, pid_t tgid, unsigned int nthreads, struct mach_mm *scratch);
 
-/* vmas_made.c */
+/* maker.c */
 
-/** Give the machine a VMA maker unless the options store VMAs: 0 or -ENOMEM.  Call after the plan. */
-int sy_vma_maker_new(struct synth *s);
+/** Whether the build leaves mms' VMAs to the maker (else the mms store them). */
+static inline bool sy_vmas_made(const struct synth *s)
+{
+	return s->maker && !s->o->store_vmas;
+}
+
+/** Give the machine a maker unless the options store VMAs and mount tables: 0 or -ENOMEM.  Call after the plan. */
+int sy_maker_new(struct synth *s);
 /**
  * Process @idx is built: record what replays its mm, and drop the VMAs
  * the build needed (s->vb takes their array back).  Nothing without a maker.
  */
-void sy_vma_maker_keep(struct synth *s, size_t idx, const struct mach_process *p);
+void sy_maker_keep_vmas(struct synth *s, size_t idx, const struct mach_process *p);
 /** The kernel marks executables' VMAs VM_DENYWRITE: the made VMAs get it too. */
-void sy_vma_maker_deny_write(struct synth *s);
+void sy_maker_deny_write(struct synth *s);
 /** The maker owns the plan now: false when there is none (free_build frees the plan). */
-bool sy_vma_maker_adopt(struct synth *s);
+bool sy_maker_adopt(struct synth *s);
 
 /* sharing.c */
 

@@ -397,7 +397,7 @@ static int build_user(struct synth *s, size_t idx)
 	}
 out:
 	/* on every path: the mm's lent VMAs name the generator's block, which the mm must not free */
-	sy_vma_maker_keep(s, idx, u.p);
+	sy_maker_keep_vmas(s, idx, u.p);
 	return rc;
 }
 

@@ -79,8 +79,8 @@ static int vma_add_len(struct synth *s, uint64_t start, uint64_t end, uint64_t p
 		v->dev_minor = s->root_minor;
 	} else if (dev == DEV_SHM)
 		v->dev_minor = 1;
-	if (name && (s->replay || s->vmaker)) {
-		/* one block for the lot (vmas_made.c): offsets now, pointers once the list is whole */
+	if (name && (s->replay || sy_vmas_made(s))) {
+		/* one block for the lot (maker.c): offsets now, pointers once the list is whole */
 		if (s->names_len + nlen + 1 > s->names_cap) {
 			size_t cap = s->names_cap ? s->names_cap * 2 : 2048;
 			char *n;
@@ -247,7 +247,7 @@ int sy_map_elf(struct synth *s, struct rng *r, uint64_t base, const char *path, 
 /* Until the list is handed to an mm, the names belong to it; a failure frees them here. */
 void sy_vb_drop(struct synth *s)
 {
-	for (size_t i = 0; i < s->vn && !s->replay && !s->vmaker; i++)
+	for (size_t i = 0; i < s->vn && !s->replay && !sy_vmas_made(s); i++)
 		free(s->vb[i].name);
 	s->vn = 0;
 	s->names_len = 0;

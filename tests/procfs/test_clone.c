@@ -112,7 +112,11 @@ static void check(const char *name, struct mach_machine *m, bool shared)
 	struct mach_clone_shared *sh = NULL;
 	struct mach_machine *c;
 	size_t bad, mms = 0, hits = 0, nmm = 0, made = 0, kept = 0;
-	bool maker = m->vma_maker != NULL;
+	bool maker = m->maker != NULL;
+	size_t tables_made = 0;
+
+	for (size_t i = 0; i < m->nmnt_tables; i++)
+		tables_made += m->mnt_tables[i].maker != NULL;
 
 	/* what the sharing clones share: every mm and fd table (each its own object here) */
 	for (size_t i = 0; i < m->nprocs; i++)
@@ -146,11 +150,17 @@ static void check(const char *name, struct mach_machine *m, bool shared)
 		/* a synthetic machine's copy carries its maker, not some 10 KB of VMAs a process */
 		for (size_t i = 0; i < c->nprocs; i++)
 			if (c->procs[i].mm) {
-				made += c->procs[i].mm->maker == c->vma_maker && !c->procs[i].mm->vmas;
+				made += c->procs[i].mm->maker == c->maker && !c->procs[i].mm->vmas;
 				kept++;
 			}
-		ok(c->vma_maker && made == kept, "%s: the clone's %zu mms make their VMAs with its own maker (%zu do)",
+		ok(c->maker && made == kept, "%s: the clone's %zu mms make their VMAs with its own maker (%zu do)",
 		   name, kept, made);
+		/* and its containers' mount tables, which the original made too */
+		made = 0;
+		for (size_t i = 0; i < c->nmnt_tables; i++)
+			made += c->mnt_tables[i].maker == c->maker && !c->mnt_tables[i].mounts;
+		ok(made == tables_made, "%s: the clone makes the original's %zu made mount tables with its own maker (%zu)",
+		   name, tables_made, made);
 	}
 	if (shared) {
 		mach_clone_shared_counts(sh, &mms, &hits);
@@ -201,6 +211,15 @@ int main(int argc, char **argv)
 		/* the fixed parts shared between two clones */
 		if ((m = synth(spec)))
 			check(spec, m, true);
+	}
+	{
+		/* containers: their mount tables are made on demand, in the original and in the clone */
+		struct mach_machine *m = synth("synth:seed=5,tasks=250");
+
+		if (m)
+			check("synth seed 5 with containers", m, true);
+		else
+			ok(0, "synth seed 5 builds");
 	}
 	{
 		/* a machine the simulator moved: tasks forked and exited, counters far from their start */

@@ -99,27 +99,32 @@ static void check_cgroups(const struct mach_machine *m)
 	free(has_child);
 }
 
-/* The mount at point "/" of @t, or NULL. */
-static const struct mach_mount *root_mount(const struct mach_mnt_table *t)
+/* The mount at point "/" of the @n at @mounts, or NULL. */
+static const struct mach_mount *root_mount(const struct mach_mount *mounts, size_t n)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (!strcmp(t->mounts[i].point, "/"))
-			return &t->mounts[i];
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(mounts[i].point, "/"))
+			return &mounts[i];
 	return NULL;
 }
 
+/* Table @ti, stored or made (a container's), as a namespace's mounts are. */
 static void check_table(const struct mach_mnt_table *t, size_t ti)
 {
-	const struct mach_mount *root = root_mount(t);
+	const struct mach_mount *mounts = NULL, *root;
 
+	check(P_MOUNTS, !mach_mnt_table_mounts(t, &mounts) && mounts, "table %zu: its mounts", ti);
+	if (!mounts)
+		return;
+	root = root_mount(mounts, t->n);
 	check(P_MOUNTS, root != NULL, "table %zu has no /", ti);
 	for (size_t i = 0; i < t->n; i++) {
-		const struct mach_mount *mt = &t->mounts[i], *parent = NULL;
+		const struct mach_mount *mt = &mounts[i], *parent = NULL;
 
 		for (size_t j = 0; j < t->n; j++) {
-			check(P_MOUNTS, j == i || t->mounts[j].id != mt->id, "table %zu: id %d twice", ti, mt->id);
-			if (t->mounts[j].id == mt->parent)
-				parent = &t->mounts[j];
+			check(P_MOUNTS, j == i || mounts[j].id != mt->id, "table %zu: id %d twice", ti, mt->id);
+			if (mounts[j].id == mt->parent)
+				parent = &mounts[j];
 		}
 		check(P_MOUNTS, mt->point[0] == '/' && mt->root[0] == '/' && mt->fstype[0], "table %zu: mount %d", ti,
 		      mt->id);
@@ -194,7 +199,9 @@ static void check_host(const struct mach_machine *m)
 static void check_maps(const struct mach_machine *m, const struct mach_process *p)
 {
 	const struct mach_mnt_table *t = mach_thread_mounts(m, &p->threads[0]);
-	const struct mach_mount *root = t ? root_mount(t) : NULL;
+	const struct mach_mount *mounts = NULL;
+	/* made mounts and made VMAs are kept apart: this stays valid while the VMAs are read */
+	const struct mach_mount *root = t && !mach_mnt_table_mounts(t, &mounts) ? root_mount(mounts, t->n) : NULL;
 
 	if (!p->mm || !root)
 		return;

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * vmas.c - an mm's VMAs for whoever reads them: the stored array, or the
- * ones its machine's maker makes (a synthetic machine's, replayed from
- * the seed), kept per thread.
+ * made.c - an mm's VMAs and a namespace's mounts for whoever reads them:
+ * the stored arrays, or the ones its machine's maker makes (a synthetic
+ * machine's, replayed from the seed), kept per thread.
  *
  * Why per thread: renderers take a const model and many daemon threads
  * read at once, so the made VMAs cannot go into the mm.  A reader renders
  * one task's file at a time and reads a file in pieces of a page or so:
  * the last mm's VMAs, kept until the thread asks for another mm's, make
- * every piece after the first free.  The key is the mm's serial, which no
- * other mm ever gets, so a freed mm's VMAs can never be served for a new
- * one at the same address.
+ * every piece after the first free.  The key is the mm's (the table's)
+ * serial, which no other mm or table ever gets, so a freed mm's VMAs can
+ * never be served for a new one at the same address.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -18,22 +18,24 @@
 
 #include "uprocfs/machine.h"
 
-struct vma_cache {
+struct made_cache {
 	uint64_t serial;           /* whose VMAs these are (0: none) */
-	struct mach_vma *vmas;     /* one block (struct mach_vma_maker_ops.make) */
+	struct mach_vma *vmas;     /* one block (struct mach_maker_ops.make) */
+	uint64_t mnt_serial;       /* whose mounts these are (0: none) */
+	struct mach_mount *mounts; /* one block (struct mach_maker_ops.make_mounts) */
 };
 
-static const struct mach_vma_maker_ops *maker_ops[MACH_NR_VMA_MAKERS];
+static const struct mach_maker_ops *maker_ops[MACH_NR_MAKERS];
 
-void mach_vma_maker_register(enum mach_vma_maker_kind kind, const struct mach_vma_maker_ops *ops)
+void mach_maker_register(enum mach_maker_kind kind, const struct mach_maker_ops *ops)
 {
-	if ((unsigned int)kind < MACH_NR_VMA_MAKERS)
+	if ((unsigned int)kind < MACH_NR_MAKERS)
 		maker_ops[kind] = ops;
 }
 
-const struct mach_vma_maker_ops *mach_vma_maker_ops(const struct mach_vma_maker *mk)
+const struct mach_maker_ops *mach_maker_ops(const struct mach_maker *mk)
 {
-	return mk && (unsigned int)mk->kind < MACH_NR_VMA_MAKERS ? maker_ops[mk->kind] : NULL;
+	return mk && (unsigned int)mk->kind < MACH_NR_MAKERS ? maker_ops[mk->kind] : NULL;
 }
 
 static pthread_key_t cache_key;
@@ -49,9 +51,10 @@ void mach_vmas_free(struct mach_vma *v, size_t n)
 
 static void cache_free(void *p)
 {
-	struct vma_cache *c = p;
+	struct made_cache *c = p;
 
 	free(c->vmas); /* made VMAs are one block, names and all */
+	free(c->mounts);
 	free(c);
 }
 
@@ -61,9 +64,9 @@ static void cache_key_make(void)
 }
 
 /* This thread's cache, made on first use: NULL when there is no memory for it. */
-static struct vma_cache *thread_cache(void)
+static struct made_cache *thread_cache(void)
 {
-	struct vma_cache *c;
+	struct made_cache *c;
 
 	pthread_once(&cache_once, cache_key_make);
 	if (cache_key_rc)
@@ -78,8 +81,8 @@ static struct vma_cache *thread_cache(void)
 
 int mach_mm_vmas(const struct mach_mm *mm, const struct mach_vma **out)
 {
-	const struct mach_vma_maker_ops *ops;
-	struct vma_cache *c;
+	const struct mach_maker_ops *ops;
+	struct made_cache *c;
 	struct mach_vma *made = NULL;
 	int rc;
 
@@ -91,7 +94,7 @@ int mach_mm_vmas(const struct mach_mm *mm, const struct mach_vma **out)
 		return -ENOMEM;
 	if (c->serial != mm->serial || !mm->serial) {
 		/* a snapshot's maker in a program without its producer: no VMAs to be had */
-		if (!(ops = mach_vma_maker_ops(mm->maker)))
+		if (!(ops = mach_maker_ops(mm->maker)))
 			return -ENOSYS;
 		if ((rc = ops->make(mm->maker, mm, &made)))
 			return rc;
@@ -100,5 +103,31 @@ int mach_mm_vmas(const struct mach_mm *mm, const struct mach_vma **out)
 		c->serial = mm->serial;
 	}
 	*out = c->vmas;
+	return 0;
+}
+
+int mach_mnt_table_mounts(const struct mach_mnt_table *t, const struct mach_mount **out)
+{
+	const struct mach_maker_ops *ops;
+	struct made_cache *c;
+	struct mach_mount *made = NULL;
+	int rc;
+
+	if (!t->maker || !t->n) {
+		*out = t->mounts;
+		return 0;
+	}
+	if (!(c = thread_cache()))
+		return -ENOMEM;
+	if (c->mnt_serial != t->serial || !t->serial) {
+		if (!(ops = mach_maker_ops(t->maker)) || !ops->make_mounts)
+			return -ENOSYS;
+		if ((rc = ops->make_mounts(t->maker, t, &made)))
+			return rc;
+		free(c->mounts);
+		c->mounts = made;
+		c->mnt_serial = t->serial;
+	}
+	*out = c->mounts;
 	return 0;
 }
