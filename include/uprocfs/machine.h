@@ -385,6 +385,8 @@ struct mach_mm {
 	size_t environ_len;
 	char *exe;                /* mm->exe_file's path; NULL: the file mapping the code (older trees) */
 	bool exe_deleted;
+	/* cmdline, environ and exe lie in the machine's interned strings: not to be freed */
+	bool strings_interned;
 	/*
 	 * Which mm this is, unique in the process that built it (mach_mm_new;
 	 * 0: none).  Its VMAs, command line, environment and exe never change
@@ -505,6 +507,21 @@ struct mach_fd_info {
 };
 
 /** One open file of a process (fs/proc/fd.c): /proc/<pid>/fd/<n> and fdinfo/<n>. */
+/*
+ * Interned strings: what many objects of a machine hold the same of (fd
+ * paths, cwds, environments, command lines), kept once.  A synthetic
+ * machine of 100,000 processes has 731,000 fd names but 5,700 distinct
+ * ones, and a third as many distinct environments as processes.  An
+ * object whose strings lie here says so (its *interned flag) and never
+ * frees them; whoever changes such a field puts a malloc'd copy there and
+ * clears the flag.  The machine frees the blocks.
+ */
+struct mach_str_block {
+	struct mach_str_block *next;
+	size_t used, cap;         /* bytes of @bytes in use, and there */
+	char bytes[];
+};
+
 struct mach_fd {
 	int fd;
 	unsigned int flags;       /* f_flags: O_ACCMODE decides the link's mode (r-x, -wx, rwx, ---) */
@@ -521,6 +538,7 @@ struct mach_fd {
 	bool info_known;          /* its fdinfo was read (a loaded model) or made (synthetic) */
 	bool deleted;             /* MACH_FD_PATH: unlinked */
 	bool cloexec;             /* the close-on-exec bit of the fd table */
+	bool name_interned;       /* @name lies in the machine's interned strings: not to be freed */
 	/* what the file's show_fdinfo prints beyond the fixed lines: NULL for none (mach_fd_info) */
 	struct mach_fd_info *info;
 };
@@ -569,6 +587,7 @@ struct mach_taskio {
 struct mach_fs {
 	char *cwd, *root;         /* paths as the reader's root sees them */
 	bool cwd_deleted, root_deleted;
+	bool interned;            /* cwd and root lie in the machine's interned strings: not to be freed */
 };
 
 /*
@@ -890,6 +909,8 @@ struct mach_machine {
 	struct mach_maker *maker;
 	/* the words of masks threads borrow (struct mach_bitmap's borrowed); freed with the machine */
 	uint64_t *shared_masks;
+	/* the blocks interned strings lie in (struct mach_str_block); freed with the machine */
+	struct mach_str_block *interned;
 
 	/* namespaces, control groups and mount tables the threads index (mach_ns.h) */
 	size_t nnssets;

@@ -520,6 +520,7 @@ struct mach_machine *mach_clone_into_sharing(struct ua_arena *a, const struct ma
 	if (!d)
 		return NULL;
 	d->maker = NULL;
+	d->interned = NULL; /* the copy's strings lie in the arena, interned ones too */
 	if (m->maker && mach_maker_ops(m->maker)) {
 		/* a few bytes a process: the copy's mms make their VMAs as the original's do */
 		d->maker = mach_maker_ops(m->maker)->copy(m->maker, take_cb, &c);

@@ -311,15 +311,19 @@ void mach_mm_free(struct mach_mm *mm)
 		return;
 	if (mm->vmas)
 		mach_vmas_free(mm->vmas, mm->nvmas);
-	free(mm->cmdline);
-	free(mm->environ);
-	free(mm->exe);
+	if (!mm->strings_interned) {
+		free(mm->cmdline);
+		free(mm->environ);
+		free(mm->exe);
+	}
 	free(mm);
 }
 
 void mach_fd_clear(struct mach_fd *f)
 {
-	free(f->name);
+	if (!f->name_interned)
+		free(f->name);
+	f->name_interned = false;
 	free(f->locks);
 	if (f->info) {
 		free(f->info->epoll);
@@ -360,8 +364,10 @@ void mach_fs_free(struct mach_fs *fs)
 {
 	if (!fs)
 		return;
-	free(fs->cwd);
-	free(fs->root);
+	if (!fs->interned) {
+		free(fs->cwd);
+		free(fs->root);
+	}
 	free(fs);
 }
 
@@ -430,6 +436,10 @@ void mach_free(struct mach_machine *m)
 		mach_process_clear(&m->procs[i]);
 	free(m->procs);
 	free(m->shared_masks);
+	for (struct mach_str_block *b = m->interned, *next; b; b = next) {
+		next = b->next;
+		free(b);
+	}
 	if (m->maker && mach_maker_ops(m->maker))
 		mach_maker_ops(m->maker)->release(m->maker);
 	mach_sysctl_free(m->sysctl);

@@ -91,11 +91,13 @@ struct mach_fd *fx_add(struct fdgen *x, int fd, enum mach_fd_kind kind, unsigned
 	return f;
 }
 
-/* A copy of @s for @f's name; sets x->err on ENOMEM. */
+/* @s interned as @f's name; sets x->err on ENOMEM. */
 static void set_name(struct fdgen *x, struct mach_fd *f, const char *s)
 {
-	if (f && !(f->name = strdup(s)))
+	if (f && !(f->name = sy_intern_str(x->s, s)))
 		x->err = -ENOMEM;
+	else if (f)
+		f->name_interned = true;
 }
 
 struct mach_fd *fx_path(struct fdgen *x, int fd, const char *path, unsigned int flags, bool cloexec, int mnt,
@@ -429,13 +431,13 @@ struct mach_fd *sy_files_open_path(struct synth *s, struct mach_process *p, cons
 	f = &fds[at];
 	*f = (struct mach_fd){ .fd = fd, .kind = MACH_FD_PATH, .flags = FL_RDWR, .cloexec = true, .info_known = true,
 			       .mnt_id = on_run ? MNT_RUN : MNT_ROOT, .ino = sy_path_inode(path) };
-	if (!(f->name = strdup(path))) {
+	if (!(f->name = sy_intern_str(s, path))) {
 		memmove(&fds[at], &fds[at + 1], (t->nfds - at - 1) * sizeof(*fds));
 		t->nfds--;
 		return NULL;
 	}
+	f->name_interned = true;
 	if (t->max_fds <= (unsigned int)fd)
 		t->max_fds = table_size(fd);
-	(void)s;
 	return f;
 }

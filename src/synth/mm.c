@@ -154,11 +154,13 @@ static int map_stack(struct synth *s, struct layout *L, uint64_t area_end)
 		/* argv's placeholders draw from the process's stream; the environment draws nothing */
 		elen = mm->environ_len;
 	} else {
-		if (!(mm->cmdline = memdup(s->argbuf, alen)))
+		/* a service's workers share one command line and environment: interned */
+		mm->strings_interned = true;
+		if (!(mm->cmdline = sy_intern(s, s->argbuf, alen)))
 			return -ENOMEM;
 		mm->cmdline_len = alen;
 		elen = sy_expand_env(s, L);
-		if (!(mm->environ = memdup(s->envbuf, elen)))
+		if (!(mm->environ = sy_intern(s, s->envbuf, elen)))
 			return -ENOMEM;
 		mm->environ_len = elen;
 	}

@@ -109,6 +109,7 @@ int sy_build_tasks(struct synth *s)
 		b[w].s.vb = NULL;
 		b[w].s.vn = b[w].s.vcap = 0;
 		b[w].s.sum = (struct synth_sums){ 0 };
+		b[w].s.intern = NULL; /* each builder its own: no lock */
 		b[w].next = &next;
 	}
 	for (unsigned int w = 1; w < nw; w++)
@@ -123,6 +124,7 @@ int sy_build_tasks(struct synth *s)
 		if (!rc)
 			rc = b[w].rc;
 		sy_vb_drop(&b[w].s);
+		sy_intern_finish(&b[w].s);
 		free(b[w].s.vb);
 		free(b[w].s.names);
 		merge_sums(&s->sum, &b[w].s.sum);

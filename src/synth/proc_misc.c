@@ -109,7 +109,6 @@ static int build_fs(struct synth *s, struct mach_process *p, const struct gen *g
 	const char *cwd = prog_cwd(g->prog);
 	char home[80];
 
-	(void)s;
 	p->fs = calloc(1, sizeof(*p->fs));
 	if (!p->fs)
 		return -ENOMEM;
@@ -117,19 +116,21 @@ static int build_fs(struct synth *s, struct mach_process *p, const struct gen *g
 		sy_user_home(home, sizeof(home), g->uid);
 		cwd = home;
 	}
-	p->fs->cwd = strdup(cwd);
-	p->fs->root = strdup("/");
+	p->fs->interned = true;
+	p->fs->cwd = sy_intern_str(s, cwd);
+	p->fs->root = sy_intern_str(s, "/");
 	return p->fs->cwd && p->fs->root ? 0 : -ENOMEM;
 }
 
 /* mm->exe_file: the file its code is mapped from (replaced on disk: " (deleted)"). */
-static int build_exe(struct mach_mm *mm)
+static int build_exe(struct synth *s, struct mach_mm *mm)
 {
 	for (size_t i = 0; mm && i < mm->nvmas; i++) {
 		const struct mach_vma *v = &mm->vmas[i];
 
 		if (v->kind == MACH_VMA_FILE && v->start <= mm->start_code && mm->start_code < v->end) {
-			mm->exe = strdup(v->name ? v->name : "");
+			mm->exe = sy_intern_str(s, v->name ? v->name : "");
+			mm->strings_interned = true;
 			mm->exe_deleted = v->deleted;
 			return mm->exe ? 0 : -ENOMEM;
 		}
@@ -174,14 +175,17 @@ int sy_build_proc_misc(struct synth *s, size_t idx)
 	if (kt) {
 		/* kernel threads keep init's fs_struct and the root autogroup */
 		p->fs = calloc(1, sizeof(*p->fs));
-		if (!p->fs || !(p->fs->cwd = strdup("/")) || !(p->fs->root = strdup("/")))
+		if (!p->fs)
+			return -ENOMEM;
+		p->fs->interned = true;
+		if (!(p->fs->cwd = sy_intern_str(s, "/")) || !(p->fs->root = sy_intern_str(s, "/")))
 			return -ENOMEM;
 	} else {
 		prog_limits(p->rlim, g->prog);
 		p->oom_score_adj = prog_oom_adj(g->prog, &r);
 		/* setsid() made a new autogroup: ids grow with time, as the session leaders' pids do */
 		p->autogroup_id = p->session > 0 ? 1 + (uint64_t)p->session / 3 : 0;
-		if (g->state != MACH_TASK_ZOMBIE && ((rc = build_fs(s, p, g)) || (rc = build_exe(p->mm))))
+		if (g->state != MACH_TASK_ZOMBIE && ((rc = build_fs(s, p, g)) || (rc = build_exe(s, p->mm))))
 			return rc;
 		int lead = login_leader(s, idx);
 

@@ -110,6 +110,7 @@ static void finish_procs(struct synth *s)
 /* The plan and the scratch belong to the build; the machine goes to the caller. */
 static void free_build(struct synth *s)
 {
+	sy_intern_finish(s);
 	sy_vb_drop(s);
 	free(s->vb);
 	if (!sy_maker_adopt(s)) {

@@ -194,6 +194,8 @@ struct synth {
 	uint64_t *all_cpus, *all_nodes;
 	/* makes VMAs and mount tables from the seed when a reader asks (maker.c); NULL: the model stores them */
 	struct sy_maker *maker;
+	/* this builder's interned strings (intern.c); NULL until the first */
+	struct sy_intern *intern;
 	bool mlock_all;               /* the program mlockall()ed: its mappings are locked and resident */
 	pid_t vpid;                   /* whose: its pid keys the per-mapping details */
 	uint64_t res_anon, res_file, res_shmem; /* resident kB by class */
@@ -289,6 +291,22 @@ int sy_share_masks(struct synth *s);
  * environment): the draws its build made, in the same order.  0 or -ENOMEM.
  */
 int sy_replay_mm(struct synth *s, size_t idx, pid_t tgid, unsigned int nthreads, struct mach_mm *scratch);
+
+/* intern.c */
+
+/**
+ * @len bytes at @bytes kept once for the machine (a NUL after them), the
+ * copy an earlier call of this builder made when it has one: what fd
+ * names, cwds, environments, command lines and exe paths point at, with
+ * their *interned flag set.  NULL on ENOMEM.
+ */
+char *sy_intern(struct synth *s, const void *bytes, size_t len);
+
+/** sy_intern of the C string @str. */
+char *sy_intern_str(struct synth *s, const char *str);
+
+/** Give this builder's interned strings to the machine (or free them when there is none), and drop its table. */
+void sy_intern_finish(struct synth *s);
 
 /* maker.c */
 
