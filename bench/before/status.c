@@ -98,7 +98,7 @@ int before_show_pid_status(struct seq_file *m, void *v)
 		if (pr->status_untag_mask)
 			before_seq_printf(m, "untag_mask:\t%#lx\n", mm->untag_mask);
 	}
-	before_seq_printf(m, "Threads:\t%u\nSigQ:\t%lu/%lu\n", p->nr_threads, p->sigq_queued, p->rlim[MACH_RLIMIT_SIGPENDING].cur);
+	before_seq_printf(m, "Threads:\t%u\nSigQ:\t%lu/%lu\n", p->nr_threads, p->sigq_queued, mach_process_rlim(p)[MACH_RLIMIT_SIGPENDING].cur);
 	before_seq_printf(m, "SigPnd:\t%0*lx\nShdPnd:\t%0*lx\nSigBlk:\t%0*lx\nSigIgn:\t%0*lx\nSigCgt:\t%0*lx\n",
 			  digits, t->sig_pending, digits, p->sig_shared_pending, digits, t->sig_blocked,
 			  digits, p->sig_ignored, digits, p->sig_caught);

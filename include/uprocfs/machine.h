@@ -745,7 +745,14 @@ struct mach_process {
 	struct mach_thread *threads; /* threads[0] is the group leader (tid == tgid) */
 	/* fs/proc/base.c files of the thread group */
 	struct mach_fs *fs;       /* the group's fs_struct (cwd, root); NULL: none (a zombie) */
-	struct mach_rlimit rlim[MACH_RLIM_NLIMITS]; /* limits; stat's rsslim is RSS's cur */
+	/*
+	 * Limits, MACH_RLIM_NLIMITS of them (stat's rsslim is RSS's cur): read
+	 * them with mach_process_rlim(), change them through
+	 * mach_process_rlim_mut().  NULL: none known (all zero).  A synthetic
+	 * machine's processes share a few dozen interned sets.
+	 */
+	struct mach_rlimit *rlim;
+	bool rlim_interned;       /* @rlim lies in the machine's interned strings: not to be freed */
 	struct mach_taskio dead_io; /* what exited threads did: /proc/<pid>/io adds the live ones */
 	int oom_score_adj;        /* -1000..1000; oom_adj and oom_score derive from it */
 	/*
@@ -1083,6 +1090,15 @@ const struct mach_fd_info *mach_fd_info(const struct mach_fd *f);
 
 /** @f's fdinfo values to fill in, made (zeroed) on first use: NULL when there is no memory. */
 struct mach_fd_info *mach_fd_info_mut(struct mach_fd *f);
+
+/** @p's limits, MACH_RLIM_NLIMITS of them: its own, or all zero when it has none. */
+const struct mach_rlimit *mach_process_rlim(const struct mach_process *p);
+
+/**
+ * @p's limits to change: its own array, made first (a copy of the interned
+ * set it shared, or zeroed when it had none).  NULL when there is no memory.
+ */
+struct mach_rlimit *mach_process_rlim_mut(struct mach_process *p);
 
 /** Free a file table and its files. */
 void mach_files_free(struct mach_files *f);

@@ -240,6 +240,8 @@ int ld_asm_build_from_stat(struct asm_ctx *a)
 	out->cmajflt = ts->f[LD_STAT_CMAJFLT];
 	out->cutime_ns = ts->f[LD_STAT_CUTIME] * MACH_NSEC_PER_TICK;
 	out->cstime_ns = ts->f[LD_STAT_CSTIME] * MACH_NSEC_PER_TICK;
+	if (!mach_process_rlim_mut(out))
+		return -ENOMEM;
 	out->rlim[MACH_RLIMIT_RSS].cur = ts->f[LD_STAT_RSSLIM];
 	out->sig_ignored = ts->f[LD_STAT_SIGIGNORE];
 	out->sig_caught = ts->f[LD_STAT_SIGCATCH];
@@ -275,6 +277,8 @@ int ld_asm_build_from_status(struct asm_ctx *a)
 		out->files->max_fds = (unsigned int)rs->v[ST_FDSIZE][0];
 	}
 	out->sigq_queued = rs->v[ST_SIGQ][0];
+	if (!mach_process_rlim_mut(out))
+		return -ENOMEM;
 	out->rlim[MACH_RLIMIT_SIGPENDING].cur = rs->v[ST_SIGQ][1];
 	out->sig_shared_pending = rs->v[ST_SHDPND][0];
 	out->sig_ignored = rs->v[ST_SIGIGN][0];

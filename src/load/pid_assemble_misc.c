@@ -367,6 +367,7 @@ static int build_limits(struct misc_ctx *c)
 	const struct ld_status *status = c->lp->whole.status;
 	const struct ld_stat *stat = c->lp->whole.stat;
 	struct mach_process *p = c->out;
+	struct mach_rlimit *own;
 	int rc = each_misc(c, check_limits);
 
 	/* the process's values came from the first stat and status, the group's or else a thread's */
@@ -377,14 +378,16 @@ static int build_limits(struct misc_ctx *c)
 	}
 	if (rc || !l)
 		return rc;
-	if (stat && l->rlim[MACH_RLIMIT_RSS].cur != p->rlim[MACH_RLIMIT_RSS].cur)
+	if (!(own = mach_process_rlim_mut(p)))
+		return -ENOMEM;
+	if (stat && l->rlim[MACH_RLIMIT_RSS].cur != own[MACH_RLIMIT_RSS].cur)
 		return ld_disagree_u(c->ms, l->path, 1 + MACH_RLIMIT_RSS + 1, stat->path, 1,
-				     "RLIMIT_RSS", l->rlim[MACH_RLIMIT_RSS].cur, p->rlim[MACH_RLIMIT_RSS].cur);
-	if (status && l->rlim[MACH_RLIMIT_SIGPENDING].cur != p->rlim[MACH_RLIMIT_SIGPENDING].cur)
+				     "RLIMIT_RSS", l->rlim[MACH_RLIMIT_RSS].cur, own[MACH_RLIMIT_RSS].cur);
+	if (status && l->rlim[MACH_RLIMIT_SIGPENDING].cur != own[MACH_RLIMIT_SIGPENDING].cur)
 		return ld_disagree_u(c->ms, l->path, 1 + MACH_RLIMIT_SIGPENDING + 1, status->path, 1,
 				     "RLIMIT_SIGPENDING", l->rlim[MACH_RLIMIT_SIGPENDING].cur,
-				     p->rlim[MACH_RLIMIT_SIGPENDING].cur);
-	memcpy(p->rlim, l->rlim, sizeof(p->rlim));
+				     own[MACH_RLIMIT_SIGPENDING].cur);
+	memcpy(own, l->rlim, sizeof(l->rlim));
 	return 0;
 }
 

@@ -23,6 +23,8 @@ struct cl {
 	bool full;
 	struct mach_clone_shared *shared; /* where the mms' fixed parts go, or NULL */
 	const struct mach_maker *maker; /* the copy's maker: its mms' VMAs are made, not copied */
+	/* interned limit sets met, and their copies: a synthetic machine's processes share a few dozen */
+	struct { const struct mach_rlimit *from; struct mach_rlimit *to; } rlim_seen[64];
 };
 
 /*
@@ -343,8 +345,28 @@ static struct mach_files *files(struct cl *c, const struct mach_files *s)
 	return d;
 }
 
+/* @p's limits in the copy: an interned set copied once per clone, and shared in it as in the original. */
+static void process_rlim(struct cl *c, struct mach_process *p)
+{
+	size_t k = ((uintptr_t)p->rlim >> 3) % (sizeof(c->rlim_seen) / sizeof(c->rlim_seen[0]));
+	const struct mach_rlimit *from = p->rlim;
+
+	if (!from)
+		return;
+	if (p->rlim_interned && c->rlim_seen[k].from == from) {
+		p->rlim = c->rlim_seen[k].to;
+		return;
+	}
+	p->rlim = DUP(c, p->rlim, MACH_RLIM_NLIMITS);
+	if (p->rlim_interned) {
+		c->rlim_seen[k].from = from;
+		c->rlim_seen[k].to = p->rlim;
+	}
+}
+
 static void process(struct cl *c, struct mach_process *p)
 {
+	process_rlim(c, p);
 	p->mm = p->mm ? mm(c, p->mm) : NULL;
 	p->files = p->files ? files(c, p->files) : NULL;
 	p->fs = p->fs ? fs(c, p->fs) : NULL;

@@ -646,7 +646,7 @@ int mach_ctl_prlimit(struct mach_ctl *x, const struct mach_caller *who, pid_t pi
 {
 	struct mach_process *p;
 	struct mach_thread *t;
-	struct mach_rlimit *r;
+	const struct mach_rlimit *cur;
 
 	/* in prlimit64's order: the task, the right to it, then do_prlimit's checks */
 	t = find_thread(x->m, pid, &p);
@@ -660,13 +660,19 @@ int mach_ctl_prlimit(struct mach_ctl *x, const struct mach_caller *who, pid_t pi
 		return -EINVAL;
 	if (new_lim && resource == MACH_RLIMIT_NOFILE && new_lim->max > nr_open(x->m))
 		return -EPERM;
-	r = &p->rlim[resource];
-	if (new_lim && new_lim->max > r->max && !has_cap(who, MACH_CAP_SYS_RESOURCE))
+	cur = &mach_process_rlim(p)[resource];
+	if (new_lim && new_lim->max > cur->max && !has_cap(who, MACH_CAP_SYS_RESOURCE))
 		return -EPERM;
 	if (old)
-		*old = *r;
-	if (new_lim)
-		*r = *new_lim;
+		*old = *cur;
+	if (new_lim) {
+		/* a synthetic process shares its limits with its kind: this one gets its own */
+		struct mach_rlimit *own = mach_process_rlim_mut(p);
+
+		if (!own)
+			return -ENOMEM;
+		own[resource] = *new_lim;
+	}
 	return 0;
 }
 

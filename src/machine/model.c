@@ -383,6 +383,28 @@ void mach_thread_clear(struct mach_thread *t)
 	mach_bitmap_free(&t->mems_allowed);
 }
 
+const struct mach_rlimit *mach_process_rlim(const struct mach_process *p)
+{
+	static const struct mach_rlimit none[MACH_RLIM_NLIMITS];
+
+	return p->rlim ? p->rlim : none;
+}
+
+struct mach_rlimit *mach_process_rlim_mut(struct mach_process *p)
+{
+	struct mach_rlimit *own;
+
+	if (p->rlim && !p->rlim_interned)
+		return p->rlim;
+	if (!(own = calloc(MACH_RLIM_NLIMITS, sizeof(*own))))
+		return NULL;
+	if (p->rlim)
+		memcpy(own, p->rlim, MACH_RLIM_NLIMITS * sizeof(*own));
+	p->rlim = own;
+	p->rlim_interned = false;
+	return own;
+}
+
 void mach_process_clear(struct mach_process *p)
 {
 	/* a half-built process (its builder failed) may count threads it never allocated */
@@ -392,6 +414,10 @@ void mach_process_clear(struct mach_process *p)
 	mach_mm_free(p->mm);
 	mach_files_free(p->files);
 	mach_fs_free(p->fs);
+	if (!p->rlim_interned)
+		free(p->rlim);
+	p->rlim = NULL;
+	p->rlim_interned = false;
 	p->threads = NULL;
 	p->nthreads = 0;
 	p->mm = NULL;

@@ -23,7 +23,7 @@ static void put_col(struct seq_file *m, const char *s, uint64_t v, size_t width)
 int pfs_show_pid_limits(struct seq_file *m, void *v)
 {
 	const struct pfs_ctx *c = m->private;
-	const struct mach_rlimit *rlim = c->proc->rlim;
+	const struct mach_rlimit *rlim = mach_process_rlim(c->proc);
 
 	(void)v;
 	/* the kernel's seq_printf("%-25s %-20s %-20s %-10s\n"), column by column */

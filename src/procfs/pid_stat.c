@@ -69,7 +69,7 @@ int pfs_show_pid_stat(struct seq_file *m, void *v)
 	seq_put_decimal_ull(m, " ", ticks(t->start_time_ns));
 	seq_put_decimal_ull(m, " ", mm ? mm->vm_size * 1024 : 0);
 	seq_put_decimal_ull(m, " ", mm ? mm->stat_rss : 0);
-	seq_put_decimal_ull(m, " ", p->rlim[MACH_RLIMIT_RSS].cur);
+	seq_put_decimal_ull(m, " ", mach_process_rlim(p)[MACH_RLIMIT_RSS].cur);
 	seq_put_decimal_ull(m, " ", mm ? (permitted ? mm->start_code : 1) : 0);
 	seq_put_decimal_ull(m, " ", mm ? (permitted ? mm->end_code : 1) : 0);
 	seq_put_decimal_ull(m, " ", permitted && mm ? mm->start_stack : 0);

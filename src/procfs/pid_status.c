@@ -134,7 +134,7 @@ static void show_sig(struct seq_file *m, const struct pfs_ctx *c)
 
 	seq_put_decimal_ull(m, "Threads:\t", p->nr_threads);
 	seq_put_decimal_ull(m, "\nSigQ:\t", p->sigq_queued);
-	seq_put_decimal_ull(m, "/", p->rlim[MACH_RLIMIT_SIGPENDING].cur);
+	seq_put_decimal_ull(m, "/", mach_process_rlim(p)[MACH_RLIMIT_SIGPENDING].cur);
 	show_sigmask(m, "\nSigPnd:\t", t->sig_pending, digits);
 	show_sigmask(m, "\nShdPnd:\t", p->sig_shared_pending, digits);
 	show_sigmask(m, "\nSigBlk:\t", t->sig_blocked, digits);

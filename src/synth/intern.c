@@ -74,13 +74,19 @@ static int grow_table(struct sy_intern *in)
 	return 0;
 }
 
-/* Room for @len bytes in the newest block (a new one when it is full): where they go, or NULL. */
+/*
+ * Room for @len bytes in the newest block (a new one when it is full),
+ * 8-aligned so that a struct of 64-bit fields (a limits set) may lie
+ * there too: where they go, or NULL.
+ */
 static char *room(struct sy_intern *in, size_t len)
 {
 	struct mach_str_block *b = in->blocks;
 	char *at;
 
-	if (!b || b->cap - b->used < len) {
+	if (b)
+		b->used = (b->used + 7) & ~(size_t)7;
+	if (!b || b->used > b->cap || b->cap - b->used < len) {
 		size_t cap = len > BLOCK_BYTES ? len : BLOCK_BYTES;
 
 		if (!(b = malloc(sizeof(*b) + cap)))

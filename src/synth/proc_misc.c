@@ -167,11 +167,18 @@ int sy_build_proc_misc(struct synth *s, size_t idx)
 	const struct gen *g = &s->gen[idx];
 	bool kt = g->kind == G_KTHREAD;
 	uint32_t loginuid = UNSET, sessionid = UNSET;
+	struct mach_rlimit lim[MACH_RLIM_NLIMITS];
 	struct rng r;
 	int rc;
 
 	rng_init(&r, s->o->seed, KEY_IO + idx);
-	default_limits(p->rlim, kt);
+	/* a program's processes all have the same limits: a few dozen sets, interned */
+	default_limits(lim, kt);
+	if (!kt)
+		prog_limits(lim, g->prog);
+	if (!(p->rlim = (struct mach_rlimit *)sy_intern(s, lim, sizeof(lim))))
+		return -ENOMEM;
+	p->rlim_interned = true;
 	if (kt) {
 		/* kernel threads keep init's fs_struct and the root autogroup */
 		p->fs = calloc(1, sizeof(*p->fs));
@@ -181,7 +188,6 @@ int sy_build_proc_misc(struct synth *s, size_t idx)
 		if (!(p->fs->cwd = sy_intern_str(s, "/")) || !(p->fs->root = sy_intern_str(s, "/")))
 			return -ENOMEM;
 	} else {
-		prog_limits(p->rlim, g->prog);
 		p->oom_score_adj = prog_oom_adj(g->prog, &r);
 		/* setsid() made a new autogroup: ids grow with time, as the session leaders' pids do */
 		p->autogroup_id = p->session > 0 ? 1 + (uint64_t)p->session / 3 : 0;

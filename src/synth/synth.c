@@ -94,17 +94,32 @@ static int check_opts(const struct mach_synth_opts *o, char *err, size_t errlen)
  * What follows RAM and the thread counts: RLIMIT_SIGPENDING defaults to
  * max_threads / 2, which follows RAM; nr_threads makes the model complete.
  */
-static void finish_procs(struct synth *s)
+static int finish_procs(struct synth *s)
 {
 	struct mach_machine *m = s->m;
 	uint64_t limit = m->meminfo[MACH_MEMINFO_MEMTOTAL] / 4 / 64;
+	/* the builders' interned sets are a few dozen: each is completed and interned again once */
+	struct { const struct mach_rlimit *from, *to; } done[64] = { { NULL, NULL } };
 
 	for (size_t i = 0; i < m->nprocs; i++) {
-		struct mach_rlimit *r = m->procs[i].rlim;
+		struct mach_process *p = &m->procs[i];
+		size_t k = ((uintptr_t)p->rlim >> 3) % 64;
+		struct mach_rlimit r[MACH_RLIM_NLIMITS];
 
-		r[MACH_RLIMIT_SIGPENDING] = r[MACH_RLIMIT_NPROC] = (struct mach_rlimit){ limit, limit };
-		m->procs[i].nr_threads = m->procs[i].nthreads;
+		p->nr_threads = p->nthreads;
+		if (done[k].from != p->rlim || !p->rlim) {
+			memcpy(r, mach_process_rlim(p), sizeof(r));
+			r[MACH_RLIMIT_SIGPENDING] = r[MACH_RLIMIT_NPROC] = (struct mach_rlimit){ limit, limit };
+			done[k].from = p->rlim;
+			if (!(done[k].to = (const struct mach_rlimit *)sy_intern(s, r, sizeof(r))))
+				return -ENOMEM;
+		}
+		if (!p->rlim_interned)
+			free(p->rlim);
+		p->rlim = (struct mach_rlimit *)done[k].to;
+		p->rlim_interned = true;
 	}
+	return 0;
 }
 
 /* The plan and the scratch belong to the build; the machine goes to the caller. */
@@ -173,8 +188,7 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	sy_plan_blockfs(&s);
 	if ((rc = sy_build_mounts(&s)))
 		goto fail;
-	finish_procs(&s);
-	if ((rc = sy_build_accounts(&s)))
+	if ((rc = finish_procs(&s)) || (rc = sy_build_accounts(&s)))
 		goto fail;
 	sy_build_vmstat(&s);
 	sy_build_disk_io(&s);

@@ -102,8 +102,13 @@ grep -q "pid 1's current affinity mask: ffff$" "$tmp/nice"; ok $? "pid 1 keeps e
 grep -q 'best-effort: prio 6' "$tmp/nice"; ok $? "ionice sets and reads the I/O priority"
 
 # --- limits (prlimit64) ---------------------------------------------------------------
+# a process with cron's very limits: a synthetic machine's share one interned set, which must stay
+twin=$(for f in "$tmp"/tree/[0-9]*/limits; do
+	d=$(basename "$(dirname "$f")"); [ "$d" != "$cron" ] && cmp -s "$f" "$tmp/tree/$cron/limits" && echo "$d"
+done | head -1)
 run sh -c "prlimit --pid $cron --nofile --noheadings --output SOFT,HARD; prlimit --pid $cron --nofile=512:4096;
 	prlimit --pid $cron --nofile --noheadings --output SOFT,HARD; grep '^Max open files' /proc/$cron/limits;
+	cat /proc/${twin:-1}/limits > $tmp/twin_limits;
 	setpriv --reuid=65534 --regid=65534 --clear-groups prlimit --pid $cron --nofile=100:100 || echo refused;
 	prlimit --pid $cron --nofile=1:99999999 || echo nr_open" > "$tmp/limits" 2>&1
 want=$(awk '/^Max open files/ {print $4, $5}' "$tmp/tree/$cron/limits")
@@ -114,6 +119,8 @@ ok $? "/proc/PID/limits shows the new limit"
 grep -q 'Operation not permitted' "$tmp/limits" && grep -qx refused "$tmp/limits"
 ok $? "as nobody, prlimit of a root task: Operation not permitted"
 grep -qx nr_open "$tmp/limits"; ok $? "a hard limit of open files above fs.nr_open is refused"
+[ -n "$twin" ] && cmp -s "$tmp/twin_limits" "$tmp/tree/$twin/limits"
+ok $? "pid ${twin:-none}, which had cron's limits, keeps its own"
 
 # --- psutil, for every task --------------------------------------------------------
 run $PY -c '

@@ -91,9 +91,9 @@ static void build_machine(void)
 	proc->tpgid = -1;
 	proc->files = calloc(1, sizeof(*proc->files));
 	proc->files->max_fds = 256;
-	proc->rlim[MACH_RLIMIT_SIGPENDING].cur = 96364;
+	mach_process_rlim_mut(proc)[MACH_RLIMIT_SIGPENDING].cur = 96364;
 	proc->exit_signal = 17;
-	proc->rlim[MACH_RLIMIT_RSS].cur = 18446744073709551615ull;
+	mach_process_rlim_mut(proc)[MACH_RLIMIT_RSS].cur = 18446744073709551615ull;
 	proc->nthreads = proc->nr_threads = 1;
 	proc->threads = t = calloc(1, sizeof(*t));
 	t->tid = 6410;
