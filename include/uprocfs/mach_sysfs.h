@@ -252,7 +252,16 @@ struct mach_cg_state {
 	/* memory controller: pages unless noted, hierarchical */
 	uint64_t mem_usage, swap_usage;   /* page counters: memory.current, memory.swap.current */
 	uint64_t mem_min, mem_low, mem_high, mem_max, swap_max; /* MACH_CG_PAGE_COUNTER_MAX: "max" */
-	uint64_t memstat[MACH_NR_MEMCG_ITEMS]; /* in each item's unit (mach_memcg_item_unit) */
+	/*
+	 * memory.stat's values, each in its item's unit (mach_memcg_item_unit),
+	 * the nonzero ones packed: a container's group has some 22 of 68.  Bit
+	 * i of @memstat_has says item i is nonzero; its value is then the
+	 * (number of set bits below i)-th of @memstat_vals.  Read them with
+	 * mach_cg_memstat()/mach_cg_memstat_all(), set them with
+	 * mach_cg_memstat_set().
+	 */
+	uint64_t memstat_has[(MACH_NR_MEMCG_ITEMS + 63) / 64];
+	uint64_t *memstat_vals;
 	uint64_t mem_events[MACH_NR_MEMCG_EVENTS];
 	bool oom_group;
 	/* pids controller */
@@ -300,6 +309,15 @@ void mach_blk_sysfs_free(struct mach_blk_sysfs *b);
 struct mach_cg_state *mach_cg_state_new(void);
 /** Free a group's state (NULL is fine). */
 void mach_cg_state_free(struct mach_cg_state *st);
+
+/** memory.stat item @i of @st (0 when it has none). */
+uint64_t mach_cg_memstat(const struct mach_cg_state *st, enum mach_memcg_item i);
+
+/** Every memory.stat item of @st into @out. */
+void mach_cg_memstat_all(const struct mach_cg_state *st, uint64_t out[MACH_NR_MEMCG_ITEMS]);
+
+/** Set every memory.stat item of @st from @all (packed: only the nonzero kept): 0 or -ENOMEM. */
+int mach_cg_memstat_set(struct mach_cg_state *st, const uint64_t all[MACH_NR_MEMCG_ITEMS]);
 
 /**
  * Device @i's directory under /sys/devices into @buf: its disk's dir, then

@@ -237,8 +237,7 @@ static int memory_stat(struct lex *lx, struct mach_machine *m, struct mach_cg_st
 	if ((rc = lex_expect_eof(lx)))
 		return rc;
 	m->sysfs.cg_hugetlb_accounting = hugetlb;
-	memcpy(st->memstat, s, sizeof(s));
-	return 0;
+	return mach_cg_memstat_set(st, s);
 }
 
 static int memory_file(struct lex *lx, struct mach_machine *m, struct mach_cg_state *st, const char *file)

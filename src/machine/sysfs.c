@@ -172,7 +172,57 @@ void mach_cg_state_free(struct mach_cg_state *st)
 		return;
 	free(st->io);
 	free(st->pressure);
+	free(st->memstat_vals);
 	free(st);
+}
+
+/* How many of @st's packed values lie before item @i's place. */
+static unsigned int memstat_rank(const struct mach_cg_state *st, unsigned int i)
+{
+	unsigned int w = i / 64, n = 0;
+
+	for (unsigned int k = 0; k < w; k++)
+		n += (unsigned int)__builtin_popcountll(st->memstat_has[k]);
+	return n + (unsigned int)__builtin_popcountll(st->memstat_has[w] & ((UINT64_C(1) << (i % 64)) - 1));
+}
+
+uint64_t mach_cg_memstat(const struct mach_cg_state *st, enum mach_memcg_item i)
+{
+	unsigned int u = (unsigned int)i;
+
+	if (u >= MACH_NR_MEMCG_ITEMS || !(st->memstat_has[u / 64] >> (u % 64) & 1))
+		return 0;
+	return st->memstat_vals[memstat_rank(st, u)];
+}
+
+void mach_cg_memstat_all(const struct mach_cg_state *st, uint64_t out[MACH_NR_MEMCG_ITEMS])
+{
+	unsigned int k = 0;
+
+	for (unsigned int i = 0; i < MACH_NR_MEMCG_ITEMS; i++)
+		out[i] = st->memstat_has[i / 64] >> (i % 64) & 1 ? st->memstat_vals[k++] : 0;
+}
+
+int mach_cg_memstat_set(struct mach_cg_state *st, const uint64_t all[MACH_NR_MEMCG_ITEMS])
+{
+	uint64_t has[sizeof(st->memstat_has) / sizeof(st->memstat_has[0])] = { 0 };
+	uint64_t *vals = NULL;
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < MACH_NR_MEMCG_ITEMS; i++)
+		n += all[i] != 0;
+	if (n && !(vals = malloc(n * sizeof(*vals))))
+		return -ENOMEM;
+	n = 0;
+	for (unsigned int i = 0; i < MACH_NR_MEMCG_ITEMS; i++)
+		if (all[i]) {
+			has[i / 64] |= UINT64_C(1) << (i % 64);
+			vals[n++] = all[i];
+		}
+	free(st->memstat_vals);
+	st->memstat_vals = vals;
+	memcpy(st->memstat_has, has, sizeof(has));
+	return 0;
 }
 
 struct mach_cg_state *mach_cg_state_new(void)

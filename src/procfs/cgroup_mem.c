@@ -67,10 +67,12 @@ int pfs_show_cg_mem_limit(struct seq_file *m, void *v)
 /* memcg_page_state_output: an item in bytes (or as a count). */
 static uint64_t output(const struct mach_cg_state *st, enum mach_memcg_item i)
 {
+	uint64_t v = mach_cg_memstat(st, i);
+
 	switch (mach_memcg_item_unit(i)) {
-	case MACH_MEMCG_PAGES: return st->memstat[i] * MACH_PAGE_SIZE;
-	case MACH_MEMCG_KB: return st->memstat[i] * 1024;
-	default: return st->memstat[i];
+	case MACH_MEMCG_PAGES: return v * MACH_PAGE_SIZE;
+	case MACH_MEMCG_KB: return v * 1024;
+	default: return v;
 	}
 }
 
@@ -85,9 +87,10 @@ int pfs_show_cg_mem_stat(struct seq_file *m, void *v)
 {
 	const struct pfs_ctx *c = m->private;
 	const struct mach_cg_state *st = state(c);
-	const uint64_t *s = st->memstat;
+	uint64_t s[MACH_NR_MEMCG_ITEMS];
 
 	(void)v;
+	mach_cg_memstat_all(st, s);
 	for (int i = 0; i < MACH_NR_MEMCG_ITEMS; i++) {
 		if (i == MACH_MEMCG_HUGETLB && !c->mach->sysfs.cg_hugetlb_accounting)
 			continue;

@@ -22,10 +22,16 @@
 
 #define KEY_CGSTATE 0x600000060ull   /* + group index */
 
-/* What a group's processes charge it, before the tree adds up. */
-static void charge_process(struct mach_cg_state *st, const struct mach_process *p)
+/*
+ * memory.stat's items of every group while the build adds them up: one
+ * array, freed once each group's are packed into its state (a group keeps
+ * only its nonzero items, some 22 of 68).
+ */
+typedef uint64_t memstat_row[MACH_NR_MEMCG_ITEMS];
+
+/* What a group's processes charge it (@s its items), before the tree adds up. */
+static void charge_process(struct mach_cg_state *st, uint64_t *s, const struct mach_process *p)
 {
-	uint64_t *s = st->memstat;
 	const struct mach_mm *mm = p->mm;
 
 	for (unsigned int t = 0; t < p->nthreads; t++) {
@@ -47,17 +53,17 @@ static void charge_process(struct mach_cg_state *st, const struct mach_process *
 	s[MACH_MEMCG_SLAB_UNRECLAIMABLE] += (24 + (p->files ? p->files->nfds : 0) * 1ull) * 1024;
 }
 
-/* The page cache a group's files keep, in pages: some multiple of what it maps. */
-static uint64_t cache_of(const struct mach_cg_state *st, struct rng *r)
+/* The page cache a group's files keep, in pages: some multiple of what it maps (@s its items). */
+static uint64_t cache_of(const uint64_t *s, struct rng *r)
 {
-	return (uint64_t)((double)st->memstat[MACH_MEMCG_FILE_MAPPED] * rng_uniform(r, 0.5, 6.0)) +
-	       rng_below(r, 2048);
+	return (uint64_t)((double)s[MACH_MEMCG_FILE_MAPPED] * rng_uniform(r, 0.5, 6.0)) + rng_below(r, 2048);
 }
 
 /* The states that follow from the others once the cache is known: LRUs, kernel, file, usage. */
-static void derive_memory(struct mach_cg_state *st, uint64_t cache, unsigned int ncpus, struct rng *r)
+static void derive_memory(struct mach_cg_state *st, uint64_t *s, uint64_t cache, unsigned int ncpus,
+			  struct rng *r)
 {
-	uint64_t *s = st->memstat, anon_lru, file_lru;
+	uint64_t anon_lru, file_lru;
 
 	s[MACH_MEMCG_PERCPU] = 1984ull * ncpus;
 	s[MACH_MEMCG_SOCK] = rng_below(r, 16);
@@ -139,8 +145,8 @@ static void root_disks(const struct mach_sys *sys, uint32_t *top, uint32_t *unde
 		*under = sys->blk[sys->blk[r].slave].disk;
 }
 
-/* Each group's own state from its processes and its stream. */
-static int own_states(struct synth *s, uint64_t *cache_total)
+/* Each group's own state from its processes and its stream; @ms its memory.stat items. */
+static int own_states(struct synth *s, memstat_row *ms, uint64_t *cache_total)
 {
 	struct mach_machine *m = s->m;
 	uint64_t threads_max = m->meminfo[MACH_MEMINFO_MEMTOTAL] / 128;
@@ -161,7 +167,7 @@ static int own_states(struct synth *s, uint64_t *cache_total)
 
 		if (g == MACH_NONE || !m->cgroups[g].st)
 			continue;
-		charge_process(m->cgroups[g].st, p);
+		charge_process(m->cgroups[g].st, ms[g], p);
 		mach_process_io(p, &pio);
 		io[g].read_bytes += pio.read_bytes;
 		io[g].write_bytes += pio.write_bytes;
@@ -176,8 +182,8 @@ static int own_states(struct synth *s, uint64_t *cache_total)
 			continue;
 		rng_init(&r, s->o->seed, KEY_CGSTATE + g);
 		limits(st, &m->cgroups[g], threads_max, &r);
-		st->memstat[MACH_MEMCG_FILE] = cache_of(st, &r); /* held here until scaled */
-		*cache_total += st->memstat[MACH_MEMCG_FILE];
+		ms[g][MACH_MEMCG_FILE] = cache_of(ms[g], &r); /* held here until scaled */
+		*cache_total += ms[g][MACH_MEMCG_FILE];
 		if (top != MACH_NONE)
 			own_io(st, &io[g], top, under, &m->sys, &r);
 		/* a user slice keeps the groups of closed sessions until their pages go */
@@ -287,13 +293,17 @@ static int add_io(struct mach_cg_state *to, const struct mach_cg_state *from)
 	return 0;
 }
 
-/* A child's hierarchical counters into its parent's, as rstat and the page counters propagate them. */
-static int add_up(struct mach_cg_state *to, const struct mach_cg_state *from)
+/*
+ * A child's hierarchical counters into its parent's (@s_to, @s_from their
+ * memory.stat items), as rstat and the page counters propagate them.
+ */
+static int add_up(struct mach_cg_state *to, uint64_t *s_to, const struct mach_cg_state *from,
+		  const uint64_t *s_from)
 {
 	to->mem_usage += from->mem_usage;
 	to->swap_usage += from->swap_usage;
 	for (int i = 0; i < MACH_NR_MEMCG_ITEMS; i++)
-		to->memstat[i] += from->memstat[i];
+		s_to[i] += s_from[i];
 	for (int e = 0; e < MACH_NR_MEMCG_EVENTS; e++)
 		to->mem_events[e] += from->mem_events[e];
 	to->gone_user_ns += from->gone_user_ns;
@@ -310,11 +320,12 @@ int sy_build_cgroup_state(struct synth *s)
 	struct mach_machine *m = s->m;
 	uint64_t cache_total, cached = m->meminfo[MACH_MEMINFO_CACHED] / PAGE_KB;
 	uint32_t bound = mach_cg_v2_ss(m);
+	memstat_row *ms = calloc(m->ncgroups ? m->ncgroups : 1, sizeof(*ms));
 	double scale;
-	int rc = own_states(s, &cache_total);
+	int rc = ms ? own_states(s, ms, &cache_total) : -ENOMEM;
 
 	if (rc)
-		return rc;
+		goto out;
 	fit_io(m);
 	gone_time(s);
 	/* the page cache of all groups is at most meminfo's, what the mapped pages leave of it */
@@ -326,19 +337,24 @@ int sy_build_cgroup_state(struct synth *s)
 		if (!st)
 			continue;
 		rng_init(&r, s->o->seed, KEY_CGSTATE + g + (2ull << 31));
-		derive_memory(st, (uint64_t)((double)st->memstat[MACH_MEMCG_FILE] * scale), m->ncpus, &r);
+		derive_memory(st, ms[g], (uint64_t)((double)ms[g][MACH_MEMCG_FILE] * scale), m->ncpus, &r);
 		/* each dying child still holds the css of every controller its parent gave it */
 		for (int ss = 0; ss < MACH_NR_SS; ss++)
 			if ((bound & (1u << ss)) && ((m->cgroups[g].subtree_control & (1u << ss)) || ss == MACH_SS_PERF_EVENT))
 				st->nr_dying_subsys[ss] = st->nr_dying_descendants;
 	}
-	/* parents come before children: from the last group back, each adds into its parent */
-	for (size_t g = m->ncgroups; g-- > 1;) {
+	/* parents come before children: from the last group back, each adds into its parent, then is final */
+	for (size_t g = m->ncgroups; !rc && g-- > 0;) {
 		const struct mach_cgroup *cg = &m->cgroups[g];
 
-		if (cg->st && cg->parent != MACH_NONE && m->cgroups[cg->parent].st &&
-		    (rc = add_up(m->cgroups[cg->parent].st, cg->st)))
-			return rc;
+		if (!cg->st)
+			continue;
+		if (g && cg->parent != MACH_NONE && m->cgroups[cg->parent].st)
+			rc = add_up(m->cgroups[cg->parent].st, ms[cg->parent], cg->st, ms[g]);
+		if (!rc)
+			rc = mach_cg_memstat_set(cg->st, ms[g]);
 	}
-	return 0;
+out:
+	free(ms);
+	return rc;
 }
