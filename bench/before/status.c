@@ -70,7 +70,8 @@ int before_show_pid_status(struct seq_file *m, void *v)
 	seq_putc(m, ' ');
 	if (pr->status_ns_lines) {
 		static const char *const labels[] = { "\nNStgid:", "\nNSpid:", "\nNSpgid:", "\nNSsid:" };
-		const pid_t *ids[] = { t->ns_tgid, t->ns_pid, t->ns_pgid, t->ns_sid };
+		const pid_t *ids[] = { mach_thread_ns_ids(t, MACH_NSID_TGID), mach_thread_ns_ids(t, MACH_NSID_PID),
+					mach_thread_ns_ids(t, MACH_NSID_PGID), mach_thread_ns_ids(t, MACH_NSID_SID) };
 		for (int k = 0; k < 4; k++) {
 			seq_puts(m, labels[k]);
 			for (unsigned int i = 0; i < t->ns_levels; i++)

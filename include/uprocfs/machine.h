@@ -644,8 +644,14 @@ struct mach_thread {
 	unsigned int ngroups;
 	uint32_t *groups;
 	unsigned int ns_levels;   /* NSpid etc.: ids from the reader's ns down */
-	pid_t ns_tgid[MACH_NS_LEVELS_MAX], ns_pid[MACH_NS_LEVELS_MAX];
-	pid_t ns_pgid[MACH_NS_LEVELS_MAX], ns_sid[MACH_NS_LEVELS_MAX];
+	/*
+	 * NStgid's, NSpid's, NSpgid's and NSsid's ids, ns_levels of each, one
+	 * list after the other: read them with mach_thread_ns_ids(), set them
+	 * with mach_thread_ns_set().  NULL when ns_levels is 0.  Most tasks
+	 * have one level or two: 16 or 32 bytes, not four lists of
+	 * MACH_NS_LEVELS_MAX in every thread.
+	 */
+	pid_t *ns_ids;
 	bool kthread;
 	uint64_t sig_pending, sig_blocked; /* bit n-1 = signal n */
 	uint64_t cap_inh, cap_prm, cap_eff, cap_bnd, cap_amb;
@@ -1090,6 +1096,21 @@ const struct mach_fd_info *mach_fd_info(const struct mach_fd *f);
 
 /** @f's fdinfo values to fill in, made (zeroed) on first use: NULL when there is no memory. */
 struct mach_fd_info *mach_fd_info_mut(struct mach_fd *f);
+
+/** Which of a thread's per-namespace id lists (struct mach_thread.ns_ids). */
+enum mach_ns_id { MACH_NSID_TGID, MACH_NSID_PID, MACH_NSID_PGID, MACH_NSID_SID, MACH_NR_NSIDS };
+
+/** @t's @which ids, t->ns_levels of them from the reader's namespace down; NULL when it has none. */
+static inline const pid_t *mach_thread_ns_ids(const struct mach_thread *t, enum mach_ns_id which)
+{
+	return t->ns_ids ? t->ns_ids + (size_t)which * t->ns_levels : NULL;
+}
+
+/**
+ * Set @t's ids in @levels pid namespaces (at most MACH_NS_LEVELS_MAX; 0
+ * drops them): @ids[which][level].  0, -EINVAL, or -ENOMEM.
+ */
+int mach_thread_ns_set(struct mach_thread *t, unsigned int levels, const pid_t ids[MACH_NR_NSIDS][MACH_NS_LEVELS_MAX]);
 
 /** @p's limits, MACH_RLIM_NLIMITS of them: its own, or all zero when it has none. */
 const struct mach_rlimit *mach_process_rlim(const struct mach_process *p);

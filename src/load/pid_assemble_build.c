@@ -16,8 +16,10 @@
 #include "pid_assemble.h"
 
 /* Move what a status said about a thread into @t. */
-static void thread_from_status(struct mach_thread *t, struct ld_status *s)
+static int thread_from_status(struct mach_thread *t, struct ld_status *s)
 {
+	int rc;
+
 	memcpy(t->comm, s->name, sizeof(t->comm));
 	t->state = (enum mach_task_state)s->v[ST_STATE][0];
 	t->umask = s->present[ST_UMASK] ? (int)s->v[ST_UMASK][0] : -1;
@@ -30,11 +32,9 @@ static void thread_from_status(struct mach_thread *t, struct ld_status *s)
 	t->groups = s->groups;
 	s->groups = NULL;
 	s->ngroups = 0;
-	t->ns_levels = s->present[ST_NSTGID] ? s->ns_levels : 0;
-	memcpy(t->ns_tgid, s->ns[0], sizeof(t->ns_tgid));
-	memcpy(t->ns_pid, s->ns[1], sizeof(t->ns_pid));
-	memcpy(t->ns_pgid, s->ns[2], sizeof(t->ns_pgid));
-	memcpy(t->ns_sid, s->ns[3], sizeof(t->ns_sid));
+	if ((rc = mach_thread_ns_set(t, s->present[ST_NSTGID] ? s->ns_levels : 0,
+				     (const pid_t (*)[MACH_NS_LEVELS_MAX])s->ns)))
+		return rc;
 	if (s->present[ST_KTHREAD])
 		t->kthread = s->v[ST_KTHREAD][0];
 	t->sig_pending = s->v[ST_SIGPND][0];
@@ -58,6 +58,7 @@ static void thread_from_status(struct mach_thread *t, struct ld_status *s)
 	t->nivcsw = s->v[ST_NVCSW][0];
 	t->x86_features = (unsigned int)s->v[ST_X86][0];
 	t->x86_features_locked = (unsigned int)s->v[ST_X86_LOCKED][0];
+	return 0;
 }
 
 /* The thread-level stat fields (the whole file gives the leader's). */
@@ -196,6 +197,7 @@ static unsigned int nr_threads(const struct asm_ctx *a)
 int ld_asm_build_threads(struct asm_ctx *a)
 {
 	struct mach_process *out = a->out;
+	int rc;
 
 	out->tgid = a->lp->tgid;
 	out->threads = calloc(a->n, sizeof(*out->threads));
@@ -213,8 +215,8 @@ int ld_asm_build_threads(struct asm_ctx *a)
 		t->umask = -1;
 		if (th->tstat)
 			thread_from_stat(t, th->tstat, s != NULL);
-		if (s)
-			thread_from_status(t, s);
+		if (s && (rc = thread_from_status(t, s)))
+			return rc;
 		if (!s && !th->tstat && th->comm)
 			memcpy(t->comm, th->comm->buf, th->comm->len + 1);
 		if (th->stat)

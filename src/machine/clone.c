@@ -375,6 +375,7 @@ static void process(struct cl *c, struct mach_process *p)
 		struct mach_thread *t = &p->threads[i];
 
 		t->groups = DUP(c, t->groups, t->ngroups);
+		t->ns_ids = DUP(c, t->ns_ids, (size_t)MACH_NR_NSIDS * t->ns_levels);
 		bitmap(c, &t->cpus_allowed);
 		bitmap(c, &t->mems_allowed);
 		t->fs = t->fs ? fs(c, t->fs) : NULL;

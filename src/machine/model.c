@@ -371,8 +371,27 @@ void mach_fs_free(struct mach_fs *fs)
 	free(fs);
 }
 
+int mach_thread_ns_set(struct mach_thread *t, unsigned int levels, const pid_t ids[MACH_NR_NSIDS][MACH_NS_LEVELS_MAX])
+{
+	pid_t *v = NULL;
+
+	if (levels > MACH_NS_LEVELS_MAX)
+		return -EINVAL;
+	if (levels && !(v = malloc(MACH_NR_NSIDS * levels * sizeof(*v))))
+		return -ENOMEM;
+	for (unsigned int k = 0; v && k < MACH_NR_NSIDS; k++)
+		memcpy(v + k * levels, ids[k], levels * sizeof(*v));
+	free(t->ns_ids);
+	t->ns_ids = v;
+	t->ns_levels = levels;
+	return 0;
+}
+
 void mach_thread_clear(struct mach_thread *t)
 {
+	free(t->ns_ids);
+	t->ns_ids = NULL;
+	t->ns_levels = 0;
 	mach_fs_free(t->fs);
 	t->fs = NULL;
 	free(t->groups);

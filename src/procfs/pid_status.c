@@ -65,10 +65,10 @@ static void show_state(struct seq_file *m, const struct pfs_ctx *c)
 	if (t->ngroups || pr->status_groups_space)
 		seq_putc(m, ' ');
 	if (pr->status_ns_lines) {
-		show_ns_ids(m, "\nNStgid:", t->ns_tgid, t->ns_levels);
-		show_ns_ids(m, "\nNSpid:", t->ns_pid, t->ns_levels);
-		show_ns_ids(m, "\nNSpgid:", t->ns_pgid, t->ns_levels);
-		show_ns_ids(m, "\nNSsid:", t->ns_sid, t->ns_levels);
+		show_ns_ids(m, "\nNStgid:", mach_thread_ns_ids(t, MACH_NSID_TGID), t->ns_levels);
+		show_ns_ids(m, "\nNSpid:", mach_thread_ns_ids(t, MACH_NSID_PID), t->ns_levels);
+		show_ns_ids(m, "\nNSpgid:", mach_thread_ns_ids(t, MACH_NSID_PGID), t->ns_levels);
+		show_ns_ids(m, "\nNSsid:", mach_thread_ns_ids(t, MACH_NSID_SID), t->ns_levels);
 	}
 	if (pr->status_kthread)
 		seq_put_decimal_ull(m, "\nKthread:\t", t->kthread);

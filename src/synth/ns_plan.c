@@ -252,19 +252,21 @@ int sy_plan_ns(struct synth *s)
 	return 0;
 }
 
-void sy_thread_ns(const struct synth *s, size_t idx, struct mach_thread *t, unsigned int j)
+int sy_thread_ns(const struct synth *s, size_t idx, const struct mach_process *p, struct mach_thread *t,
+		 unsigned int j)
 {
 	const struct gen *g = &s->gen[idx];
+	/* the initial namespace's ids are the global ones; a container's task has its own below them */
+	pid_t ids[MACH_NR_NSIDS][MACH_NS_LEVELS_MAX] = {
+		[MACH_NSID_TGID] = { p->tgid, (pid_t)g->ns_pid },
+		[MACH_NSID_PID] = { t->tid, (pid_t)(g->ns_pid + j) },
+		[MACH_NSID_PGID] = { p->pgrp, (pid_t)g->ns_pgid },
+		[MACH_NSID_SID] = { p->session, (pid_t)g->ns_sid },
+	};
 
 	t->css_set = g->css_set;
 	t->nsset = g->nsset;
-	if (g->container == NONE)
-		return;
-	t->ns_levels = 2;
-	t->ns_tgid[1] = (pid_t)g->ns_pid;
-	t->ns_pid[1] = (pid_t)(g->ns_pid + j);
-	t->ns_pgid[1] = (pid_t)g->ns_pgid;
-	t->ns_sid[1] = (pid_t)g->ns_sid;
+	return mach_thread_ns_set(t, g->container == NONE ? 1 : 2, (const pid_t (*)[MACH_NS_LEVELS_MAX])ids);
 }
 
 void sy_root_dev(const struct synth *s, size_t idx, uint32_t *major, uint32_t *minor)

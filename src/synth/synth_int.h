@@ -420,8 +420,9 @@ int sy_plan_ns(struct synth *s);
 int sy_build_mounts(struct synth *s);
 /** Free the namespace plan's state (not the machine's tables). */
 void sy_ns_free(struct synth *s);
-/** Thread @j of planned process @idx: its css_set, nsset and ids in every pid namespace. */
-void sy_thread_ns(const struct synth *s, size_t idx, struct mach_thread *t, unsigned int j);
+/** Thread @j of planned process @idx (@p): its css_set, nsset and ids in every pid namespace; 0 or -ENOMEM. */
+int sy_thread_ns(const struct synth *s, size_t idx, const struct mach_process *p, struct mach_thread *t,
+		 unsigned int j);
 /** The device of planned process @idx's root filesystem, for the files it maps. */
 void sy_root_dev(const struct synth *s, size_t idx, uint32_t *major, uint32_t *minor);
 /** The 64-hex-digit id of the container whose first process is planned at @idx. */

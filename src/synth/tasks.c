@@ -55,16 +55,6 @@ static int thread_masks(struct synth *s, struct mach_thread *t, int pinned)
 	return 0;
 }
 
-/* One pid namespace, the initial one: its ids are the global ones. */
-static void thread_ids(struct mach_thread *t, const struct mach_process *p)
-{
-	t->ns_levels = 1;
-	t->ns_tgid[0] = p->tgid;
-	t->ns_pid[0] = t->tid;
-	t->ns_pgid[0] = p->pgrp;
-	t->ns_sid[0] = p->session;
-}
-
 /* Supplementary groups by account: the first user administers the box. */
 static int user_groups(struct mach_thread *t, uint32_t uid)
 {
@@ -213,6 +203,7 @@ static int user_thread_identity(struct user_task *u, struct mach_thread *t, unsi
 	const struct prog *pg = u->pg;
 	const struct mach_process *p = u->p;
 	bool running;
+	int rc;
 
 	t->tid = p->tgid + (pid_t)j;
 	if (j == 0 || !pg->tnames) {
@@ -233,8 +224,8 @@ static int user_thread_identity(struct user_task *u, struct mach_thread *t, unsi
 		t->uid[k] = g->uid;
 		t->gid[k] = g->uid == UID_SYSLOG ? 4 : g->uid;
 	}
-	thread_ids(t, p);
-	sy_thread_ns(u->s, u->idx, t, j);
+	if ((rc = sy_thread_ns(u->s, u->idx, p, t, j)))
+		return rc;
 	t->sig_blocked = pg->blk;
 	if (g->uid == UID_ROOT)
 		t->cap_prm = t->cap_eff = CAPS_ROOT;
@@ -454,8 +445,8 @@ static int build_kthread(struct synth *s, size_t idx)
 		snprintf(t->comm, sizeof(t->comm), k->fmt, g->inst);
 	t->state = g->nrun ? MACH_TASK_RUNNING : g->state;
 	t->umask = 022;
-	thread_ids(t, p);
-	sy_thread_ns(s, idx, t, 0);
+	if ((rc = sy_thread_ns(s, idx, p, t, 0)))
+		return rc;
 	t->kthread = true;
 	t->cap_prm = t->cap_eff = t->cap_bnd = CAPS_KTHREAD;
 	t->ssb = MACH_SSB_VULNERABLE;

@@ -311,7 +311,8 @@ static void test_user_process(void)
 	is_i64(p->ppid, 40, "PPid");
 	is_u64(p->files ? p->files->max_fds : 0, 256, "FDSize");
 	ok(t->ngroups == 4 && t->groups[0] == 4 && t->groups[3] == 100, "Groups 4 24 27 100");
-	ok(t->ns_levels == 1 && t->ns_pgid[0] == 40 && t->ns_sid[0] == 30, "NS lines");
+	ok(t->ns_levels == 1 && mach_thread_ns_ids(t, MACH_NSID_PGID)[0] == 40 &&
+		   mach_thread_ns_ids(t, MACH_NSID_SID)[0] == 30, "NS lines");
 	is_u64(p->mm->vm_peak, 3060, "VmPeak");
 	is_u64(p->mm->vm_rss, 1628, "VmRSS");
 	is_u64(p->mm->rss_file, 1516, "RssFile");
@@ -439,7 +440,7 @@ static void test_kthread_zombie_weird(void)
 		diag("%s", err);
 	if (p) {
 		is_str(p->threads[0].comm, "a\nb\\c\td e)(f", "unescaped comm");
-		ok(p->threads[0].ns_levels == 2 && p->threads[0].ns_pid[1] == 1,
+		ok(p->threads[0].ns_levels == 2 && mach_thread_ns_ids(&p->threads[0], MACH_NSID_PID)[1] == 1,
 		   "two pid namespace levels");
 	}
 	is_u64(m->nprocs, 3, "three processes, sorted");

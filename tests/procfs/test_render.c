@@ -100,10 +100,7 @@ static void build_machine(void)
 	strcpy(t->comm, "cat");
 	t->state = MACH_TASK_RUNNING;
 	t->umask = 022;
-	t->ns_levels = 1;
-	t->ns_tgid[0] = t->ns_pid[0] = 6410;
-	t->ns_pgid[0] = 6408;
-	t->ns_sid[0] = 1186;
+	mach_thread_ns_set(t, 1, (const pid_t[MACH_NR_NSIDS][MACH_NS_LEVELS_MAX]){ { 6410 }, { 6410 }, { 6408 }, { 1186 } });
 	t->cap_prm = t->cap_eff = t->cap_bnd = 0x1fffeffffffull;
 	t->ssb = MACH_SSB_VULNERABLE;
 	t->sib = MACH_SIB_ALWAYS_ENABLED;

@@ -478,8 +478,11 @@ static void check_machine(const struct mach_machine *m, const struct mach_synth_
 
 			/* ids */
 			/* a container's tasks have a second level: their ids inside it (test_synth_ns checks them) */
-			check(P_IDS, (t->ns_levels == 1 || t->ns_levels == 2) && t->ns_pid[0] == t->tid &&
-					t->ns_tgid[0] == p->tgid && t->ns_pgid[0] == p->pgrp && t->ns_sid[0] == p->session,
+			check(P_IDS, (t->ns_levels == 1 || t->ns_levels == 2) &&
+					mach_thread_ns_ids(t, MACH_NSID_PID)[0] == t->tid &&
+					mach_thread_ns_ids(t, MACH_NSID_TGID)[0] == p->tgid &&
+					mach_thread_ns_ids(t, MACH_NSID_PGID)[0] == p->pgrp &&
+					mach_thread_ns_ids(t, MACH_NSID_SID)[0] == p->session,
 			      "tid %d: ns ids", (int)t->tid);
 			check(P_IDS, t->uid[0] == t0->uid[0] && t->uid[1] == t->uid[0] && t->gid[0] == t0->gid[0] &&
 					(t->uid[0] ? t->cap_prm == 0 && t->cap_eff == 0 : t->cap_prm != 0) &&

@@ -300,17 +300,20 @@ static void check_namespaces(const struct mach_machine *m)
 			const struct mach_nsset *ns = mach_thread_nsset(m, t);
 			bool inside = ns && ns->ino[MACH_NS_PID] != MACH_NS_INO_INIT_PID;
 
+			const pid_t *pid = mach_thread_ns_ids(t, MACH_NSID_PID), *tgid = mach_thread_ns_ids(t, MACH_NSID_TGID);
+			const pid_t *leader = mach_thread_ns_ids(&p->threads[0], MACH_NSID_PID);
+
 			check(P_PIDNS, ns && (t->ns_levels == 2) == inside &&
 					       ns->ino[MACH_NS_PID] == ns->ino[MACH_NS_PID_FOR_CHILDREN] &&
-					       (!inside || (t->ns_pid[1] >= 1 && t->ns_tgid[1] == p->threads[0].ns_pid[1])),
+					       (!inside || (pid[1] >= 1 && tgid[1] == leader[1])),
 			      "tid %d: levels %u", (int)t->tid, t->ns_levels);
 			for (size_t k = 0; inside && k < m->nprocs; k++) {
 				const struct mach_process *q = &m->procs[k];
 				const struct mach_nsset *qs = mach_thread_nsset(m, &q->threads[0]);
 
 				if (q != p && qs && qs->ino[MACH_NS_PID] == ns->ino[MACH_NS_PID])
-					check(P_PIDNS, q->threads[0].ns_pid[1] != t->ns_pid[1], "pid %d twice inside",
-					      t->ns_pid[1]);
+					check(P_PIDNS, mach_thread_ns_ids(&q->threads[0], MACH_NSID_PID)[1] != pid[1],
+					      "pid %d twice inside", pid[1]);
 			}
 		}
 	}
