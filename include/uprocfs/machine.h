@@ -525,22 +525,23 @@ struct mach_str_block {
 struct mach_fd {
 	int fd;
 	unsigned int flags;       /* f_flags: O_ACCMODE decides the link's mode (r-x, -wx, rwx, ---) */
-	enum mach_fd_kind kind;
-	enum mach_fd_type type;
 	int mnt_id;               /* the mount the file is on (mountinfo's ids; internal mounts too) */
 	unsigned int nlocks;
 	int64_t pos;              /* f_pos */
 	uint64_t ino;             /* its inode: for pipes, sockets and nsfs also the link's [INO] */
 	char *name;               /* PATH: the path; ANON, PSEUDO: the name before ":" or after "anon_inode:" */
 	struct mach_file_lock *locks; /* level 0, fd this fd (mach_sys.h) */
-	uint16_t sock_family;     /* SOCKET: AF_UNIX, AF_INET, AF_INET6, AF_NETLINK; 0 unknown (loaded, not unix) */
-	uint16_t sock_type;       /* SOCKET: SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET; 0 unknown */
-	bool info_known;          /* its fdinfo was read (a loaded model) or made (synthetic) */
-	bool deleted;             /* MACH_FD_PATH: unlinked */
-	bool cloexec;             /* the close-on-exec bit of the fd table */
-	bool name_interned;       /* @name lies in the machine's interned strings: not to be freed */
 	/* what the file's show_fdinfo prints beyond the fixed lines: NULL for none (mach_fd_info) */
 	struct mach_fd_info *info;
+	/* the small fields packed into the last 8 bytes: a million tasks hold some 10 million fds */
+	uint16_t sock_family;     /* SOCKET: AF_UNIX, AF_INET, AF_INET6, AF_NETLINK; 0 unknown (loaded, not unix) */
+	enum mach_fd_kind kind : 8;
+	enum mach_fd_type type : 8;
+	uint8_t sock_type;        /* SOCKET: SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET; 0 unknown */
+	bool info_known : 1;      /* its fdinfo was read (a loaded model) or made (synthetic) */
+	bool deleted : 1;         /* MACH_FD_PATH: unlinked */
+	bool cloexec : 1;         /* the close-on-exec bit of the fd table */
+	bool name_interned : 1;   /* @name lies in the machine's interned strings: not to be freed */
 };
 
 /*

@@ -57,8 +57,13 @@ int ld_parse_fd_link(struct lex *lx, struct mach_fd *f)
 
 	lex_ctx(lx, NULL);
 	if (lex_peek(lx, '/')) {
+		bool deleted = false;
+		int rc;
+
 		f->kind = MACH_FD_PATH;
-		return parse_path(lx, &f->name, &f->deleted);
+		rc = parse_path(lx, &f->name, &deleted);
+		f->deleted = deleted;
+		return rc;
 	}
 	if (lex_accept(lx, "pipe:")) {
 		f->kind = MACH_FD_PIPE;
