@@ -18,12 +18,29 @@
 
 #include "uprocfs/machine.h"
 
-struct made_cache {
-	uint64_t serial;           /* whose VMAs these are (0: none) */
-	struct mach_vma *vmas;     /* one block (struct mach_maker_ops.make) */
-	uint64_t mnt_serial;       /* whose mounts these are (0: none) */
-	struct mach_mount *mounts; /* one block (struct mach_maker_ops.make_mounts) */
+/* One kind of made thing this thread keeps: the last mm's VMAs, or the last table's mounts. */
+struct made_slot {
+	uint64_t serial;           /* whose they are (0: none) */
+	void *block;               /* one block from the maker (make, make_mounts): one free() */
 };
+
+struct made_cache {
+	struct made_slot vmas, mounts;
+};
+
+/* Whether @slot holds what @serial names; a serial of 0 (an mm made by hand) never matches. */
+static bool slot_has(const struct made_slot *slot, uint64_t serial)
+{
+	return serial && slot->serial == serial;
+}
+
+/* @made, @serial's block, kept in @slot instead of what it held. */
+static void slot_keep(struct made_slot *slot, uint64_t serial, void *made)
+{
+	free(slot->block);
+	slot->block = made;
+	slot->serial = serial;
+}
 
 static const struct mach_maker_ops *maker_ops[MACH_NR_MAKERS];
 
@@ -53,8 +70,8 @@ static void cache_free(void *p)
 {
 	struct made_cache *c = p;
 
-	free(c->vmas); /* made VMAs are one block, names and all */
-	free(c->mounts);
+	free(c->vmas.block); /* made VMAs are one block, names and all */
+	free(c->mounts.block);
 	free(c);
 }
 
@@ -92,42 +109,37 @@ int mach_mm_vmas(const struct mach_mm *mm, const struct mach_vma **out)
 	}
 	if (!(c = thread_cache()))
 		return -ENOMEM;
-	if (c->serial != mm->serial || !mm->serial) {
+	if (!slot_has(&c->vmas, mm->serial)) {
 		/* a snapshot's maker in a program without its producer: no VMAs to be had */
 		if (!(ops = mach_maker_ops(mm->maker)))
 			return -ENOSYS;
 		if ((rc = ops->make(mm->maker, mm, &made)))
 			return rc;
-		free(c->vmas);
-		c->vmas = made;
-		c->serial = mm->serial;
+		slot_keep(&c->vmas, mm->serial, made);
 	}
-	*out = c->vmas;
+	*out = c->vmas.block;
 	return 0;
 }
 
 int mach_mnt_table_mounts(const struct mach_mnt_table *t, const struct mach_mount **out)
 {
-	const struct mach_maker_ops *ops;
+	const struct mach_maker_ops *ops = t->maker ? mach_maker_ops(t->maker) : NULL;
 	struct made_cache *c;
 	struct mach_mount *made = NULL;
 	int rc;
 
-	if (!t->maker || !t->n) {
-		*out = t->mounts;
+	*out = t->mounts;
+	if (!t->maker || !t->n)
 		return 0;
-	}
 	if (!(c = thread_cache()))
 		return -ENOMEM;
-	if (c->mnt_serial != t->serial || !t->serial) {
-		if (!(ops = mach_maker_ops(t->maker)) || !ops->make_mounts)
+	if (!slot_has(&c->mounts, t->serial)) {
+		if (!ops || !ops->make_mounts)
 			return -ENOSYS;
 		if ((rc = ops->make_mounts(t->maker, t, &made)))
 			return rc;
-		free(c->mounts);
-		c->mounts = made;
-		c->mnt_serial = t->serial;
+		slot_keep(&c->mounts, t->serial, made);
 	}
-	*out = c->mounts;
+	*out = c->mounts.block;
 	return 0;
 }
