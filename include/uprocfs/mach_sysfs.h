@@ -316,6 +316,9 @@ uint64_t mach_cg_memstat(const struct mach_cg_state *st, enum mach_memcg_item i)
 /** Every memory.stat item of @st into @out. */
 void mach_cg_memstat_all(const struct mach_cg_state *st, uint64_t out[MACH_NR_MEMCG_ITEMS]);
 
+/** How many values @st's memory.stat keeps (its nonzero items): the length of memstat_vals. */
+size_t mach_cg_memstat_nvals(const struct mach_cg_state *st);
+
 /** Set every memory.stat item of @st from @all (packed: only the nonzero kept): 0 or -ENOMEM. */
 int mach_cg_memstat_set(struct mach_cg_state *st, const uint64_t all[MACH_NR_MEMCG_ITEMS]);
 

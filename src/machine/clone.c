@@ -396,10 +396,8 @@ static void ns_tables(struct cl *c, struct mach_machine *d)
 		d->cgroups[i].name = dup_str(c, d->cgroups[i].name);
 		st = d->cgroups[i].st = d->cgroups[i].st ? DUP1(c, struct mach_cg_state, d->cgroups[i].st) : NULL;
 		if (st) {
-			size_t nvals = 0;
+			size_t nvals = mach_cg_memstat_nvals(st);
 
-			for (size_t k = 0; k < sizeof(st->memstat_has) / sizeof(st->memstat_has[0]); k++)
-				nvals += (size_t)__builtin_popcountll(st->memstat_has[k]);
 			st->memstat_vals = nvals ? DUP(c, st->memstat_vals, nvals) : NULL;
 			st->io = DUP(c, st->io, st->nio);
 			st->pressure = st->pressure ? DUP(c, st->pressure, MACH_NR_PSI_RES) : NULL;

@@ -176,14 +176,21 @@ void mach_cg_state_free(struct mach_cg_state *st)
 	free(st);
 }
 
-/* How many of @st's packed values lie before item @i's place. */
+/* How many of @st's packed values lie before item @i's place (@i up to MACH_NR_MEMCG_ITEMS). */
 static unsigned int memstat_rank(const struct mach_cg_state *st, unsigned int i)
 {
 	unsigned int w = i / 64, n = 0;
 
 	for (unsigned int k = 0; k < w; k++)
 		n += (unsigned int)__builtin_popcountll(st->memstat_has[k]);
-	return n + (unsigned int)__builtin_popcountll(st->memstat_has[w] & ((UINT64_C(1) << (i % 64)) - 1));
+	if (w < sizeof(st->memstat_has) / sizeof(st->memstat_has[0]))
+		n += (unsigned int)__builtin_popcountll(st->memstat_has[w] & ((UINT64_C(1) << (i % 64)) - 1));
+	return n;
+}
+
+size_t mach_cg_memstat_nvals(const struct mach_cg_state *st)
+{
+	return memstat_rank(st, MACH_NR_MEMCG_ITEMS);
 }
 
 uint64_t mach_cg_memstat(const struct mach_cg_state *st, enum mach_memcg_item i)
