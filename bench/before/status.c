@@ -47,6 +47,7 @@ int before_show_pid_status(struct seq_file *m, void *v)
 	const struct mach_profile *pr = &c->mach->profile;
 	const struct mach_process *p = c->proc;
 	const struct mach_thread *t = c->thread;
+	const struct mach_cred *cr = mach_thread_cred(t);
 	const struct mach_mm *mm = p->mm;
 	int digits = (int)pr->sig_hex_digits;
 
@@ -63,10 +64,10 @@ int before_show_pid_status(struct seq_file *m, void *v)
 	before_seq_printf(m,
 			  "Pid:\t%d\nPPid:\t%d\nTracerPid:\t%d\nUid:\t%u\t%u\t%u\t%u\n"
 			  "Gid:\t%u\t%u\t%u\t%u\nFDSize:\t%u\nGroups:\t",
-			  (int)t->tid, (int)p->ppid, (int)t->tracer_pid, t->uid[0], t->uid[1],
-			  t->uid[2], t->uid[3], t->gid[0], t->gid[1], t->gid[2], t->gid[3], p->files ? p->files->max_fds : 0);
-	for (unsigned int g = 0; g < t->ngroups; g++)
-		before_seq_printf(m, g ? " %u" : "%u", t->groups[g]);
+			  (int)t->tid, (int)p->ppid, (int)t->tracer_pid, cr->uid[0], cr->uid[1],
+			  cr->uid[2], cr->uid[3], cr->gid[0], cr->gid[1], cr->gid[2], cr->gid[3], p->files ? p->files->max_fds : 0);
+	for (unsigned int g = 0; g < cr->ngroups; g++)
+		before_seq_printf(m, g ? " %u" : "%u", cr->groups[g]);
 	seq_putc(m, ' ');
 	if (pr->status_ns_lines) {
 		static const char *const labels[] = { "\nNStgid:", "\nNSpid:", "\nNSpgid:", "\nNSsid:" };
@@ -104,15 +105,15 @@ int before_show_pid_status(struct seq_file *m, void *v)
 			  digits, t->sig_pending, digits, p->sig_shared_pending, digits, t->sig_blocked,
 			  digits, p->sig_ignored, digits, p->sig_caught);
 	before_seq_printf(m, "CapInh:\t%016lx\nCapPrm:\t%016lx\nCapEff:\t%016lx\nCapBnd:\t%016lx\nCapAmb:\t%016lx\n",
-			  t->cap_inh, t->cap_prm, t->cap_eff, t->cap_bnd, t->cap_amb);
-	before_seq_printf(m, "NoNewPrivs:\t%d\n", t->no_new_privs);
+			  cr->cap_inh, cr->cap_prm, cr->cap_eff, cr->cap_bnd, cr->cap_amb);
+	before_seq_printf(m, "NoNewPrivs:\t%d\n", cr->no_new_privs);
 	if (pr->status_seccomp)
-		before_seq_printf(m, "Seccomp:\t%u\n", t->seccomp_mode);
+		before_seq_printf(m, "Seccomp:\t%u\n", cr->seccomp_mode);
 	if (pr->status_seccomp_filters)
-		before_seq_printf(m, "Seccomp_filters:\t%u\n", t->seccomp_filters);
-	before_seq_printf(m, "Speculation_Store_Bypass:\t%s\n", mach_ssb_name(t->ssb));
+		before_seq_printf(m, "Seccomp_filters:\t%u\n", cr->seccomp_filters);
+	before_seq_printf(m, "Speculation_Store_Bypass:\t%s\n", mach_ssb_name(cr->ssb));
 	if (pr->status_spec_ib)
-		before_seq_printf(m, "SpeculationIndirectBranch:\t%s\n", mach_sib_name(t->sib));
+		before_seq_printf(m, "SpeculationIndirectBranch:\t%s\n", mach_sib_name(cr->sib));
 	seq_puts(m, "Cpus_allowed:\t");
 	before_bitmap(m, &t->cpus_allowed);
 	seq_puts(m, "\nCpus_allowed_list:\t");
@@ -129,11 +130,11 @@ int before_show_pid_status(struct seq_file *m, void *v)
 			  t->nvcsw, t->nivcsw);
 	if (pr->status_x86_features) {
 		before_seq_printf(m, "x86_Thread_features:\t%s%s\n",
-				  t->x86_features & MACH_X86_FEAT_SHSTK ? "shstk " : "",
-				  t->x86_features & MACH_X86_FEAT_WRSS ? "wrss " : "");
+				  cr->x86_features & MACH_X86_FEAT_SHSTK ? "shstk " : "",
+				  cr->x86_features & MACH_X86_FEAT_WRSS ? "wrss " : "");
 		before_seq_printf(m, "x86_Thread_features_locked:\t%s%s\n",
-				  t->x86_features_locked & MACH_X86_FEAT_SHSTK ? "shstk " : "",
-				  t->x86_features_locked & MACH_X86_FEAT_WRSS ? "wrss " : "");
+				  cr->x86_features_locked & MACH_X86_FEAT_SHSTK ? "shstk " : "",
+				  cr->x86_features_locked & MACH_X86_FEAT_WRSS ? "wrss " : "");
 	}
 	return 0;
 }

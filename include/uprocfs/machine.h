@@ -634,17 +634,45 @@ struct mach_syscall {
 	uint64_t sp, pc;          /* user stack pointer and instruction pointer */
 };
 
+/*
+ * A thread's credentials and the security state beside them (the kernel's
+ * struct cred, and the task's seccomp, speculation, audit and personality
+ * bits).  Threads share them as the kernel's tasks share a cred: a
+ * synthetic machine's 1,250,000 threads at a million tasks have a few
+ * thousand distinct ones, interned.  Read them with mach_thread_cred(),
+ * change them through mach_thread_cred_mut().
+ */
+struct mach_cred {
+	uint32_t uid[4], gid[4];  /* real, effective, saved, fs */
+	unsigned int ngroups;
+	uint32_t *groups;         /* supplementary groups; owned by the cred (interned with it) */
+	uint64_t cap_inh, cap_prm, cap_eff, cap_bnd, cap_amb;
+	bool no_new_privs;
+	unsigned int seccomp_mode;
+	unsigned int seccomp_filters;
+	enum mach_spec_store_bypass ssb;
+	enum mach_spec_indirect_branch sib;
+	uint32_t loginuid;        /* audit login uid; 4294967295 when unset */
+	uint32_t sessionid;       /* audit session; 4294967295 when unset */
+	uint32_t personality;     /* ADDR_NO_RANDOMIZE 0x0040000, PER_LINUX32 8, ... */
+	unsigned int x86_features, x86_features_locked;
+};
+
 /** One thread (a task in kernel terms). */
 struct mach_thread {
 	pid_t tid;
-	char comm[MACH_COMM_MAX];
 	enum mach_task_state state;
+	char comm[MACH_COMM_MAX];
 	int umask;                /* -1: no fs_struct (the Umask: line is absent) */
 	pid_t tracer_pid;
-	uint32_t uid[4], gid[4];  /* real, effective, saved, fs */
-	unsigned int ngroups;
-	uint32_t *groups;
+	/*
+	 * Its credentials and security bits: NULL for none set (all zero, as
+	 * a zeroed thread had).  Read through mach_thread_cred().
+	 */
+	struct mach_cred *cred;
 	unsigned int ns_levels;   /* NSpid etc.: ids from the reader's ns down */
+	bool kthread;
+	bool cred_interned;       /* @cred lies in the machine's interned strings: shared, not to be freed */
 	/*
 	 * NStgid's, NSpid's, NSpgid's and NSsid's ids, ns_levels of each, one
 	 * list after the other: read them with mach_thread_ns_ids(), set them
@@ -653,27 +681,19 @@ struct mach_thread {
 	 * MACH_NS_LEVELS_MAX in every thread.
 	 */
 	pid_t *ns_ids;
-	bool kthread;
 	uint64_t sig_pending, sig_blocked; /* bit n-1 = signal n */
-	uint64_t cap_inh, cap_prm, cap_eff, cap_bnd, cap_amb;
-	bool no_new_privs;
-	unsigned int seccomp_mode;
-	unsigned int seccomp_filters;
-	enum mach_spec_store_bypass ssb;
-	enum mach_spec_indirect_branch sib;
 	struct mach_bitmap cpus_allowed; /* nr_cpu_ids bits */
 	struct mach_bitmap mems_allowed; /* MAX_NUMNODES bits */
 	uint64_t nvcsw, nivcsw;
-	unsigned int x86_features, x86_features_locked;
 	/* stat fields of this thread (task/<tid>/stat) */
-	unsigned int pf_flags;
 	uint64_t minflt, majflt;
 	uint64_t utime_ns, stime_ns; /* cputime_adjust-ed */
+	unsigned int pf_flags;
 	int priority, nice;
 	unsigned int rt_priority, policy;
+	int processor;
 	uint64_t start_time_ns;   /* since boot */
 	uint64_t kstkesp, kstkeip;
-	int processor;
 	uint64_t delayacct_blkio_ticks;
 	uint64_t guest_time_ns;
 	/*
@@ -689,10 +709,10 @@ struct mach_thread {
 	uint64_t run_delay_ns;
 	uint64_t pcount;
 	/* the processes it forked (task/<tid>/children): their tgids in its children list's order */
-	unsigned int nchildren;
 	pid_t *children;
-	uint64_t wchan_addr;      /* field 35 before 4.4 (profile.stat_wchan_addr): where it blocks */
+	unsigned int nchildren;
 	int ioprio;               /* ioprio_get: class << 13 | level; 0 when never set */
+	uint64_t wchan_addr;      /* field 35 before 4.4 (profile.stat_wchan_addr): where it blocks */
 	int exit_code;            /* stat field 52 of task/<tid>/stat */
 	/* namespaces and control groups (mach_ns.h): indices into the machine's tables */
 	uint32_t nsset;           /* mach->nssets: its namespaces and mount table */
@@ -706,13 +726,10 @@ struct mach_thread {
 	/* fs/proc/base.c files of the task itself */
 	struct mach_taskio io;    /* this thread's own I/O (task/<tid>/io) */
 	struct mach_fs *fs;       /* its own fs_struct when it unshared one; NULL: the process's */
-	uint32_t loginuid;        /* audit login uid; 4294967295 when unset */
-	uint32_t sessionid;       /* audit session; 4294967295 when unset */
-	uint32_t personality;     /* ADDR_NO_RANDOMIZE 0x0040000, PER_LINUX32 8, ... */
 	uint64_t timer_slack_ns;  /* 50000 by default, 0 for RT tasks */
-	mach_file_set lacks;      /* task/<tid>/X files this thread has no text for */
 	/* its network namespace (nsproxy->net_ns): 1 + index into mach_machine.nets; 0: none (a zombie) */
 	unsigned int netns;
+	mach_file_set lacks;      /* task/<tid>/X files this thread has no text for */
 };
 
 /** One thread group (a process): what its threads share. */
@@ -1112,6 +1129,19 @@ static inline const pid_t *mach_thread_ns_ids(const struct mach_thread *t, enum 
  * drops them): @ids[which][level].  0, -EINVAL, or -ENOMEM.
  */
 int mach_thread_ns_set(struct mach_thread *t, unsigned int levels, const pid_t ids[MACH_NR_NSIDS][MACH_NS_LEVELS_MAX]);
+
+/** @t's credentials and security bits: its own or shared ones, or all zero when it has none. */
+const struct mach_cred *mach_thread_cred(const struct mach_thread *t);
+
+/**
+ * @t's credentials to change: its own, made first (a copy of the interned
+ * ones it shared, groups included, or zeroed when it had none).  NULL when
+ * there is no memory.
+ */
+struct mach_cred *mach_thread_cred_mut(struct mach_thread *t);
+
+/** Set @own's (a cred owned by its thread) supplementary groups to @n of @groups.  0 or -ENOMEM. */
+int mach_cred_set_groups(struct mach_cred *own, const uint32_t *groups, unsigned int n);
 
 /** @p's limits, MACH_RLIM_NLIMITS of them: its own, or all zero when it has none. */
 const struct mach_rlimit *mach_process_rlim(const struct mach_process *p);

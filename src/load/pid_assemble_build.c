@@ -18,18 +18,22 @@
 /* Move what a status said about a thread into @t. */
 static int thread_from_status(struct mach_thread *t, struct ld_status *s)
 {
+	struct mach_cred *cr = mach_thread_cred_mut(t);
 	int rc;
 
+	if (!cr)
+		return -ENOMEM;
 	memcpy(t->comm, s->name, sizeof(t->comm));
 	t->state = (enum mach_task_state)s->v[ST_STATE][0];
 	t->umask = s->present[ST_UMASK] ? (int)s->v[ST_UMASK][0] : -1;
 	t->tracer_pid = (pid_t)s->v[ST_TRACERPID][0];
 	for (int k = 0; k < 4; k++) {
-		t->uid[k] = (uint32_t)s->v[ST_UID][k];
-		t->gid[k] = (uint32_t)s->v[ST_GID][k];
+		cr->uid[k] = (uint32_t)s->v[ST_UID][k];
+		cr->gid[k] = (uint32_t)s->v[ST_GID][k];
 	}
-	t->ngroups = s->ngroups;
-	t->groups = s->groups;
+	free(cr->groups);
+	cr->ngroups = s->ngroups;
+	cr->groups = s->groups;
 	s->groups = NULL;
 	s->ngroups = 0;
 	if ((rc = mach_thread_ns_set(t, s->present[ST_NSTGID] ? s->ns_levels : 0,
@@ -39,16 +43,16 @@ static int thread_from_status(struct mach_thread *t, struct ld_status *s)
 		t->kthread = s->v[ST_KTHREAD][0];
 	t->sig_pending = s->v[ST_SIGPND][0];
 	t->sig_blocked = s->v[ST_SIGBLK][0];
-	t->cap_inh = s->v[ST_CAPINH][0];
-	t->cap_prm = s->v[ST_CAPPRM][0];
-	t->cap_eff = s->v[ST_CAPEFF][0];
-	t->cap_bnd = s->v[ST_CAPBND][0];
-	t->cap_amb = s->v[ST_CAPAMB][0];
-	t->no_new_privs = s->v[ST_NNP][0];
-	t->seccomp_mode = (unsigned int)s->v[ST_SECCOMP][0];
-	t->seccomp_filters = (unsigned int)s->v[ST_SECCOMP_FILTERS][0];
-	t->ssb = (enum mach_spec_store_bypass)s->v[ST_SSB][0];
-	t->sib = s->present[ST_SIB] ? (enum mach_spec_indirect_branch)s->v[ST_SIB][0]
+	cr->cap_inh = s->v[ST_CAPINH][0];
+	cr->cap_prm = s->v[ST_CAPPRM][0];
+	cr->cap_eff = s->v[ST_CAPEFF][0];
+	cr->cap_bnd = s->v[ST_CAPBND][0];
+	cr->cap_amb = s->v[ST_CAPAMB][0];
+	cr->no_new_privs = s->v[ST_NNP][0];
+	cr->seccomp_mode = (unsigned int)s->v[ST_SECCOMP][0];
+	cr->seccomp_filters = (unsigned int)s->v[ST_SECCOMP_FILTERS][0];
+	cr->ssb = (enum mach_spec_store_bypass)s->v[ST_SSB][0];
+	cr->sib = s->present[ST_SIB] ? (enum mach_spec_indirect_branch)s->v[ST_SIB][0]
 				    : MACH_SIB_UNSUPPORTED;
 	t->cpus_allowed = s->cpus;
 	t->mems_allowed = s->mems;
@@ -56,8 +60,8 @@ static int thread_from_status(struct mach_thread *t, struct ld_status *s)
 	memset(&s->mems, 0, sizeof(s->mems));
 	t->nvcsw = s->v[ST_VCSW][0];
 	t->nivcsw = s->v[ST_NVCSW][0];
-	t->x86_features = (unsigned int)s->v[ST_X86][0];
-	t->x86_features_locked = (unsigned int)s->v[ST_X86_LOCKED][0];
+	cr->x86_features = (unsigned int)s->v[ST_X86][0];
+	cr->x86_features_locked = (unsigned int)s->v[ST_X86_LOCKED][0];
 	return 0;
 }
 

@@ -481,6 +481,8 @@ static int build_thread_nums(struct misc_ctx *c)
 		struct mach_thread *t = &p->threads[i];
 		struct ld_misc *m = task_misc(c->lp, t->tid);
 		uint64_t v[4] = { 4294967295u, 4294967295u, 0, 50000 };
+		const struct mach_cred *lead = mach_thread_cred(&p->threads[0]);
+		struct mach_cred *cr;
 
 		for (int k = 0; k < 4; k++) {
 			const struct ld_numfile *n = m ? m->num[nums[k]] : NULL;
@@ -493,12 +495,14 @@ static int build_thread_nums(struct misc_ctx *c)
 			if (n)
 				v[k] = n->u;
 			else if (i)
-				v[k] = k == 0 ? p->threads[0].loginuid : k == 1 ? p->threads[0].sessionid :
-				       k == 2 ? p->threads[0].personality : p->threads[0].timer_slack_ns;
+				v[k] = k == 0 ? lead->loginuid : k == 1 ? lead->sessionid :
+				       k == 2 ? lead->personality : p->threads[0].timer_slack_ns;
 		}
-		t->loginuid = (uint32_t)v[0];
-		t->sessionid = (uint32_t)v[1];
-		t->personality = (uint32_t)v[2];
+		if (!(cr = mach_thread_cred_mut(t)))
+			return -ENOMEM;
+		cr->loginuid = (uint32_t)v[0];
+		cr->sessionid = (uint32_t)v[1];
+		cr->personality = (uint32_t)v[2];
 		t->timer_slack_ns = v[3];
 	}
 	return 0;

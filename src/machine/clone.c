@@ -25,6 +25,8 @@ struct cl {
 	const struct mach_maker *maker; /* the copy's maker: its mms' VMAs are made, not copied */
 	/* interned limit sets met, and their copies: a synthetic machine's processes share a few dozen */
 	struct { const struct mach_rlimit *from; struct mach_rlimit *to; } rlim_seen[64];
+	/* interned credentials met, and their copies: a few thousand at a million tasks */
+	struct { const struct mach_cred *from; struct mach_cred *to; } cred_seen[1024];
 };
 
 /*
@@ -364,6 +366,27 @@ static void process_rlim(struct cl *c, struct mach_process *p)
 	}
 }
 
+/* @t's credentials in the copy: an interned set copied once per clone (as far as the memo keeps it). */
+static void thread_cred(struct cl *c, struct mach_thread *t)
+{
+	size_t k = ((uintptr_t)t->cred >> 4) % (sizeof(c->cred_seen) / sizeof(c->cred_seen[0]));
+	const struct mach_cred *from = t->cred;
+
+	if (!from)
+		return;
+	if (t->cred_interned && c->cred_seen[k].from == from) {
+		t->cred = c->cred_seen[k].to;
+		return;
+	}
+	t->cred = DUP1(c, struct mach_cred, from);
+	if (t->cred)
+		t->cred->groups = DUP(c, from->groups, from->ngroups);
+	if (t->cred_interned) {
+		c->cred_seen[k].from = from;
+		c->cred_seen[k].to = t->cred;
+	}
+}
+
 static void process(struct cl *c, struct mach_process *p)
 {
 	process_rlim(c, p);
@@ -374,7 +397,7 @@ static void process(struct cl *c, struct mach_process *p)
 	for (unsigned int i = 0; p->threads && i < p->nthreads; i++) {
 		struct mach_thread *t = &p->threads[i];
 
-		t->groups = DUP(c, t->groups, t->ngroups);
+		thread_cred(c, t);
 		t->ns_ids = DUP(c, t->ns_ids, (size_t)MACH_NR_NSIDS * t->ns_levels);
 		bitmap(c, &t->cpus_allowed);
 		bitmap(c, &t->mems_allowed);

@@ -64,12 +64,13 @@ static struct mach_thread *find_thread(struct mach_machine *m, pid_t tid, struct
 static bool may_signal(const struct mach_caller *who, const struct mach_process *p, int sig)
 {
 	const struct mach_thread *t = &p->threads[0];
+	const uint32_t *uid = mach_thread_cred(t)->uid;
 
 	if (has_cap(who, MACH_CAP_KILL))
 		return true;
 	if (t->kthread)
 		return false;
-	if (who->euid == t->uid[2] || who->euid == t->uid[0] || who->ruid == t->uid[2] || who->ruid == t->uid[0])
+	if (who->euid == uid[2] || who->euid == uid[0] || who->ruid == uid[2] || who->ruid == uid[0])
 		return true;
 	/* SIGCONT goes to any process of the caller's own session */
 	return sig == SIG_CONT && who->session && who->session == p->session;
@@ -354,7 +355,7 @@ static bool prio_match(const struct mach_process *p, const struct mach_thread *t
 	case PRIO_PGRP_:
 		return p->pgrp == who_id && t == &p->threads[0];
 	case PRIO_USER_:
-		return !t->kthread && t->uid[0] == (uid_t)who_id;
+		return !t->kthread && mach_thread_cred(t)->uid[0] == (uid_t)who_id;
 	default:
 		return false;
 	}
@@ -383,7 +384,9 @@ int mach_ctl_getpriority(struct mach_ctl *x, int which, int who_id, int *ret)
 /* set_one_prio's permission: the caller owns the task, and may raise its priority only with CAP_SYS_NICE. */
 static int may_set_prio(const struct mach_caller *who, const struct mach_thread *t, int nice)
 {
-	if (!has_cap(who, MACH_CAP_SYS_NICE) && t->uid[0] != who->euid && t->uid[1] != who->euid)
+	const uint32_t *uid = mach_thread_cred(t)->uid;
+
+	if (!has_cap(who, MACH_CAP_SYS_NICE) && uid[0] != who->euid && uid[1] != who->euid)
 		return -EPERM;
 	if (nice < t->nice && !has_cap(who, MACH_CAP_SYS_NICE))
 		return -EACCES;
@@ -464,7 +467,9 @@ int mach_ctl_online_mask(struct mach_ctl *x, unsigned char *mask, size_t size, s
 /* check_same_owner or CAP_SYS_NICE, as sched_setaffinity and sched_setscheduler require. */
 static bool same_owner(const struct mach_caller *who, const struct mach_thread *t)
 {
-	return has_cap(who, MACH_CAP_SYS_NICE) || (!t->kthread && (who->euid == t->uid[1] || who->euid == t->uid[0]));
+	const uint32_t *uid = mach_thread_cred(t)->uid;
+
+	return has_cap(who, MACH_CAP_SYS_NICE) || (!t->kthread && (who->euid == uid[1] || who->euid == uid[0]));
 }
 
 int mach_ctl_setaffinity(struct mach_ctl *x, const struct mach_caller *who, pid_t tid, const unsigned char *mask,
@@ -626,9 +631,11 @@ int mach_ctl_getsid(struct mach_ctl *x, pid_t pid, pid_t *sid)
 /* check_prlimit_permission: the caller's real ids are every one of the target's. */
 static bool may_prlimit(const struct mach_caller *who, const struct mach_thread *t)
 {
+	const struct mach_cred *cr = mach_thread_cred(t);
+
 	return has_cap(who, MACH_CAP_SYS_RESOURCE) ||
-	       (who->ruid == t->uid[0] && who->ruid == t->uid[1] && who->ruid == t->uid[2] &&
-		who->rgid == t->gid[0] && who->rgid == t->gid[1] && who->rgid == t->gid[2]);
+	       (who->ruid == cr->uid[0] && who->ruid == cr->uid[1] && who->ruid == cr->uid[2] &&
+		who->rgid == cr->gid[0] && who->rgid == cr->gid[1] && who->rgid == cr->gid[2]);
 }
 
 /* fs.nr_open as the machine's /proc/sys has it (the kernel's default without one). */

@@ -394,12 +394,59 @@ void mach_thread_clear(struct mach_thread *t)
 	t->ns_levels = 0;
 	mach_fs_free(t->fs);
 	t->fs = NULL;
-	free(t->groups);
-	t->groups = NULL;
+	if (t->cred && !t->cred_interned) {
+		free(t->cred->groups);
+		free(t->cred);
+	}
+	t->cred = NULL;
+	t->cred_interned = false;
 	free(t->children);
 	t->children = NULL;
 	mach_bitmap_free(&t->cpus_allowed);
 	mach_bitmap_free(&t->mems_allowed);
+}
+
+const struct mach_cred *mach_thread_cred(const struct mach_thread *t)
+{
+	static const struct mach_cred none;
+
+	return t->cred ? t->cred : &none;
+}
+
+struct mach_cred *mach_thread_cred_mut(struct mach_thread *t)
+{
+	struct mach_cred *own;
+
+	if (t->cred && !t->cred_interned)
+		return t->cred;
+	if (!(own = calloc(1, sizeof(*own))))
+		return NULL;
+	if (t->cred) {
+		*own = *t->cred;
+		own->groups = NULL;
+		own->ngroups = 0;
+		if (mach_cred_set_groups(own, t->cred->groups, t->cred->ngroups)) {
+			free(own);
+			return NULL;
+		}
+	}
+	t->cred = own;
+	t->cred_interned = false;
+	return own;
+}
+
+int mach_cred_set_groups(struct mach_cred *own, const uint32_t *groups, unsigned int n)
+{
+	uint32_t *g = NULL;
+
+	if (n && !(g = malloc(n * sizeof(*g))))
+		return -ENOMEM;
+	if (n)
+		memcpy(g, groups, n * sizeof(*g));
+	free(own->groups);
+	own->groups = g;
+	own->ngroups = n;
+	return 0;
 }
 
 const struct mach_rlimit *mach_process_rlim(const struct mach_process *p)

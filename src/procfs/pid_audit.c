@@ -14,7 +14,7 @@ int pfs_show_pid_loginuid(struct seq_file *m, void *v)
 	const struct pfs_ctx *c = m->private;
 
 	(void)v;
-	seq_put_decimal_ull(m, NULL, c->thread->loginuid);
+	seq_put_decimal_ull(m, NULL, mach_thread_cred(c->thread)->loginuid);
 	return 0;
 }
 
@@ -23,6 +23,6 @@ int pfs_show_pid_sessionid(struct seq_file *m, void *v)
 	const struct pfs_ctx *c = m->private;
 
 	(void)v;
-	seq_put_decimal_ull(m, NULL, c->thread->sessionid);
+	seq_put_decimal_ull(m, NULL, mach_thread_cred(c->thread)->sessionid);
 	return 0;
 }

@@ -13,7 +13,7 @@ int pfs_show_pid_personality(struct seq_file *m, void *v)
 	const struct pfs_ctx *c = m->private;
 
 	(void)v;
-	seq_put_hex_ll(m, NULL, c->thread->personality, 8);
+	seq_put_hex_ll(m, NULL, mach_thread_cred(c->thread)->personality, 8);
 	seq_putc(m, '\n');
 	return 0;
 }

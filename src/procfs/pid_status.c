@@ -37,6 +37,7 @@ static void show_state(struct seq_file *m, const struct pfs_ctx *c)
 	const struct mach_profile *pr = &c->mach->profile;
 	const struct mach_process *p = c->proc;
 	const struct mach_thread *t = c->thread;
+	const struct mach_cred *cr = mach_thread_cred(t);
 
 	if (pr->status_umask && t->umask >= 0) {
 		/* "%#04o": always four digits with the leading 0 */
@@ -52,17 +53,17 @@ static void show_state(struct seq_file *m, const struct pfs_ctx *c)
 	seq_put_decimal_ull(m, "\nPid:\t", (unsigned long long)t->tid);
 	seq_put_decimal_ull(m, "\nPPid:\t", (unsigned long long)p->ppid);
 	seq_put_decimal_ull(m, "\nTracerPid:\t", (unsigned long long)t->tracer_pid);
-	show_ids(m, "\nUid:", t->uid);
-	show_ids(m, "\nGid:", t->gid);
+	show_ids(m, "\nUid:", cr->uid);
+	show_ids(m, "\nGid:", cr->gid);
 	seq_put_decimal_ull(m, "\nFDSize:\t", p->files ? p->files->max_fds : 0);
 	seq_puts(m, "\nGroups:\t");
-	for (unsigned int g = 0; g < t->ngroups; g++)
-		seq_put_decimal_ull(m, g ? " " : NULL, t->groups[g]);
+	for (unsigned int g = 0; g < cr->ngroups; g++)
+		seq_put_decimal_ull(m, g ? " " : NULL, cr->groups[g]);
 	/*
 	 * The kernel's comment: the trailing space shouldn't have been added.
 	 * Before 4.10 it came with each gid ("%d "), so an empty list had none.
 	 */
-	if (t->ngroups || pr->status_groups_space)
+	if (cr->ngroups || pr->status_groups_space)
 		seq_putc(m, ' ');
 	if (pr->status_ns_lines) {
 		show_ns_ids(m, "\nNStgid:", mach_thread_ns_ids(t, MACH_NSID_TGID), t->ns_levels);
@@ -142,31 +143,31 @@ static void show_sig(struct seq_file *m, const struct pfs_ctx *c)
 	show_sigmask(m, "\nSigCgt:\t", p->sig_caught, digits);
 }
 
-static void show_cap(struct seq_file *m, const struct mach_profile *pr, const struct mach_thread *t)
+static void show_cap(struct seq_file *m, const struct mach_profile *pr, const struct mach_cred *cr)
 {
-	seq_put_hex_ll(m, "\nCapInh:\t", t->cap_inh, 16);
-	seq_put_hex_ll(m, "\nCapPrm:\t", t->cap_prm, 16);
-	seq_put_hex_ll(m, "\nCapEff:\t", t->cap_eff, 16);
-	seq_put_hex_ll(m, "\nCapBnd:\t", t->cap_bnd, 16);
+	seq_put_hex_ll(m, "\nCapInh:\t", cr->cap_inh, 16);
+	seq_put_hex_ll(m, "\nCapPrm:\t", cr->cap_prm, 16);
+	seq_put_hex_ll(m, "\nCapEff:\t", cr->cap_eff, 16);
+	seq_put_hex_ll(m, "\nCapBnd:\t", cr->cap_bnd, 16);
 	if (pr->status_capamb)
-		seq_put_hex_ll(m, "\nCapAmb:\t", t->cap_amb, 16);
+		seq_put_hex_ll(m, "\nCapAmb:\t", cr->cap_amb, 16);
 }
 
-static void show_seccomp(struct seq_file *m, const struct mach_profile *pr, const struct mach_thread *t)
+static void show_seccomp(struct seq_file *m, const struct mach_profile *pr, const struct mach_cred *cr)
 {
 	if (pr->status_nnp)
-		seq_put_decimal_ull(m, "\nNoNewPrivs:\t", t->no_new_privs);
+		seq_put_decimal_ull(m, "\nNoNewPrivs:\t", cr->no_new_privs);
 	if (pr->status_seccomp)
-		seq_put_decimal_ull(m, "\nSeccomp:\t", t->seccomp_mode);
+		seq_put_decimal_ull(m, "\nSeccomp:\t", cr->seccomp_mode);
 	if (pr->status_seccomp_filters)
-		seq_put_decimal_ull(m, "\nSeccomp_filters:\t", t->seccomp_filters);
+		seq_put_decimal_ull(m, "\nSeccomp_filters:\t", cr->seccomp_filters);
 	if (pr->status_ssb) {
 		seq_puts(m, "\nSpeculation_Store_Bypass:\t");
-		seq_puts(m, mach_ssb_name(t->ssb));
+		seq_puts(m, mach_ssb_name(cr->ssb));
 	}
 	if (pr->status_spec_ib) {
 		seq_puts(m, "\nSpeculationIndirectBranch:\t");
-		seq_puts(m, mach_sib_name(t->sib));
+		seq_puts(m, mach_sib_name(cr->sib));
 	}
 	seq_putc(m, '\n');
 }
@@ -210,15 +211,17 @@ int pfs_show_pid_status(struct seq_file *m, void *v)
 	if (mm)
 		show_mem(m, pr, mm);
 	show_sig(m, c);
-	show_cap(m, pr, t);
-	show_seccomp(m, pr, t);
+	show_cap(m, pr, mach_thread_cred(t));
+	show_seccomp(m, pr, mach_thread_cred(t));
 	show_masks(m, pr, t);
 	seq_put_decimal_ull(m, "voluntary_ctxt_switches:\t", t->nvcsw);
 	seq_put_decimal_ull(m, "\nnonvoluntary_ctxt_switches:\t", t->nivcsw);
 	seq_putc(m, '\n');
 	if (pr->status_x86_features) {
-		show_x86_features(m, "x86_Thread_features:\t", t->x86_features);
-		show_x86_features(m, "x86_Thread_features_locked:\t", t->x86_features_locked);
+		const struct mach_cred *cr = mach_thread_cred(t);
+
+		show_x86_features(m, "x86_Thread_features:\t", cr->x86_features);
+		show_x86_features(m, "x86_Thread_features_locked:\t", cr->x86_features_locked);
 	}
 	return 0;
 }

@@ -35,8 +35,8 @@ void src_task_owner(const struct mach_machine *m, const struct mach_process *p, 
 		.tv_nsec = (long)(t->start_time_ns % 1000000000u),
 	};
 
-	st->st_uid = root ? 0 : t->uid[1];
-	st->st_gid = root ? 0 : t->gid[1];
+	st->st_uid = root ? 0 : mach_thread_cred(t)->uid[1];
+	st->st_gid = root ? 0 : mach_thread_cred(t)->gid[1];
 	st->st_atim = st->st_mtim = st->st_ctim = start;
 }
 

@@ -330,7 +330,7 @@ void mirror_dumpability(int procfd, struct mach_machine *m)
 		struct mach_process *p = &m->procs[i];
 
 		snprintf(path, sizeof(path), "%d/status", (int)p->tgid);
-		if (p->nthreads && !p->threads[0].kthread && p->threads[0].uid[1] != 0 &&
+		if (p->nthreads && !p->threads[0].kthread && mach_thread_cred(&p->threads[0])->uid[1] != 0 &&
 		    !fstatat(procfd, path, &st, 0) && st.st_uid == 0)
 			p->undumpable = true;
 	}

@@ -108,16 +108,20 @@ int sy_build_accounts(struct synth *s)
 {
 	struct mach_machine *m = s->m;
 	struct id_set users = { 0 }, groups = { 0 };
+	const struct mach_cred *last = NULL;
 	int rc = 0;
 
 	for (size_t i = 0; !rc && i < m->nprocs; i++)
 		for (size_t k = 0; !rc && k < m->procs[i].nthreads; k++) {
-			const struct mach_thread *t = &m->procs[i].threads[k];
+			const struct mach_cred *cr = mach_thread_cred(&m->procs[i].threads[k]);
 
+			if (cr == last)
+				continue; /* threads of a process share theirs, interned */
+			last = cr;
 			for (int j = 0; !rc && j < 4; j++)
-				rc = id_add(&users, t->uid[j]) ?: id_add(&groups, t->gid[j]);
-			for (unsigned int g = 0; !rc && g < t->ngroups; g++)
-				rc = id_add(&groups, t->groups[g]);
+				rc = id_add(&users, cr->uid[j]) ?: id_add(&groups, cr->gid[j]);
+			for (unsigned int g = 0; !rc && g < cr->ngroups; g++)
+				rc = id_add(&groups, cr->groups[g]);
 		}
 	/* every user's primary group is named too */
 	for (size_t i = 0, n = users.n; !rc && i < n; i++)

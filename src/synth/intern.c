@@ -127,6 +127,44 @@ char *sy_intern(struct synth *s, const void *bytes, size_t len)
 	return at;
 }
 
+int sy_thread_cred(struct synth *s, struct mach_thread *t, const struct mach_cred *want)
+{
+	struct mach_cred c;
+	char *at;
+
+	/* field by field onto zeroes: the bytes compared must not include stray padding */
+	memset(&c, 0, sizeof(c));
+	memcpy(c.uid, want->uid, sizeof(c.uid));
+	memcpy(c.gid, want->gid, sizeof(c.gid));
+	c.ngroups = want->ngroups;
+	if (want->ngroups && !(c.groups = (uint32_t *)sy_intern(s, want->groups, want->ngroups * sizeof(uint32_t))))
+		return -ENOMEM;
+	c.cap_inh = want->cap_inh;
+	c.cap_prm = want->cap_prm;
+	c.cap_eff = want->cap_eff;
+	c.cap_bnd = want->cap_bnd;
+	c.cap_amb = want->cap_amb;
+	c.no_new_privs = want->no_new_privs;
+	c.seccomp_mode = want->seccomp_mode;
+	c.seccomp_filters = want->seccomp_filters;
+	c.ssb = want->ssb;
+	c.sib = want->sib;
+	c.loginuid = want->loginuid;
+	c.sessionid = want->sessionid;
+	c.personality = want->personality;
+	c.x86_features = want->x86_features;
+	c.x86_features_locked = want->x86_features_locked;
+	if (!(at = sy_intern(s, &c, sizeof(c))))
+		return -ENOMEM;
+	if (t->cred && !t->cred_interned) {
+		free(t->cred->groups);
+		free(t->cred);
+	}
+	t->cred = (struct mach_cred *)(void *)at;
+	t->cred_interned = true;
+	return 0;
+}
+
 char *sy_intern_str(struct synth *s, const char *str)
 {
 	return sy_intern(s, str, strlen(str));

@@ -167,6 +167,7 @@ int sy_build_proc_misc(struct synth *s, size_t idx)
 	const struct gen *g = &s->gen[idx];
 	bool kt = g->kind == G_KTHREAD;
 	uint32_t loginuid = UNSET, sessionid = UNSET;
+	struct mach_cred *from = NULL, *to = NULL; /* the last credentials completed, and their result */
 	struct mach_rlimit lim[MACH_RLIM_NLIMITS];
 	struct rng r;
 	int rc;
@@ -207,8 +208,19 @@ int sy_build_proc_misc(struct synth *s, size_t idx)
 	for (unsigned int i = 0; i < p->nthreads; i++) {
 		struct mach_thread *t = &p->threads[i];
 
-		t->loginuid = loginuid;
-		t->sessionid = sessionid;
+		if (t->cred_interned && t->cred == from) {
+			/* the same credentials as the thread before it had: the same result */
+			t->cred = to;
+		} else {
+			struct mach_cred cr = *mach_thread_cred(t);
+
+			from = t->cred_interned ? t->cred : NULL;
+			cr.loginuid = loginuid;
+			cr.sessionid = sessionid;
+			if ((rc = sy_thread_cred(s, t, &cr)))
+				return rc;
+			to = t->cred;
+		}
 		/* RT tasks run without slack (__setscheduler_params) */
 		t->timer_slack_ns = t->policy == 1 || t->policy == 2 ? 0 : SLACK_DEFAULT;
 	}

@@ -302,6 +302,13 @@ int sy_replay_mm(struct synth *s, size_t idx, pid_t tgid, unsigned int nthreads,
  */
 char *sy_intern(struct synth *s, const void *bytes, size_t len);
 
+/**
+ * Point @t at the interned copy of @want (its groups interned too): the
+ * threads of a synthetic machine share a few thousand credentials.  0 or
+ * -ENOMEM.
+ */
+int sy_thread_cred(struct synth *s, struct mach_thread *t, const struct mach_cred *want);
+
 /** sy_intern of the C string @str. */
 char *sy_intern_str(struct synth *s, const char *str);
 

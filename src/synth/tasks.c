@@ -55,11 +55,10 @@ static int thread_masks(struct synth *s, struct mach_thread *t, int pinned)
 	return 0;
 }
 
-/* Supplementary groups by account: the first user administers the box. */
-static int user_groups(struct mach_thread *t, uint32_t uid)
+/* Supplementary groups by account, into @tmp (room for 8): the first user administers the box. */
+static unsigned int user_groups(uint32_t tmp[8], uint32_t uid)
 {
 	static const uint32_t admin[] = { 4, 24, 27, 30, 46, 100 };
-	uint32_t tmp[8];
 	unsigned int n = 0;
 
 	if (uid == UID_FIRST_USER) {
@@ -76,14 +75,7 @@ static int user_groups(struct mach_thread *t, uint32_t uid)
 	} else if (uid == UID_SYSLOG) {
 		tmp[n++] = 4;      /* adm */
 	}
-	if (!n)
-		return 0;
-	t->groups = malloc(n * sizeof(uint32_t));
-	if (!t->groups)
-		return -ENOMEM;
-	memcpy(t->groups, tmp, n * sizeof(uint32_t));
-	t->ngroups = n;
-	return 0;
+	return n;
 }
 
 /* Voluntary switches: wakeups over a lifetime at a per-task rate. */
@@ -97,7 +89,7 @@ static uint64_t wakeups(struct rng *r, uint64_t life_ns, double rate_lo, double 
 
 /* What the threads of one user process share while they are built. */
 struct user_task {
-	const struct synth *s;
+	struct synth *s;
 	size_t idx;                /* its plan index */
 	struct mach_process *p;
 	const struct gen *g;
@@ -202,6 +194,8 @@ static int user_thread_identity(struct user_task *u, struct mach_thread *t, unsi
 	const struct gen *g = u->g;
 	const struct prog *pg = u->pg;
 	const struct mach_process *p = u->p;
+	struct mach_cred cr = { 0 };
+	uint32_t groups[8];
 	bool running;
 	int rc;
 
@@ -221,23 +215,25 @@ static int user_thread_identity(struct user_task *u, struct mach_thread *t, unsi
 	t->umask = u->zombie ? -1 : g->prog == P_SYSTEMD ? 0 :
 		   (g->uid >= UID_FIRST_USER && g->uid % 3 == 0) ? 002 : 022;
 	for (int k = 0; k < 4; k++) {
-		t->uid[k] = g->uid;
-		t->gid[k] = g->uid == UID_SYSLOG ? 4 : g->uid;
+		cr.uid[k] = g->uid;
+		cr.gid[k] = g->uid == UID_SYSLOG ? 4 : g->uid;
 	}
 	if ((rc = sy_thread_ns(u->s, u->idx, p, t, j)))
 		return rc;
 	t->sig_blocked = pg->blk;
 	if (g->uid == UID_ROOT)
-		t->cap_prm = t->cap_eff = CAPS_ROOT;
-	t->cap_bnd = pg->capbnd ? pg->capbnd : CAPS_ROOT;
+		cr.cap_prm = cr.cap_eff = CAPS_ROOT;
+	cr.cap_bnd = pg->capbnd ? pg->capbnd : CAPS_ROOT;
 	if (pg->flags & PR_SECCOMP) {
-		t->no_new_privs = true;
-		t->seccomp_mode = 2;
-		t->seccomp_filters = 4;
+		cr.no_new_privs = true;
+		cr.seccomp_mode = 2;
+		cr.seccomp_filters = 4;
 	}
-	t->ssb = MACH_SSB_VULNERABLE;
-	t->sib = MACH_SIB_ALWAYS_ENABLED;
-	return user_groups(t, g->uid);
+	cr.ssb = MACH_SSB_VULNERABLE;
+	cr.sib = MACH_SIB_ALWAYS_ENABLED;
+	cr.ngroups = user_groups(groups, g->uid);
+	cr.groups = groups;
+	return sy_thread_cred(u->s, t, &cr);
 }
 
 /* task->flags: a zombie's leader shows how it died, other threads that they never exec'd. */
@@ -426,6 +422,7 @@ static int build_kthread(struct synth *s, size_t idx)
 	struct mach_thread *t;
 	struct rng r;
 	uint64_t life, raw;
+	struct mach_cred cr = { 0 };
 	int rc;
 
 	rng_init(&r, s->o->seed, KEY_TASK + idx);
@@ -448,9 +445,11 @@ static int build_kthread(struct synth *s, size_t idx)
 	if ((rc = sy_thread_ns(s, idx, p, t, 0)))
 		return rc;
 	t->kthread = true;
-	t->cap_prm = t->cap_eff = t->cap_bnd = CAPS_KTHREAD;
-	t->ssb = MACH_SSB_VULNERABLE;
-	t->sib = MACH_SIB_ALWAYS_ENABLED;
+	cr.cap_prm = cr.cap_eff = cr.cap_bnd = CAPS_KTHREAD;
+	cr.ssb = MACH_SSB_VULNERABLE;
+	cr.sib = MACH_SIB_ALWAYS_ENABLED;
+	if ((rc = sy_thread_cred(s, t, &cr)))
+		return rc;
 	if ((rc = kthread_cpus(s, t, g, k, &r)))
 		return rc;
 	t->pf_flags = k->pf;

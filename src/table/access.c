@@ -18,6 +18,7 @@
  */
 static bool may_ptrace(const struct pfs_reader *r, const struct mach_process *p, const struct mach_thread *t)
 {
+	const struct mach_cred *cr = mach_thread_cred(t);
 	bool ids_match;
 
 	if (r->pid && r->pid == p->tgid)
@@ -25,8 +26,8 @@ static bool may_ptrace(const struct pfs_reader *r, const struct mach_process *p,
 	if (t->kthread)
 		ids_match = r->uid == 0 && r->gid == 0;
 	else
-		ids_match = r->uid == t->uid[0] && r->uid == t->uid[1] && r->uid == t->uid[2] &&
-			    r->gid == t->gid[0] && r->gid == t->gid[1] && r->gid == t->gid[2];
+		ids_match = r->uid == cr->uid[0] && r->uid == cr->uid[1] && r->uid == cr->uid[2] &&
+			    r->gid == cr->gid[0] && r->gid == cr->gid[1] && r->gid == cr->gid[2];
 	if (!ids_match && !r->cap_sys_ptrace)
 		return false;
 	return !p->undumpable || r->cap_sys_ptrace;

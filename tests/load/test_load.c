@@ -310,7 +310,7 @@ static void test_user_process(void)
 	is_i64(t->state, MACH_TASK_RUNNING, "State R");
 	is_i64(p->ppid, 40, "PPid");
 	is_u64(p->files ? p->files->max_fds : 0, 256, "FDSize");
-	ok(t->ngroups == 4 && t->groups[0] == 4 && t->groups[3] == 100, "Groups 4 24 27 100");
+	ok(mach_thread_cred(t)->ngroups == 4 && mach_thread_cred(t)->groups[0] == 4 && mach_thread_cred(t)->groups[3] == 100, "Groups 4 24 27 100");
 	ok(t->ns_levels == 1 && mach_thread_ns_ids(t, MACH_NSID_PGID)[0] == 40 &&
 		   mach_thread_ns_ids(t, MACH_NSID_SID)[0] == 30, "NS lines");
 	is_u64(p->mm->vm_peak, 3060, "VmPeak");
@@ -320,8 +320,8 @@ static void test_user_process(void)
 	ok(p->mm->thp_enabled && !p->mm->core_dumping, "THP_enabled 1, CoreDumping 0");
 	is_u64(p->mm->untag_mask, UINT64_MAX, "untag_mask");
 	ok(p->sigq_queued == 0 && p->rlim[MACH_RLIMIT_SIGPENDING].cur == 96364, "SigQ 0/96364");
-	is_u64(t->cap_prm, 0x1fffeffffffull, "CapPrm");
-	ok(t->ssb == MACH_SSB_VULNERABLE && t->sib == MACH_SIB_ALWAYS_ENABLED, "speculation");
+	is_u64(mach_thread_cred(t)->cap_prm, 0x1fffeffffffull, "CapPrm");
+	ok(mach_thread_cred(t)->ssb == MACH_SSB_VULNERABLE && mach_thread_cred(t)->sib == MACH_SIB_ALWAYS_ENABLED, "speculation");
 	ok(mach_bitmap_test(&t->cpus_allowed, 0) && mach_bitmap_test(&t->cpus_allowed, 1),
 	   "Cpus_allowed 3");
 	is_u64(t->cpus_allowed.nbits, m->nr_cpu_ids, "Cpus_allowed is nr_cpu_ids wide");

@@ -37,6 +37,7 @@ static struct mach_vma vma(uint64_t start, uint64_t end, uint64_t flags, uint64_
 static void build_machine(void)
 {
 	struct mach_thread *t;
+	struct mach_cred *cr;
 	struct mach_mm *mm;
 
 	mach = mach_new();
@@ -101,9 +102,10 @@ static void build_machine(void)
 	t->state = MACH_TASK_RUNNING;
 	t->umask = 022;
 	mach_thread_ns_set(t, 1, (const pid_t[MACH_NR_NSIDS][MACH_NS_LEVELS_MAX]){ { 6410 }, { 6410 }, { 6408 }, { 1186 } });
-	t->cap_prm = t->cap_eff = t->cap_bnd = 0x1fffeffffffull;
-	t->ssb = MACH_SSB_VULNERABLE;
-	t->sib = MACH_SIB_ALWAYS_ENABLED;
+	cr = mach_thread_cred_mut(t);
+	cr->cap_prm = cr->cap_eff = cr->cap_bnd = 0x1fffeffffffull;
+	cr->ssb = MACH_SSB_VULNERABLE;
+	cr->sib = MACH_SIB_ALWAYS_ENABLED;
 	set_bits(&t->cpus_allowed, 2, 0, 1);
 	set_bits(&t->mems_allowed, 1024, 0, 0);
 	t->pf_flags = 4194304;
@@ -262,15 +264,11 @@ static void test_altered_values(void)
 	proc->mm->vm_rss = 123456789;
 	proc->mm->stat_rss = 123456789 / 4;
 	proc->mm->vm_swap = 99999999;
-	t->cap_amb = 0x1;
+	mach_thread_cred_mut(t)->cap_amb = 0x1;
 	t->sig_blocked = 1ull << 63 | 1ull << 8; /* signals 64 and 9 */
 	t->umask = 0777;
 	strcpy(t->comm, "a\nb\\c\td e\"f");
-	t->ngroups = 3;
-	t->groups = calloc(3, sizeof(uint32_t));
-	t->groups[0] = 4;
-	t->groups[1] = 24;
-	t->groups[2] = 27;
+	mach_cred_set_groups(mach_thread_cred_mut(t), (const uint32_t[]){ 4, 24, 27 }, 3);
 	mach_bitmap_free(&t->cpus_allowed);
 	set_bits(&t->cpus_allowed, 2, 1, 1);
 	text = render("6410/status", &len);

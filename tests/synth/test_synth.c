@@ -419,7 +419,7 @@ static void check_machine(const struct mach_machine *m, const struct mach_synth_
 		      "pid %d: pgrp %d session %d", pid, (int)p->pgrp, (int)p->session);
 		check(P_TREE, p->tpgid == -1 || mach_find_process(m, p->tpgid), "pid %d: tpgid", pid);
 		/* systemd is pid 1, and otherwise only a user's manager (systemd --user) */
-		check(P_TREE, (pid == 1) == !strcmp(t0->comm, "systemd") || t0->uid[0] >= 1000,
+		check(P_TREE, (pid == 1) == !strcmp(t0->comm, "systemd") || mach_thread_cred(t0)->uid[0] >= 1000,
 		      "pid %d: %s", pid, t0->comm);
 		check(P_TREE, pid != 2 || (kthread && !strcmp(t0->comm, "kthreadd") && p->exit_signal == 0),
 		      "pid 2 is kthreadd");
@@ -484,17 +484,17 @@ static void check_machine(const struct mach_machine *m, const struct mach_synth_
 					mach_thread_ns_ids(t, MACH_NSID_PGID)[0] == p->pgrp &&
 					mach_thread_ns_ids(t, MACH_NSID_SID)[0] == p->session,
 			      "tid %d: ns ids", (int)t->tid);
-			check(P_IDS, t->uid[0] == t0->uid[0] && t->uid[1] == t->uid[0] && t->gid[0] == t0->gid[0] &&
-					(t->uid[0] ? t->cap_prm == 0 && t->cap_eff == 0 : t->cap_prm != 0) &&
-					t->cap_bnd != 0 && t->cap_amb == 0 && t->kthread == kthread,
+			check(P_IDS, mach_thread_cred(t)->uid[0] == mach_thread_cred(t0)->uid[0] && mach_thread_cred(t)->uid[1] == mach_thread_cred(t)->uid[0] && mach_thread_cred(t)->gid[0] == mach_thread_cred(t0)->gid[0] &&
+					(mach_thread_cred(t)->uid[0] ? mach_thread_cred(t)->cap_prm == 0 && mach_thread_cred(t)->cap_eff == 0 : mach_thread_cred(t)->cap_prm != 0) &&
+					mach_thread_cred(t)->cap_bnd != 0 && mach_thread_cred(t)->cap_amb == 0 && t->kthread == kthread,
 			      "tid %d: credentials", (int)t->tid);
 			check(P_IDS, t->policy ? t->priority == -1 - (int)t->rt_priority && t->rt_priority >= 1 &&
 						       t->rt_priority <= 99 :
 						 t->priority == 20 + t->nice && t->rt_priority == 0,
 			      "tid %d: priority %d policy %u", (int)t->tid, t->priority, t->policy);
 			check(P_IDS, t->comm[0] && strlen(t->comm) < (kthread ? 64u : 16u), "tid %d: comm", (int)t->tid);
-			for (unsigned int g = 1; g < t->ngroups; g++)
-				check(P_IDS, t->groups[g] > t->groups[g - 1], "tid %d: groups sorted", (int)t->tid);
+			for (unsigned int g = 1; g < mach_thread_cred(t)->ngroups; g++)
+				check(P_IDS, mach_thread_cred(t)->groups[g] > mach_thread_cred(t)->groups[g - 1], "tid %d: groups sorted", (int)t->tid);
 			check(P_SIGNALS, t->state != MACH_TASK_STOPPED || (t->exit_code == 19 && p->exit_code == 19),
 			      "stopped %d exit_code", (int)t->tid);
 		}
@@ -922,8 +922,8 @@ static void test_contents(void)
 				mt_names += j && strcmp(th->comm, p->threads[0].comm);
 				pinned += !th->kthread && p->mm && m->ncpus > 1 && th->cpus_allowed.words[0] &&
 					  !(th->cpus_allowed.words[0] & (th->cpus_allowed.words[0] - 1));
-				groups += th->ngroups > 0;
-				seccomp += th->seccomp_mode == 2;
+				groups += mach_thread_cred(th)->ngroups > 0;
+				seccomp += mach_thread_cred(th)->seccomp_mode == 2;
 			}
 			for (size_t v = 0; p->mm && v < p->mm->nvmas; v++) {
 				const struct mach_vma *vma = &test_vmas(p->mm)[v];
@@ -948,6 +948,66 @@ static void test_contents(void)
 	ok(rt > 0 && nice19 > 0 && mt_names > 0 && pinned > 0 && groups > 0 && seccomp > 0,
 	   "RT user tasks %u, nice 19 %u, named threads %u, pinned %u, with groups %u, seccomp %u", rt, nice19,
 	   mt_names, pinned, groups, seccomp);
+}
+
+/*
+ * Credentials are interned: a process's threads share one, as do processes
+ * of one program and session, and a write through mach_thread_cred_mut
+ * gives the writer its own copy without touching the others'.
+ */
+static void test_shared_creds(void)
+{
+	char err[256];
+	struct mach_machine *m = build("seed=4,tasks=4000,threads=800", err, sizeof(err));
+	const struct mach_cred *seen[4096];
+	size_t nseen = 0, threads = 0, apart = 0, unshared = 0;
+	struct mach_thread *a = NULL, *b = NULL;
+
+	if (!ok(m != NULL, "build seed=4,tasks=4000,threads=800: %s", m ? "ok" : err))
+		return;
+	for (size_t i = 0; i < m->nprocs; i++) {
+		struct mach_process *p = &m->procs[i];
+
+		for (unsigned int j = 0; j < p->nthreads; j++) {
+			struct mach_thread *t = &p->threads[j];
+			size_t k = 0;
+
+			threads++;
+			unshared += !t->cred_interned;
+			apart += t->cred != p->threads[0].cred;
+			while (k < nseen && seen[k] != t->cred)
+				k++;
+			if (k == nseen && nseen < sizeof(seen) / sizeof(seen[0]))
+				seen[nseen++] = t->cred;
+			/* two user processes of one uid: they share a cred */
+			if (j == 0 && !t->kthread && mach_thread_cred(t)->uid[0] == 0 && !a)
+				a = t;
+			else if (j == 0 && !t->kthread && a && t->cred == a->cred && !b)
+				b = t;
+		}
+	}
+	ok(unshared == 0 && apart == 0, "every thread's credentials are interned (%zu not) and its leader's (%zu apart)",
+	   unshared, apart);
+	/* sessions (each login gives its processes an audit session id) keep it near one in eight */
+	ok(nseen * 5 < threads, "%zu threads share %zu credentials", threads, nseen);
+	if (ok(a && b, "two root processes share one cred")) {
+		const struct mach_cred *before = b->cred;
+		struct mach_cred *own = mach_thread_cred_mut(a);
+
+		ok(own && own != before && !a->cred_interned && own->uid[0] == 0 && own->cap_eff == before->cap_eff &&
+		   own->ngroups == before->ngroups &&
+		   (!own->ngroups || (own->groups != before->groups &&
+				      !memcmp(own->groups, before->groups, own->ngroups * sizeof(uint32_t)))),
+		   "a write gets a copy of its own, groups included");
+		if (own) {
+			own->uid[0] = own->uid[1] = 4242;
+			mach_cred_set_groups(own, (const uint32_t[]){ 7, 8 }, 2);
+		}
+		ok(b->cred == before && mach_thread_cred(b)->uid[0] == 0 && mach_thread_cred(a)->uid[0] == 4242 &&
+		   mach_thread_cred(a)->ngroups == 2, "the other process keeps the shared one: uid %u, %u groups",
+		   mach_thread_cred(b)->uid[0], mach_thread_cred(b)->ngroups);
+	}
+	mach_free(m);
 }
 
 /*
@@ -1016,6 +1076,7 @@ int main(void)
 	test_determinism_large();
 	test_seeds_differ();
 	test_contents();
+	test_shared_creds();
 	test_invariants();
 	return tap_done();
 }

@@ -283,11 +283,11 @@ static void check_limits_links(const struct mach_process *p)
 	}
 	for (unsigned int i = 0; i < p->nthreads; i++) {
 		const struct mach_thread *x = &p->threads[i];
-		bool lset = x->loginuid != 4294967295u, sset = x->sessionid != 4294967295u;
+		bool lset = mach_thread_cred(x)->loginuid != 4294967295u, sset = mach_thread_cred(x)->sessionid != 4294967295u;
 
-		check(P_AUDIT, lset == sset && (!lset || x->loginuid == 0 || x->loginuid >= 1000) &&
-				       x->loginuid == t->loginuid && !(t->kthread && lset),
-		      "pid %d tid %d: loginuid %u sessionid %u", p->tgid, x->tid, x->loginuid, x->sessionid);
+		check(P_AUDIT, lset == sset && (!lset || mach_thread_cred(x)->loginuid == 0 || mach_thread_cred(x)->loginuid >= 1000) &&
+				       mach_thread_cred(x)->loginuid == mach_thread_cred(t)->loginuid && !(t->kthread && lset),
+		      "pid %d tid %d: loginuid %u sessionid %u", p->tgid, x->tid, mach_thread_cred(x)->loginuid, mach_thread_cred(x)->sessionid);
 	}
 }
 

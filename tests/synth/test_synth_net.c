@@ -167,7 +167,7 @@ static void check_owner(const struct mach_machine *m, const struct mach_socket *
 	}
 	p = mach_find_process(m, s->tgid);
 	check(N_SOCKS, p && s->fd >= 0 && p->threads[0].netns == k + 1 && p->threads[0].state != MACH_TASK_ZOMBIE &&
-			       p->threads[0].uid[0] == s->uid,
+			       mach_thread_cred(&p->threads[0])->uid[0] == s->uid,
 	      "socket %" PRIu64 " owned by %d fd %d in namespace %u", s->inode, (int)s->tgid, s->fd, k);
 	if (s->family == MACH_AF_UNIX && s->peer) {
 		const struct mach_socket *q = sock_by_inode(m, s->peer);
