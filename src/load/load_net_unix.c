@@ -40,19 +40,22 @@ static bool line_start(const char *p, const char *end)
 }
 
 /* The address after the space: up to the newline that ends the line. */
-static int unix_path(struct lex *lx, struct mach_socket *s)
+static int unix_path(struct lex *lx, struct mach_net *n, struct mach_socket *s)
 {
 	const char *start = lx->p;
+	char sun_path[MACH_UNIX_PATH_MAX];
+	int rc;
 
 	for (const char *q = start; q < lx->end && q - start <= MACH_UNIX_PATH_MAX; q++) {
 		if (*q != '\n' || !(q + 1 == lx->end || line_start(q + 1, lx->end)))
 			continue;
 		if (q == start)
 			break;
-		s->path_len = (unsigned char)(q - start);
-		memcpy(s->path, start, s->path_len);
-		if (s->path[0] == '@')
-			s->path[0] = '\0';
+		memcpy(sun_path, start, (size_t)(q - start));
+		if (sun_path[0] == '@')
+			sun_path[0] = '\0'; /* an abstract name */
+		if ((rc = mach_net_sock_set_path(n, s, sun_path, (size_t)(q - start))))
+			return rc;
 		lx->p = q;
 		return lex_eol(lx);
 	}
@@ -84,7 +87,7 @@ static int unix_state(struct lex *lx, const char *line, struct mach_socket *s, u
 			   (unsigned long long)flags);
 }
 
-static int unix_line(struct lex *lx, struct mach_socket *s)
+static int unix_line(struct lex *lx, struct mach_net *n, struct mach_socket *s)
 {
 	const char *line = lx->p;
 	uint64_t ref, proto, flags, type, st;
@@ -121,7 +124,7 @@ static int unix_line(struct lex *lx, struct mach_socket *s)
 	s->refcnt = (int)(uint32_t)ref;
 	s->fd = -1;
 	lex_ctx(lx, "Path");
-	return lex_accept(lx, " ") ? unix_path(lx, s) : lex_eol(lx);
+	return lex_accept(lx, " ") ? unix_path(lx, n, s) : lex_eol(lx);
 }
 
 int ld_parse_net_unix(struct lex *lx, struct ld_net_file *f)
@@ -131,7 +134,7 @@ int ld_parse_net_unix(struct lex *lx, struct ld_net_file *f)
 	while (!rc && !lex_eof(lx)) {
 		struct mach_socket *s = ld_net_file_sock(f);
 
-		rc = s ? unix_line(lx, s) : -ENOMEM;
+		rc = s ? unix_line(lx, &f->n, s) : -ENOMEM;
 	}
 	return rc;
 }

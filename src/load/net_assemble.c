@@ -170,8 +170,14 @@ static int build_socks(struct ld_net_file *const *files, uint64_t uptime_ns, str
 
 		for (size_t i = 0; f && i < f->n.nsocks; i++) {
 			struct mach_socket *s = &out->socks[out->nsocks++];
+			int rc;
 
 			*s = f->n.socks[i];
+			/* its path moves from the file's table to the namespace's */
+			if ((rc = mach_net_sock_set_path(out, s, mach_sock_path(&f->n, &f->n.socks[i]), s->path_len))) {
+				free(inodes);
+				return rc;
+			}
 			if (s->protocol == MACH_IPPROTO_TCP && (s->kind != MACH_SK_FULL || s->timer))
 				s->timer_expires = uptime_ns + s->timer_expires * MACH_NSEC_PER_TICK;
 			if (s->inode)

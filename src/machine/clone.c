@@ -531,6 +531,8 @@ static void nets(struct cl *c, struct mach_machine *d)
 		n->routes = DUP(c, n->routes, n->nroutes);
 		n->neigh = DUP(c, n->neigh, n->nneigh);
 		n->socks = DUP(c, n->socks, n->nsocks);
+		n->sock_paths = DUP(c, n->sock_paths, n->sock_paths_len);
+		n->sock_paths_cap = n->sock_paths_len;
 		n->softnet = DUP(c, n->softnet, n->nsoftnet);
 	}
 }

@@ -21,6 +21,7 @@ void mach_net_clear(struct mach_net *n)
 	free(n->routes);
 	free(n->neigh);
 	free(n->socks);
+	free(n->sock_paths);
 	free(n->softnet);
 	memset(n, 0, sizeof(*n));
 }
@@ -49,6 +50,8 @@ int mach_net_copy(struct mach_net *dst, const struct mach_net *src)
 	dst->routes = NULL;
 	dst->neigh = NULL;
 	dst->socks = NULL;
+	dst->sock_paths = NULL;
+	dst->sock_paths_cap = src->sock_paths_len;
 	dst->softnet = NULL;
 	if (dup_array(&dst->devs, src->devs, src->ndevs, sizeof(*src->devs)) ||
 	    dup_array(&dst->inet, src->inet, src->ninet, sizeof(*src->inet)) ||
@@ -56,6 +59,7 @@ int mach_net_copy(struct mach_net *dst, const struct mach_net *src)
 	    dup_array(&dst->routes, src->routes, src->nroutes, sizeof(*src->routes)) ||
 	    dup_array(&dst->neigh, src->neigh, src->nneigh, sizeof(*src->neigh)) ||
 	    dup_array(&dst->socks, src->socks, src->nsocks, sizeof(*src->socks)) ||
+	    dup_array(&dst->sock_paths, src->sock_paths, src->sock_paths_len, 1) ||
 	    dup_array(&dst->softnet, src->softnet, src->nsoftnet, sizeof(*src->softnet))) {
 		mach_net_clear(dst);
 		return -ENOMEM;
@@ -99,7 +103,43 @@ static bool neigh_equal(const struct mach_neigh *a, const struct mach_neigh *b)
 	       a->proxy == b->proxy && !memcmp(a->ha, b->ha, sizeof(a->ha));
 }
 
-static bool sock_equal(const struct mach_socket *a, const struct mach_socket *b)
+int mach_net_sock_set_path(struct mach_net *n, struct mach_socket *s, const char *path, size_t len)
+{
+	size_t last = n->sock_paths_last;
+	char *grown;
+
+	if (len > MACH_UNIX_PATH_MAX)
+		return -EINVAL;
+	s->path_len = (unsigned char)len;
+	s->path_off = 0;
+	if (!len)
+		return 0;
+	/* the server ends of a listener (journald's for every service) come one after the other */
+	if (last + len == n->sock_paths_len && !memcmp(n->sock_paths + last, path, len)) {
+		s->path_off = (uint32_t)last;
+		return 0;
+	}
+	if (n->sock_paths_len + len > UINT32_MAX)
+		return -ENOMEM;
+	if (n->sock_paths_len + len > n->sock_paths_cap) {
+		size_t cap = n->sock_paths_cap ? n->sock_paths_cap * 2 : 1024;
+
+		while (cap < n->sock_paths_len + len)
+			cap *= 2;
+		if (!(grown = realloc(n->sock_paths, cap)))
+			return -ENOMEM;
+		n->sock_paths = grown;
+		n->sock_paths_cap = cap;
+	}
+	memcpy(n->sock_paths + n->sock_paths_len, path, len);
+	s->path_off = (uint32_t)n->sock_paths_len;
+	n->sock_paths_last = n->sock_paths_len;
+	n->sock_paths_len += len;
+	return 0;
+}
+
+static bool sock_equal(const struct mach_net *an, const struct mach_socket *a, const struct mach_net *bn,
+		       const struct mach_socket *b)
 {
 	return a->inode == b->inode && a->tgid == b->tgid && a->fd == b->fd && a->uid == b->uid &&
 	       a->family == b->family && a->type == b->type && a->protocol == b->protocol &&
@@ -111,7 +151,7 @@ static bool sock_equal(const struct mach_socket *a, const struct mach_socket *b)
 	       a->rto == b->rto && a->ato == b->ato && a->ack_flags == b->ack_flags &&
 	       a->cwnd == b->cwnd && a->ssthresh == b->ssthresh && a->drops == b->drops &&
 	       a->hash_slot == b->hash_slot && a->has_socket == b->has_socket &&
-	       a->path_len == b->path_len && !memcmp(a->path, b->path, a->path_len) &&
+	       a->path_len == b->path_len && !memcmp(mach_sock_path(an, a), mach_sock_path(bn, b), a->path_len) &&
 	       a->peer == b->peer;
 }
 
@@ -173,12 +213,14 @@ bool mach_net_equal(const struct mach_net *a, const struct mach_net *b)
 	    !sockstat6_equal(&a->sockstat6, &b->sockstat6) ||
 	    !counters_equal(a, b))
 		return false;
+	for (size_t i = 0; i < a->nsocks; i++)
+		if (!sock_equal(a, &a->socks[i], b, &b->socks[i]))
+			return false;
 	return ALL_EQUAL(dev_equal, a->devs, b->devs, a->ndevs) &&
 	       ALL_EQUAL(inet_equal, a->inet, b->inet, a->ninet) &&
 	       ALL_EQUAL(inet6_equal, a->inet6, b->inet6, a->ninet6) &&
 	       ALL_EQUAL(route_equal, a->routes, b->routes, a->nroutes) &&
 	       ALL_EQUAL(neigh_equal, a->neigh, b->neigh, a->nneigh) &&
-	       ALL_EQUAL(sock_equal, a->socks, b->socks, a->nsocks) &&
 	       ALL_EQUAL(softnet_equal, a->softnet, b->softnet, a->nsoftnet);
 }
 

@@ -54,9 +54,11 @@ static int unix_seq_show(struct seq_file *m, void *v)
 					    : (established ? SS_CONNECTING : SS_DISCONNECTING), 2);
 	seq_put_decimal_ull_width(m, " ", s->inode, 5);
 	if (s->path_len) {
+		const char *path = mach_sock_path(pfs_net(m->private), s);
+
 		seq_putc(m, ' ');
 		for (unsigned int i = 0; i < s->path_len; i++)
-			seq_putc(m, s->path[i] ? s->path[i] : '@');
+			seq_putc(m, path[i] ? path[i] : '@');
 	}
 	seq_putc(m, '\n');
 	return 0;

@@ -66,12 +66,12 @@ static bool wanted(const struct mach_socket *k, enum keep keep)
 static void place(struct fdgen *x, size_t j, enum keep keep)
 {
 	struct mach_socket *buf = malloc(FEW_SOCKS * sizeof(*buf)), *big;
-	unsigned int n = buf ? sy_net_proc_sockets(x->s, j, buf, FEW_SOCKS) : 0;
+	unsigned int n = buf ? sy_net_proc_sockets(x->s, j, buf, FEW_SOCKS, NULL, NULL) : 0;
 
 	if (buf && n == FEW_SOCKS) {
 		/* a server with its clients' ends: ask again with room for all */
 		if ((big = realloc(buf, SY_NET_MAX_PROC_SOCKS * sizeof(*big))))
-			n = sy_net_proc_sockets(x->s, j, big, SY_NET_MAX_PROC_SOCKS);
+			n = sy_net_proc_sockets(x->s, j, big, SY_NET_MAX_PROC_SOCKS, NULL, NULL);
 		else
 			free(buf);
 		buf = big;

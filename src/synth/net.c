@@ -155,12 +155,13 @@ static int build_socks(struct synth *s)
 	int rc = buf && cap ? 0 : -ENOMEM;
 
 	for (size_t i = 0; i < m->nprocs && !rc; i++) {
-		unsigned int k = sy_net_proc_sockets(s, i, buf, SY_NET_MAX_PROC_SOCKS);
+		struct mach_net *n = &m->nets[sy_net_ns_of(s, i)];
+		unsigned int k = sy_net_proc_sockets(s, i, buf, SY_NET_MAX_PROC_SOCKS, n, &rc);
 
 		for (unsigned int j = 0; j < k; j++)
 			if (buf[j].inode && buf[j].tgid)
 				buf[j].fd = fd_of(&m->procs[i], buf[j].inode);
-		rc = add_socks(&m->nets[sy_net_ns_of(s, i)], &cap[sy_net_ns_of(s, i)], buf, k);
+		rc = rc ?: add_socks(n, &cap[sy_net_ns_of(s, i)], buf, k);
 	}
 	for (unsigned int ns = 0; ns < m->nnets && !rc; ns++)
 		if (m->nets[ns].nsocks)

@@ -60,8 +60,12 @@ unsigned int sy_net_ns_of(const struct synth *s, size_t idx);
  * written to @out (room for @max), their number returned.  Each has its
  * owner (tgid, fd): a process's fd table shows "socket:[inode]" at each fd.
  * A socket held at two fds (a service's stdout and stderr) is listed twice.
+ * Unix sockets' paths go to @paths (their namespace's, where they are
+ * going; NULL: not kept, path_len 0), and *@err is set to -ENOMEM when
+ * one could not be.
  */
-unsigned int sy_net_proc_sockets(const struct synth *s, size_t idx, struct mach_socket *out, unsigned int max);
+unsigned int sy_net_proc_sockets(const struct synth *s, size_t idx, struct mach_socket *out, unsigned int max,
+				 struct mach_net *paths, int *err);
 
 /* net_devs.c: the devices, addresses, routes and neighbours of namespace @ns */
 int sy_net_build_links(struct synth *s, struct mach_net *n, unsigned int ns, unsigned int ncontainers);

@@ -35,6 +35,8 @@ struct sk {
 	unsigned int n, max;
 	unsigned int slot;   /* next own slot */
 	int fd;              /* next fd */
+	struct mach_net *paths; /* where unix paths are kept (NULL: not kept) */
+	int *err;            /* set to -ENOMEM when one could not be */
 };
 
 /* A unix socket's connection: a client program and the path its server listens on. */
@@ -195,16 +197,21 @@ static struct mach_socket *unix_sock(struct sk *c, unsigned char type, unsigned 
 {
 	struct mach_socket *k = sk_new(c, MACH_AF_UNIX, type, 0, state, slot, fd);
 	size_t len = path ? strlen(path) : 0;
+	char sun_path[MACH_UNIX_PATH_MAX];
+	int rc;
 
 	if (!k)
 		return NULL;
 	k->refcnt = state == MACH_TCP_ESTABLISHED ? 3 : 2;
 	if (len > MACH_UNIX_PATH_MAX)
 		len = MACH_UNIX_PATH_MAX;
-	memcpy(k->path, path ? path : "", len);
-	if (len && k->path[0] == '@')
-		k->path[0] = '\0';
-	k->path_len = (unsigned char)len;
+	if (!c->paths || !len)
+		return k;
+	memcpy(sun_path, path, len);
+	if (sun_path[0] == '@')
+		sun_path[0] = '\0'; /* an abstract name */
+	if ((rc = mach_net_sock_set_path(c->paths, k, sun_path, len)))
+		*c->err = rc;
 	return k;
 }
 
@@ -575,11 +582,12 @@ static void service_sockets(struct sk *c)
 	}
 }
 
-unsigned int sy_net_proc_sockets(const struct synth *s, size_t idx, struct mach_socket *out, unsigned int max)
+unsigned int sy_net_proc_sockets(const struct synth *s, size_t idx, struct mach_socket *out, unsigned int max,
+				 struct mach_net *paths, int *err)
 {
 	const struct gen *g = &s->gen[idx];
 	struct sk c = { .s = s, .idx = idx, .g = g, .pid = s->m->procs[idx].tgid, .ns = sy_net_ns_of(s, idx),
-			.out = out, .max = max, .slot = FIRST_FREE_SLOT, .fd = 3 };
+			.out = out, .max = max, .slot = FIRST_FREE_SLOT, .fd = 3, .paths = err ? paths : NULL, .err = err };
 
 	if (g->kind != G_USER || g->state == MACH_TASK_ZOMBIE)
 		return 0;

@@ -77,6 +77,53 @@ static bool same(const struct mach_machine *m, const char *path, const char *tex
 	return eq;
 }
 
+static const struct mach_socket *sock_by_inode(const struct mach_net *n, uint64_t inode)
+{
+	for (size_t i = 0; i < n->nsocks; i++)
+		if (n->socks[i].inode == inode)
+			return &n->socks[i];
+	return NULL;
+}
+
+/*
+ * Unix paths are kept apart from the sockets (mach_net.sock_paths): bound
+ * ones, the server ends that show their listener's path one after the
+ * other, abstract names (NUL-led, printed with '@') and the longest,
+ * 108 bytes.  They load and render back as they were.
+ */
+static void test_unix_paths(void)
+{
+	static const char unix_text[] =
+		"Num       RefCount Protocol Flags    Type St Inode Path\n"
+		"00000000111bc65a: 00000002 00000000 00010000 0001 01  1073 /run/systemd/journal/stdout\n"
+		"0000000064477551: 00000003 00000000 00000000 0001 03 1012029 /run/systemd/journal/stdout\n"
+		"00000000ff903ab5: 00000003 00000000 00000000 0001 03 657052 /run/systemd/journal/stdout\n"
+		"00000000f98eec95: 00000003 00000000 00000000 0001 03 1027144\n"
+		"0000000052ea32cc: 00000002 00000000 00010000 0001 01 1049784 @/org/kernel/linux/storage/multipathd\n"
+		"00000000bcbf079c: 00000002 00000000 00000000 0002 01 1049782 /run/systemd/notify\n"
+		"00000000eced05ac: 00000002 00000000 00010000 0001 01 657051 "
+		"/run/user/1000/a-very-long-socket-name-that-fills-sun-path-up-to-the-last-of-its-108-bytes-0123456789abcdefg\n"
+		"00000000eced05ad: 00000003 00000000 00000000 0001 03 657053 /run/systemd/journal/stdout\n";
+	const char *const set[] = { "unix", unix_text, NULL };
+	const struct mach_socket *abstract, *longest, *unbound;
+	struct mach_machine *m;
+	char err[ERRLEN];
+
+	if (!ok(load(&m, set, "44", err) == 0, "unix sockets with paths load")) {
+		diag("%s", err);
+		return;
+	}
+	ok(same(m, "44/net/unix", unix_text), "and render back byte for byte");
+	abstract = sock_by_inode(&m->nets[0], 1049784);
+	longest = sock_by_inode(&m->nets[0], 657051);
+	unbound = sock_by_inode(&m->nets[0], 1027144);
+	ok(m->nets[0].nsocks == 8 && abstract && abstract->path_len == 37 &&
+		   mach_sock_path(&m->nets[0], abstract)[0] == '\0' && longest && longest->path_len == 108 && unbound &&
+		   unbound->path_len == 0,
+	   "an abstract name is kept NUL-led, the longest path is 108 bytes, an unbound socket has none");
+	mach_free(m);
+}
+
 static void test_roundtrip(void)
 {
 	static const char *const own[] = { "dev", netns_dev, "tcp", netns_tcp, "route", netns_route,
@@ -263,6 +310,7 @@ int main(void)
 {
 	plan(0);
 	test_roundtrip();
+	test_unix_paths();
 	test_sharing();
 	test_inodes();
 	test_refused();
