@@ -237,6 +237,8 @@ struct mach_cg_state {
 	int max_depth, max_descendants;   /* MACH_CG_INT_MAX: "max" */
 	bool freeze;                      /* cgroup.freeze as written: it and its descendants are frozen */
 	bool psi_off;                     /* cgroup.pressure 0: no pressure accounted */
+	bool idle;                        /* cpu.idle (with the flags here: no padding) */
+	bool oom_group;                   /* memory.oom.group */
 	uint64_t frozen_usec;             /* cgroup.stat.local: time spent frozen */
 	uint32_t nr_dying_descendants;    /* removed groups still referenced, in the whole subtree */
 	uint32_t nr_dying_subsys[MACH_NR_SS];     /* per controller id (enum mach_cg_ss), in the whole subtree */
@@ -248,7 +250,6 @@ struct mach_cg_state {
 	int64_t quota_us;                 /* cpu.max: MACH_CG_RUNTIME_INF for "max" */
 	uint64_t period_us, burst_us;
 	unsigned long shares;             /* tg->shares scaled down (1024 = weight 100) */
-	bool idle;
 	/* memory controller: pages unless noted, hierarchical */
 	uint64_t mem_usage, swap_usage;   /* page counters: memory.current, memory.swap.current */
 	uint64_t mem_min, mem_low, mem_high, mem_max, swap_max; /* MACH_CG_PAGE_COUNTER_MAX: "max" */
@@ -263,7 +264,6 @@ struct mach_cg_state {
 	uint64_t memstat_has[(MACH_NR_MEMCG_ITEMS + 63) / 64];
 	uint64_t *memstat_vals;
 	uint64_t mem_events[MACH_NR_MEMCG_EVENTS];
-	bool oom_group;
 	/* pids controller */
 	int64_t pids_max;                 /* MACH_CG_PIDS_MAX: "max" */
 	/* io controller: its blkgs, newest first, hierarchical */

@@ -356,8 +356,6 @@ struct mach_mm {
 	uint64_t vm_data, vm_stk, vm_exe, vm_lib, vm_pte, vm_swap;
 	uint64_t vm_pmd;          /* VmPMD: (4.0-4.14 kept PMD pages apart from VmPTE) */
 	uint64_t hugetlb_pages;
-	bool core_dumping;
-	bool thp_enabled;
 	uint64_t untag_mask;
 	/* statm text field, pages (from the code span) */
 	uint64_t statm_text;
@@ -379,14 +377,17 @@ struct mach_mm {
 	struct mach_vma *vmas;
 	const struct mach_maker *maker; /* NULL: @vmas holds them */
 	uint32_t maker_key;       /* which process's the maker replays (the generator's plan index) */
+	/* the flags in the 4 bytes after maker_key */
+	bool core_dumping;
+	bool thp_enabled;
+	bool exe_deleted;         /* of @exe */
+	/* cmdline, environ and exe lie in the machine's interned strings: not to be freed */
+	bool strings_interned;
 	char *cmdline;            /* raw bytes, NULs included */
 	size_t cmdline_len;
 	char *environ;            /* raw bytes of the environment area (/proc/<pid>/environ) */
 	size_t environ_len;
 	char *exe;                /* mm->exe_file's path; NULL: the file mapping the code (older trees) */
-	bool exe_deleted;
-	/* cmdline, environ and exe lie in the machine's interned strings: not to be freed */
-	bool strings_interned;
 	/*
 	 * Which mm this is, unique in the process that built it (mach_mm_new;
 	 * 0: none).  Its VMAs, command line, environment and exe never change
@@ -740,6 +741,7 @@ struct mach_process {
 	int tty_nr;
 	pid_t tpgid;
 	pid_t ngid;
+	unsigned int nthreads;    /* how many @threads holds (nr_threads below is what the kernel counts) */
 	struct mach_mm *mm;       /* NULL: kernel thread or zombie (no Vm lines) */
 	/* NULL: no files_struct (a zombie: FDSize 0, fd/ empty); kernel threads have init's */
 	struct mach_files *files;
@@ -759,13 +761,18 @@ struct mach_process {
 	 * /proc entries belong to root and only CAP_SYS_PTRACE may ptrace-read it.
 	 */
 	bool undumpable;
+	bool rlim_interned;       /* @rlim lies in the machine's interned strings: not to be freed */
+	/*
+	 * The OOM killer passes it by (MMF_OOM_SKIP, or a vfork child not yet
+	 * exec'd): oom_score 0 whatever it holds.
+	 */
+	bool oom_skip;
 	/*
 	 * The group's thread count (signal->nr_threads: Threads:, num_threads).
 	 * The threads array holds them all in a complete model; a partial load
 	 * (one task of a busy process) may hold fewer.
 	 */
 	unsigned int nr_threads;
-	unsigned int nthreads;
 	struct mach_thread *threads; /* threads[0] is the group leader (tid == tgid) */
 	/* fs/proc/base.c files of the thread group */
 	struct mach_fs *fs;       /* the group's fs_struct (cwd, root); NULL: none (a zombie) */
@@ -776,16 +783,10 @@ struct mach_process {
 	 * machine's processes share a few dozen interned sets.
 	 */
 	struct mach_rlimit *rlim;
-	bool rlim_interned;       /* @rlim lies in the machine's interned strings: not to be freed */
 	struct mach_taskio dead_io; /* what exited threads did: /proc/<pid>/io adds the live ones */
 	int oom_score_adj;        /* -1000..1000; oom_adj and oom_score derive from it */
-	/*
-	 * The OOM killer passes it by (MMF_OOM_SKIP, or a vfork child not yet
-	 * exec'd): oom_score 0 whatever it holds.
-	 */
-	bool oom_skip;
-	uint64_t autogroup_id;    /* /autogroup-ID; 0: the root autogroup (an empty file) */
 	int autogroup_nice;
+	uint64_t autogroup_id;    /* /autogroup-ID; 0: the root autogroup (an empty file) */
 	mach_file_set lacks;      /* /proc/<pid>/X files the process has no text for */
 };
 
