@@ -505,6 +505,9 @@ struct mach_fd_info {
 	struct mach_epoll_item *epoll;
 	struct mach_fsnotify_mark *marks;
 	unsigned int nitems;
+	unsigned int nlocks;
+	/* the locks held through this fd: level 0 of /proc/locks, fd this fd (mach_sys.h) */
+	struct mach_file_lock *locks;
 };
 
 /** One open file of a process (fs/proc/fd.c): /proc/<pid>/fd/<n> and fdinfo/<n>. */
@@ -527,22 +530,23 @@ struct mach_fd {
 	int fd;
 	unsigned int flags;       /* f_flags: O_ACCMODE decides the link's mode (r-x, -wx, rwx, ---) */
 	int mnt_id;               /* the mount the file is on (mountinfo's ids; internal mounts too) */
-	unsigned int nlocks;
-	int64_t pos;              /* f_pos */
-	uint64_t ino;             /* its inode: for pipes, sockets and nsfs also the link's [INO] */
-	char *name;               /* PATH: the path; ANON, PSEUDO: the name before ":" or after "anon_inode:" */
-	struct mach_file_lock *locks; /* level 0, fd this fd (mach_sys.h) */
-	/* what the file's show_fdinfo prints beyond the fixed lines: NULL for none (mach_fd_info) */
-	struct mach_fd_info *info;
-	/* the small fields packed into the last 8 bytes: a million tasks hold some 10 million fds */
-	uint16_t sock_family;     /* SOCKET: AF_UNIX, AF_INET, AF_INET6, AF_NETLINK; 0 unknown (loaded, not unix) */
+	/* the small fields packed into the 4 bytes before @pos: a million tasks hold some 10 million fds */
+	uint8_t sock_family;      /* SOCKET: AF_UNIX, AF_INET, AF_INET6, AF_NETLINK; 0 unknown (loaded, not unix) */
 	enum mach_fd_kind kind : 8;
 	enum mach_fd_type type : 8;
-	uint8_t sock_type;        /* SOCKET: SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET; 0 unknown */
+	unsigned int sock_type : 4; /* SOCKET: SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET (at most SOCK_PACKET, 10); 0 unknown */
 	bool info_known : 1;      /* its fdinfo was read (a loaded model) or made (synthetic) */
 	bool deleted : 1;         /* MACH_FD_PATH: unlinked */
 	bool cloexec : 1;         /* the close-on-exec bit of the fd table */
 	bool name_interned : 1;   /* @name lies in the machine's interned strings: not to be freed */
+	int64_t pos;              /* f_pos */
+	uint64_t ino;             /* its inode: for pipes, sockets and nsfs also the link's [INO] */
+	char *name;               /* PATH: the path; ANON, PSEUDO: the name before ":" or after "anon_inode:" */
+	/*
+	 * What the file's show_fdinfo prints beyond the fixed lines, and the
+	 * locks held through it: NULL for none (mach_fd_info).
+	 */
+	struct mach_fd_info *info;
 };
 
 /*
@@ -1115,6 +1119,9 @@ const struct mach_fd_info *mach_fd_info(const struct mach_fd *f);
 
 /** @f's fdinfo values to fill in, made (zeroed) on first use: NULL when there is no memory. */
 struct mach_fd_info *mach_fd_info_mut(struct mach_fd *f);
+
+/** Append a copy of @l to the locks held through @f (its fdinfo's lock: lines).  0 or -ENOMEM. */
+int mach_fd_add_lock(struct mach_fd *f, const struct mach_file_lock *l);
 
 /** Which of a thread's per-namespace id lists (struct mach_thread.ns_ids). */
 enum mach_ns_id { MACH_NSID_TGID, MACH_NSID_PID, MACH_NSID_PGID, MACH_NSID_SID, MACH_NR_NSIDS };

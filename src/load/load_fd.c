@@ -159,16 +159,10 @@ int ld_parse_fdinfo(struct lex *lx, struct mach_fd *f, unsigned int *ino_line)
 	if ((rc = fixed_line(lx, "ino:", NULL, &f->ino, 0, 0)))
 		return rc;
 	while (lex_peek(lx, 'l') && lx->end - lx->p >= 6 && !memcmp(lx->p, "lock:\t", 6)) {
-		struct mach_file_lock *nl = realloc(f->locks, (f->nlocks + 1) * sizeof(*nl));
+		struct mach_file_lock l = { .fd = f->fd };
 
-		if (!nl)
-			return -ENOMEM;
-		f->locks = nl;
-		memset(&nl[f->nlocks], 0, sizeof(*nl));
-		nl[f->nlocks].fd = f->fd;
-		if ((rc = lock_line(lx, &nl[f->nlocks], f->nlocks + 1)))
+		if ((rc = lock_line(lx, &l, mach_fd_info(f)->nlocks + 1)) || (rc = mach_fd_add_lock(f, &l)))
 			return rc;
-		f->nlocks++;
 	}
 	f->info_known = true;
 	return ld_parse_fdinfo_tail(lx, f);

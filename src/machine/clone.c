@@ -309,11 +309,11 @@ static void files_fds(struct cl *c, struct mach_files *d)
 		struct mach_fd *f = &d->fds[i];
 
 		f->name = dup_str(c, f->name);
-		f->locks = DUP(c, f->locks, f->nlocks);
 		f->info = DUP(c, f->info, 1);
 		if (f->info) {
 			f->info->epoll = DUP(c, f->info->epoll, f->info->nitems);
 			f->info->marks = DUP(c, f->info->marks, f->info->nitems);
+			f->info->locks = DUP(c, f->info->locks, f->info->nlocks);
 		}
 	}
 }

@@ -324,16 +324,14 @@ void mach_fd_clear(struct mach_fd *f)
 	if (!f->name_interned)
 		free(f->name);
 	f->name_interned = false;
-	free(f->locks);
 	if (f->info) {
 		free(f->info->epoll);
 		free(f->info->marks);
+		free(f->info->locks);
 		free(f->info);
 	}
 	f->name = NULL;
-	f->locks = NULL;
 	f->info = NULL;
-	f->nlocks = 0;
 }
 
 const struct mach_fd_info *mach_fd_info(const struct mach_fd *f)
@@ -348,6 +346,18 @@ struct mach_fd_info *mach_fd_info_mut(struct mach_fd *f)
 	if (!f->info)
 		f->info = calloc(1, sizeof(*f->info));
 	return f->info;
+}
+
+int mach_fd_add_lock(struct mach_fd *f, const struct mach_file_lock *l)
+{
+	struct mach_fd_info *in = mach_fd_info_mut(f);
+	struct mach_file_lock *more;
+
+	if (!in || !(more = realloc(in->locks, (in->nlocks + 1) * sizeof(*more))))
+		return -ENOMEM;
+	in->locks = more;
+	more[in->nlocks++] = *l;
+	return 0;
 }
 
 void mach_files_free(struct mach_files *f)

@@ -85,9 +85,9 @@ int pfs_show_pid_fdinfo(struct seq_file *m, void *v)
 	seq_printf(m, "pos:\t%lli\nflags:\t0%o\nmnt_id:\t%i\nino:\t%llu\n", (long long)f->pos,
 		   f->flags | (f->cloexec ? MACH_O_CLOEXEC : 0), f->mnt_id, (unsigned long long)f->ino);
 	/* show_fd_locks: each lock of this file, numbered from 1 */
-	for (unsigned int i = 0; i < f->nlocks; i++) {
+	for (unsigned int i = 0; i < mach_fd_info(f)->nlocks; i++) {
 		seq_puts(m, "lock:\t");
-		pfs_lock_get_status(m, &f->locks[i], (long long)i + 1, 0);
+		pfs_lock_get_status(m, &mach_fd_info(f)->locks[i], (long long)i + 1, 0);
 	}
 	if (seq_has_overflowed(m))
 		return 0;

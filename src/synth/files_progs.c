@@ -59,17 +59,13 @@ static void locked_file(struct fdgen *x, const char *path, int mnt, unsigned int
 
 	if (!f)
 		return;
-	f->locks = calloc(1, sizeof(*f->locks));
-	if (!f->locks) {
+	if (mach_fd_add_lock(f, &(struct mach_file_lock){ .id = 1, .cls = kind, .type = MACH_LOCK_WRITE,
+							  .pid = kind == MACH_LOCK_OFDLCK ? -1 : x->p->tgid,
+							  .has_inode = true,
+							  .dev_major = mnt == MNT_ROOT ? SY_ROOT_DEV_MAJOR : 0,
+							  .dev_minor = mnt == MNT_ROOT ? SY_ROOT_DEV_MINOR : dev_minor,
+							  .ino = f->ino, .end = MACH_LOCK_EOF, .fd = f->fd }))
 		x->err = -ENOMEM;
-		return;
-	}
-	f->nlocks = 1;
-	f->locks[0] = (struct mach_file_lock){ .id = 1, .cls = kind, .type = MACH_LOCK_WRITE,
-					       .pid = kind == MACH_LOCK_OFDLCK ? -1 : x->p->tgid, .has_inode = true,
-					       .dev_major = mnt == MNT_ROOT ? SY_ROOT_DEV_MAJOR : 0,
-					       .dev_minor = mnt == MNT_ROOT ? SY_ROOT_DEV_MINOR : dev_minor, .ino = f->ino,
-					       .end = MACH_LOCK_EOF, .fd = f->fd };
 }
 
 static void prog_systemd(struct fdgen *x, bool user)

@@ -197,8 +197,8 @@ static int held_locks(struct lock_list *l)
 		const struct mach_files *t = m->procs[i].files;
 
 		for (unsigned int j = 0; t && j < t->nfds && !rc; j++)
-			for (unsigned int k = 0; k < t->fds[j].nlocks && !rc; k++)
-				rc = push_lock(l, &t->fds[j].locks[k]);
+			for (unsigned int k = 0; k < mach_fd_info(&t->fds[j])->nlocks && !rc; k++)
+				rc = push_lock(l, &mach_fd_info(&t->fds[j])->locks[k]);
 	}
 	return rc;
 }
@@ -221,22 +221,22 @@ static int add_lock(struct lock_list *l, struct mach_process *p, enum mach_lock_
 		/* files under /run are on its tmpfs, the others on the root filesystem */
 		.dev_major = on_run ? 0 : l->root_major, .dev_minor = on_run ? SY_RUN_DEV_MINOR : l->root_minor,
 	};
-	struct mach_file_lock *more;
+	const struct mach_fd_info *held;
+	int rc;
 
 	if (!f)
 		return p->mm && p->files ? -ENOMEM : 0;
 	k.ino = f->ino;
-	for (unsigned int i = 0; i < f->nlocks; i++)
-		if (f->locks[i].cls == cls && f->locks[i].start == start && f->locks[i].end == end)
+	held = mach_fd_info(f);
+	for (unsigned int i = 0; i < held->nlocks; i++)
+		if (held->locks[i].cls == cls && held->locks[i].start == start && held->locks[i].end == end)
 			return 0;
 	if (!level) {
-		more = realloc(f->locks, (f->nlocks + 1) * sizeof(*more));
-		if (!more)
-			return -ENOMEM;
-		f->locks = more;
-		f->locks[f->nlocks] = k;
-		f->locks[f->nlocks].id = f->nlocks + 1;
-		f->nlocks++;
+		struct mach_file_lock own = k;
+
+		own.id = held->nlocks + 1;
+		if ((rc = mach_fd_add_lock(f, &own)))
+			return rc;
 	}
 	return push_lock(l, &k);
 }

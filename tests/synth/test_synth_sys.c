@@ -294,18 +294,19 @@ static void check_lock_fds(const struct mach_machine *m)
 	for (size_t i = 0; i < m->sys.nlocks; i++) {
 		const struct mach_file_lock *l = &m->sys.locks[i];
 		const struct mach_fd *f = lock_fd(m, l);
+		const struct mach_fd_info *in = f ? mach_fd_info(f) : NULL;
 		bool found = false;
 
 		check(P_LOCKFD, f && f->ino == l->ino, "lock %zu (pid %d, fd %d): no open file", i, l->pid, l->fd);
-		for (unsigned int k = 0; f && !l->level && k < f->nlocks; k++)
-			found |= f->locks[k].cls == l->cls && f->locks[k].start == l->start && f->locks[k].end == l->end &&
-				 f->locks[k].ino == l->ino && f->locks[k].dev_minor == l->dev_minor;
+		for (unsigned int k = 0; in && !l->level && k < in->nlocks; k++)
+			found |= in->locks[k].cls == l->cls && in->locks[k].start == l->start && in->locks[k].end == l->end &&
+				 in->locks[k].ino == l->ino && in->locks[k].dev_minor == l->dev_minor;
 		check(P_LOCKFD, l->level || found, "lock %zu not among fd %d's locks", i, l->fd);
 		listed += !l->level;
 	}
 	for (size_t i = 0; i < m->nprocs; i++)
 		for (unsigned int j = 0; m->procs[i].files && j < m->procs[i].files->nfds; j++)
-			held += m->procs[i].files->fds[j].nlocks;
+			held += mach_fd_info(&m->procs[i].files->fds[j])->nlocks;
 	check(P_LOCKFD, held == listed, "fds hold %zu locks, /proc/locks lists %zu", held, listed);
 }
 
