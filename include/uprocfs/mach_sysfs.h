@@ -241,7 +241,12 @@ struct mach_cg_state {
 	bool oom_group;                   /* memory.oom.group */
 	uint64_t frozen_usec;             /* cgroup.stat.local: time spent frozen */
 	uint32_t nr_dying_descendants;    /* removed groups still referenced, in the whole subtree */
-	uint32_t nr_dying_subsys[MACH_NR_SS];     /* per controller id (enum mach_cg_ss), in the whole subtree */
+	/*
+	 * Dying groups per controller id (enum mach_cg_ss), in the whole
+	 * subtree: MACH_NR_SS counts, NULL when all are 0, as in most groups.
+	 * Read them with mach_cg_dying_subsys().
+	 */
+	uint32_t *nr_dying_subsys;
 	/* cpu: time of tasks that exited or left, hierarchical, ns */
 	uint64_t gone_user_ns, gone_system_ns, gone_nice_ns;
 	/* cpu controller (its css in this group): bandwidth and weight */
@@ -309,6 +314,12 @@ void mach_blk_sysfs_free(struct mach_blk_sysfs *b);
 struct mach_cg_state *mach_cg_state_new(void);
 /** Free a group's state (NULL is fine). */
 void mach_cg_state_free(struct mach_cg_state *st);
+
+/** How many dying groups below @st still hold controller @ss's state (cgroup.stat nr_dying_subsys_*). */
+uint32_t mach_cg_dying_subsys(const struct mach_cg_state *st, enum mach_cg_ss ss);
+
+/** Set that count to @v.  0 or -ENOMEM. */
+int mach_cg_set_dying_subsys(struct mach_cg_state *st, enum mach_cg_ss ss, uint32_t v);
 
 /** memory.stat item @i of @st (0 when it has none). */
 uint64_t mach_cg_memstat(const struct mach_cg_state *st, enum mach_memcg_item i);

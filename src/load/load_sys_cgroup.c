@@ -227,8 +227,8 @@ static int stat_file(struct lex *lx, struct mach_cg_state *st)
 			st->nr_dying_descendants = (uint32_t)v;
 		} else if (!strncmp(name, dying ? "nr_dying_subsys_" : "nr_subsys_", dying ? 16 : 10) &&
 			   (ss = mach_cg_ss_by_name(name + (dying ? 16 : 10))) >= 0) {
-			if (dying)
-				st->nr_dying_subsys[ss] = (uint32_t)v;
+			if (dying && (rc = mach_cg_set_dying_subsys(st, (enum mach_cg_ss)ss, (uint32_t)v)))
+				return rc;
 		} else {
 			return lex_fail(lx, "%s: not a count of cgroup.stat here", name);
 		}

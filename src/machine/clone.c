@@ -424,6 +424,7 @@ static void ns_tables(struct cl *c, struct mach_machine *d)
 			st->memstat_vals = nvals ? DUP(c, st->memstat_vals, nvals) : NULL;
 			st->io = DUP(c, st->io, st->nio);
 			st->pressure = st->pressure ? DUP(c, st->pressure, MACH_NR_PSI_RES) : NULL;
+			st->nr_dying_subsys = DUP(c, st->nr_dying_subsys, MACH_NR_SS);
 		}
 	}
 	d->css_sets = DUP(c, d->css_sets, d->ncss_sets);

@@ -173,7 +173,25 @@ void mach_cg_state_free(struct mach_cg_state *st)
 	free(st->io);
 	free(st->pressure);
 	free(st->memstat_vals);
+	free(st->nr_dying_subsys);
 	free(st);
+}
+
+uint32_t mach_cg_dying_subsys(const struct mach_cg_state *st, enum mach_cg_ss ss)
+{
+	return st->nr_dying_subsys ? st->nr_dying_subsys[ss] : 0;
+}
+
+int mach_cg_set_dying_subsys(struct mach_cg_state *st, enum mach_cg_ss ss, uint32_t v)
+{
+	if (!st->nr_dying_subsys) {
+		if (!v)
+			return 0;
+		if (!(st->nr_dying_subsys = calloc(MACH_NR_SS, sizeof(*st->nr_dying_subsys))))
+			return -ENOMEM;
+	}
+	st->nr_dying_subsys[ss] = v;
+	return 0;
 }
 
 /* How many of @st's packed values lie before item @i's place (@i up to MACH_NR_MEMCG_ITEMS). */

@@ -243,7 +243,7 @@ int pfs_show_cg_stat(struct seq_file *m, void *v)
 		if (bound & (1u << ss)) {
 			seq_puts(m, "nr_dying_subsys_");
 			seq_puts(m, mach_cg_ss_name((enum mach_cg_ss)ss, false));
-			seq_put_decimal_ull(m, " ", st->nr_dying_subsys[ss]);
+			seq_put_decimal_ull(m, " ", mach_cg_dying_subsys(st, (enum mach_cg_ss)ss));
 			seq_putc(m, '\n');
 		}
 	return 0;

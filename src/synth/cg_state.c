@@ -335,8 +335,13 @@ static int add_up(struct mach_cg_state *to, uint64_t *s_to, const struct mach_cg
 	to->gone_system_ns += from->gone_system_ns;
 	to->gone_nice_ns += from->gone_nice_ns;
 	to->nr_dying_descendants += from->nr_dying_descendants;
-	for (int ss = 0; ss < MACH_NR_SS; ss++)
-		to->nr_dying_subsys[ss] += from->nr_dying_subsys[ss];
+	for (int ss = 0; from->nr_dying_subsys && ss < MACH_NR_SS; ss++) {
+		int rc = mach_cg_set_dying_subsys(to, (enum mach_cg_ss)ss,
+						  mach_cg_dying_subsys(to, (enum mach_cg_ss)ss) + from->nr_dying_subsys[ss]);
+
+		if (rc)
+			return rc;
+	}
 	return add_io(to, from);
 }
 
@@ -376,7 +381,7 @@ int sy_build_cgroup_state(struct synth *s)
 		/* each dying child still holds the css of every controller its parent gave it */
 		for (int ss = 0; ss < MACH_NR_SS; ss++)
 			if ((bound & (1u << ss)) && ((m->cgroups[g].subtree_control & (1u << ss)) || ss == MACH_SS_PERF_EVENT))
-				st->nr_dying_subsys[ss] = st->nr_dying_descendants;
+				rc = rc ?: mach_cg_set_dying_subsys(st, (enum mach_cg_ss)ss, st->nr_dying_descendants);
 	}
 	/* parents come before children: from the last group back, each adds into its parent, then is final */
 	for (size_t g = m->ncgroups; !rc && g-- > 0;) {
