@@ -17,6 +17,18 @@
 
 #define CHUNK (1u << 20)
 
+/* An interned object of the original met, and its copy. */
+struct seen {
+	const void *from;
+	void *to;
+};
+
+/* Where interned object @from's copy is remembered in @memo (@n slots): a slot by its address. */
+static struct seen *seen_slot(struct seen *memo, size_t n, const void *from)
+{
+	return &memo[((uintptr_t)from >> 4) % n];
+}
+
 struct cl {
 	struct ua_arena *a;
 	char *at, *end;
@@ -24,9 +36,9 @@ struct cl {
 	struct mach_clone_shared *shared; /* where the mms' fixed parts go, or NULL */
 	const struct mach_maker *maker; /* the copy's maker: its mms' VMAs are made, not copied */
 	/* interned limit sets met, and their copies: a synthetic machine's processes share a few dozen */
-	struct { const struct mach_rlimit *from; struct mach_rlimit *to; } rlim_seen[64];
+	struct seen rlim_seen[64];
 	/* interned credentials met, and their copies: a few thousand at a million tasks */
-	struct { const struct mach_cred *from; struct mach_cred *to; } cred_seen[1024];
+	struct seen cred_seen[1024];
 };
 
 /*
@@ -350,41 +362,37 @@ static struct mach_files *files(struct cl *c, const struct mach_files *s)
 /* @p's limits in the copy: an interned set copied once per clone, and shared in it as in the original. */
 static void process_rlim(struct cl *c, struct mach_process *p)
 {
-	size_t k = ((uintptr_t)p->rlim >> 3) % (sizeof(c->rlim_seen) / sizeof(c->rlim_seen[0]));
+	struct seen *k = seen_slot(c->rlim_seen, sizeof(c->rlim_seen) / sizeof(c->rlim_seen[0]), p->rlim);
 	const struct mach_rlimit *from = p->rlim;
 
 	if (!from)
 		return;
-	if (p->rlim_interned && c->rlim_seen[k].from == from) {
-		p->rlim = c->rlim_seen[k].to;
+	if (p->rlim_interned && k->from == from) {
+		p->rlim = k->to;
 		return;
 	}
 	p->rlim = DUP(c, p->rlim, MACH_RLIM_NLIMITS);
-	if (p->rlim_interned) {
-		c->rlim_seen[k].from = from;
-		c->rlim_seen[k].to = p->rlim;
-	}
+	if (p->rlim_interned)
+		*k = (struct seen){ from, p->rlim };
 }
 
 /* @t's credentials in the copy: an interned set copied once per clone (as far as the memo keeps it). */
 static void thread_cred(struct cl *c, struct mach_thread *t)
 {
-	size_t k = ((uintptr_t)t->cred >> 4) % (sizeof(c->cred_seen) / sizeof(c->cred_seen[0]));
+	struct seen *k = seen_slot(c->cred_seen, sizeof(c->cred_seen) / sizeof(c->cred_seen[0]), t->cred);
 	const struct mach_cred *from = t->cred;
 
 	if (!from)
 		return;
-	if (t->cred_interned && c->cred_seen[k].from == from) {
-		t->cred = c->cred_seen[k].to;
+	if (t->cred_interned && k->from == from) {
+		t->cred = k->to;
 		return;
 	}
 	t->cred = DUP1(c, struct mach_cred, from);
 	if (t->cred)
 		t->cred->groups = DUP(c, from->groups, from->ngroups);
-	if (t->cred_interned) {
-		c->cred_seen[k].from = from;
-		c->cred_seen[k].to = t->cred;
-	}
+	if (t->cred_interned)
+		*k = (struct seen){ from, t->cred };
 }
 
 static void process(struct cl *c, struct mach_process *p)
