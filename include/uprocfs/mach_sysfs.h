@@ -268,7 +268,11 @@ struct mach_cg_state {
 	 */
 	uint64_t memstat_has[(MACH_NR_MEMCG_ITEMS + 63) / 64];
 	uint64_t *memstat_vals;
-	uint64_t mem_events[MACH_NR_MEMCG_EVENTS];
+	/*
+	 * memory.events, MACH_NR_MEMCG_EVENTS counts (hierarchical): NULL when
+	 * all are 0, as a synthetic machine's are.  mach_cg_mem_event() reads them.
+	 */
+	uint64_t *mem_events;
 	/* pids controller */
 	int64_t pids_max;                 /* MACH_CG_PIDS_MAX: "max" */
 	/* io controller: its blkgs, newest first, hierarchical */
@@ -314,6 +318,12 @@ void mach_blk_sysfs_free(struct mach_blk_sysfs *b);
 struct mach_cg_state *mach_cg_state_new(void);
 /** Free a group's state (NULL is fine). */
 void mach_cg_state_free(struct mach_cg_state *st);
+
+/** memory.events count @e of @st (0 when it has none). */
+uint64_t mach_cg_mem_event(const struct mach_cg_state *st, enum mach_memcg_event e);
+
+/** Set that count to @v.  0 or -ENOMEM. */
+int mach_cg_set_mem_event(struct mach_cg_state *st, enum mach_memcg_event e, uint64_t v);
 
 /** How many dying groups below @st still hold controller @ss's state (cgroup.stat nr_dying_subsys_*). */
 uint32_t mach_cg_dying_subsys(const struct mach_cg_state *st, enum mach_cg_ss ss);

@@ -257,9 +257,13 @@ static int memory_file(struct lex *lx, struct mach_machine *m, struct mach_cg_st
 		return memory_stat(lx, m, st);
 	if (strcmp(file, "memory.events"))
 		return -ENOENT;
-	for (int e = 0; e < MACH_NR_MEMCG_EVENTS; e++)
-		if ((rc = labelled(lx, mach_memcg_event_name((enum mach_memcg_event)e), &st->mem_events[e])))
+	for (int e = 0; e < MACH_NR_MEMCG_EVENTS; e++) {
+		uint64_t v;
+
+		if ((rc = labelled(lx, mach_memcg_event_name((enum mach_memcg_event)e), &v)) ||
+		    (rc = mach_cg_set_mem_event(st, (enum mach_memcg_event)e, v)))
 			return rc;
+	}
 	return lex_expect_eof(lx);
 }
 

@@ -433,6 +433,7 @@ static void ns_tables(struct cl *c, struct mach_machine *d)
 			st->io = DUP(c, st->io, st->nio);
 			st->pressure = st->pressure ? DUP(c, st->pressure, MACH_NR_PSI_RES) : NULL;
 			st->nr_dying_subsys = DUP(c, st->nr_dying_subsys, MACH_NR_SS);
+			st->mem_events = DUP(c, st->mem_events, MACH_NR_MEMCG_EVENTS);
 		}
 	}
 	d->css_sets = DUP(c, d->css_sets, d->ncss_sets);

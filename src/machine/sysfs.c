@@ -174,7 +174,25 @@ void mach_cg_state_free(struct mach_cg_state *st)
 	free(st->pressure);
 	free(st->memstat_vals);
 	free(st->nr_dying_subsys);
+	free(st->mem_events);
 	free(st);
+}
+
+uint64_t mach_cg_mem_event(const struct mach_cg_state *st, enum mach_memcg_event e)
+{
+	return st->mem_events ? st->mem_events[e] : 0;
+}
+
+int mach_cg_set_mem_event(struct mach_cg_state *st, enum mach_memcg_event e, uint64_t v)
+{
+	if (!st->mem_events) {
+		if (!v)
+			return 0;
+		if (!(st->mem_events = calloc(MACH_NR_MEMCG_EVENTS, sizeof(*st->mem_events))))
+			return -ENOMEM;
+	}
+	st->mem_events[e] = v;
+	return 0;
 }
 
 uint32_t mach_cg_dying_subsys(const struct mach_cg_state *st, enum mach_cg_ss ss)

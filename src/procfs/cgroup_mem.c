@@ -115,7 +115,7 @@ int pfs_show_cg_mem_events(struct seq_file *m, void *v)
 
 	(void)v;
 	for (int e = 0; e < MACH_NR_MEMCG_EVENTS; e++)
-		stat_line(m, mach_memcg_event_name((enum mach_memcg_event)e), st->mem_events[e]);
+		stat_line(m, mach_memcg_event_name((enum mach_memcg_event)e), mach_cg_mem_event(st, (enum mach_memcg_event)e));
 	return 0;
 }
 

@@ -329,8 +329,13 @@ static int add_up(struct mach_cg_state *to, uint64_t *s_to, const struct mach_cg
 	to->swap_usage += from->swap_usage;
 	for (int i = 0; i < NR_ROW; i++)
 		s_to[i] += s_from[i];
-	for (int e = 0; e < MACH_NR_MEMCG_EVENTS; e++)
-		to->mem_events[e] += from->mem_events[e];
+	for (int e = 0; from->mem_events && e < MACH_NR_MEMCG_EVENTS; e++) {
+		int rc = mach_cg_set_mem_event(to, (enum mach_memcg_event)e,
+						mach_cg_mem_event(to, (enum mach_memcg_event)e) + from->mem_events[e]);
+
+		if (rc)
+			return rc;
+	}
 	to->gone_user_ns += from->gone_user_ns;
 	to->gone_system_ns += from->gone_system_ns;
 	to->gone_nice_ns += from->gone_nice_ns;
