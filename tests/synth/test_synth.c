@@ -958,12 +958,12 @@ static void test_contents(void)
 static void test_shared_creds(void)
 {
 	char err[256];
-	struct mach_machine *m = build("seed=4,tasks=4000,threads=800", err, sizeof(err));
+	struct mach_machine *m = build("seed=4,tasks=1500,threads=300", err, sizeof(err));
 	const struct mach_cred *seen[4096];
 	size_t nseen = 0, threads = 0, apart = 0, unshared = 0;
 	struct mach_thread *a = NULL, *b = NULL;
 
-	if (!ok(m != NULL, "build seed=4,tasks=4000,threads=800: %s", m ? "ok" : err))
+	if (!ok(m != NULL, "build seed=4,tasks=1500,threads=300: %s", m ? "ok" : err))
 		return;
 	for (size_t i = 0; i < m->nprocs; i++) {
 		struct mach_process *p = &m->procs[i];
