@@ -63,10 +63,13 @@ static inline uint64_t mach_cache_bytes(const struct mach_cache_leaf *l)
  * beyond /proc/stat.  Sibling masks follow from the ids: thread siblings
  * share a package, die and core; cluster CPUs a cluster (the L2 on x86).
  */
+/* The cluster_id x86 prints for a CPU whose L2 id was never set (BAD_APICID): its cluster is its SMT siblings. */
+#define MACH_CLUSTER_UNKNOWN_X86 65535
+
 struct mach_cpu_topo {
 	int package;              /* physical_package_id, cpuinfo "physical id" */
 	int die;                  /* die_id */
-	int cluster;              /* cluster_id */
+	int cluster;              /* cluster_id (MACH_CLUSTER_UNKNOWN_X86: none reported) */
 	int core;                 /* core_id, cpuinfo "core id" */
 	int node;                 /* the NUMA node it belongs to */
 	uint32_t apicid;          /* cpuinfo "apicid" and "initial apicid" */

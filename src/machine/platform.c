@@ -101,6 +101,13 @@ static bool shares(const struct mach_cpu_topo *a, const struct mach_cpu_topo *b,
 	case MACH_TOPO_THREAD:
 		return a->die == b->die && a->core == b->core;
 	case MACH_TOPO_CLUSTER:
+		/*
+		 * x86's match_l2c: an L2 id the CPU never reported (BAD_APICID,
+		 * cluster_id 65535, as on some AMD guests) falls back to the SMT
+		 * siblings rather than making every such CPU one cluster.
+		 */
+		if (a->cluster == MACH_CLUSTER_UNKNOWN_X86)
+			return a->die == b->die && a->core == b->core;
 		return a->cluster == b->cluster;
 	case MACH_TOPO_DIE:
 		return a->die == b->die;
