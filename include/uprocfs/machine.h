@@ -319,6 +319,7 @@ struct mach_maker {
 
 struct mach_mnt_table;
 struct mach_mount;
+struct mach_files;
 
 struct mach_maker_ops {
 	/**
@@ -331,6 +332,11 @@ struct mach_maker_ops {
 	 * and their strings, which one free() frees.  0 or -errno.
 	 */
 	int (*make_mounts)(const struct mach_maker *mk, const struct mach_mnt_table *t, struct mach_mount **out);
+	/**
+	 * Make @f's f->nfds fds into *@out: a new table of its own (fds,
+	 * fdinfo values and names), which mach_files_free frees.  0 or -errno.
+	 */
+	int (*make_files)(const struct mach_maker *mk, const struct mach_files *f, struct mach_files **out);
 	/** Free the maker itself (mach_free calls it). */
 	void (*release)(struct mach_maker *mk);
 	/**
@@ -552,18 +558,25 @@ struct mach_fd {
 /*
  * A process's file table (files_struct); its threads share it.  Every
  * socket of the machine is an fd of kind MACH_FD_SOCKET in some process's
- * table, with its inode number: walking procs[].files->fds[] enumerates
+ * table, with its inode number: walking every table's fds (mach_files_fds) enumerates
  * them all (a socket inherited by several processes, as a listening socket
  * of a master and its workers, appears once per holder with one inode).
  */
 struct mach_files {
 	unsigned int max_fds;     /* the table's capacity: status FDSize (64, then 128 << k) */
 	unsigned int nfds;
-	struct mach_fd *fds;      /* ascending by fd; every fd below max_fds */
+	/*
+	 * Ascending by fd; every fd below max_fds.  NULL when @maker makes
+	 * them on demand: read them through mach_files_fds.
+	 */
+	struct mach_fd *fds;
+	const struct mach_maker *maker; /* NULL: @fds holds them */
+	uint32_t maker_key;       /* which process's table the maker replays (the generator's plan index) */
 	/*
 	 * Which table this is (mach_files_new; 0: none), from the counter of
 	 * struct mach_mm's serial.  Its fds never change once the machine is
-	 * built, so snapshots share them by this (machine/clone.h).
+	 * built, so snapshots share them by this (machine/clone.h), and made
+	 * ones are kept per reader by it.
 	 */
 	uint64_t serial;
 };
@@ -1213,6 +1226,19 @@ int mach_mm_vmas(const struct mach_mm *mm, const struct mach_vma **out);
  */
 int mach_mnt_table_mounts(const struct mach_mnt_table *t, const struct mach_mount **out);
 
+/**
+ * @f's f->nfds fds into *@out: the stored array, or (f->maker) the ones
+ * made for this thread, kept until the thread asks for another table's or
+ * ends, as mach_mm_vmas keeps VMAs.  0, or -errno when making them failed.
+ */
+int mach_files_fds(const struct mach_files *f, const struct mach_fd **out);
+
+/**
+ * Make @f's fds its own stored ones (f->maker NULL after), for a writer
+ * that changes the table: 0, or -errno when making them failed (@f as it was).
+ */
+int mach_files_store(struct mach_files *f);
+
 /** A number no other mm or mount table of any machine in this process has had: what made ones are kept by. */
 uint64_t mach_new_serial(void);
 
@@ -1270,6 +1296,11 @@ struct mach_synth_opts {
 	 * (synth:mounts=stored) rather than make them when read (mounts=made).
 	 */
 	bool store_mounts;
+	/*
+	 * Keep every process's fd table in the model (synth:fds=stored)
+	 * rather than make it when read (fds=made).
+	 */
+	bool store_fds;
 };
 
 /** The kernels `synth:kernel=` accepts (major * 100 + minor, oldest first); *@n set. */

@@ -349,11 +349,28 @@ static bool files_share(struct mach_clone_shared *sh, struct mach_files *d)
 static struct mach_files *files(struct cl *c, const struct mach_files *s)
 {
 	struct mach_files *d = DUP1(c, struct mach_files, s);
+	const struct mach_fd *made;
+	struct mach_files src;
 
 	if (!d)
 		return NULL;
+	if (d->maker && c->maker) {
+		/* made tables stay made when the copy has a maker; else made now and stored */
+		d->maker = c->maker;
+		return d;
+	}
+	if (d->maker) {
+		if (mach_files_fds(d, &made)) {
+			c->full = true; /* the clone fails: a table it could not make is not a table without fds */
+			d->maker = NULL;
+			return d;
+		}
+		d->fds = (struct mach_fd *)made; /* copied below: the cast is never written through */
+		d->maker = NULL;
+	}
+	src = *d;
 	if (!c->shared || !files_share(c->shared, d)) {
-		*d = *s;
+		*d = src;
 		files_fds(c, d);
 	}
 	return d;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * made.c - an mm's VMAs and a namespace's mounts for whoever reads them:
- * the stored arrays, or the ones its machine's maker makes (a synthetic
- * machine's, replayed from the seed), kept per thread.
+ * made.c - an mm's VMAs, a namespace's mounts and a process's fd table for
+ * whoever reads them: the stored arrays, or the ones its machine's maker
+ * makes (a synthetic machine's, replayed from the seed), kept per thread.
  *
  * Why per thread: renderers take a const model and many daemon threads
  * read at once, so the made VMAs cannot go into the mm.  A reader renders
@@ -26,6 +26,7 @@ struct made_slot {
 
 struct made_cache {
 	struct made_slot vmas, mounts;
+	struct made_slot files;    /* block: a struct mach_files, freed with mach_files_free */
 };
 
 /* Whether @slot holds what @serial names; a serial of 0 (an mm made by hand) never matches. */
@@ -72,6 +73,7 @@ static void cache_free(void *p)
 
 	free(c->vmas.block); /* made VMAs are one block, names and all */
 	free(c->mounts.block);
+	mach_files_free(c->files.block);
 	free(c);
 }
 
@@ -141,5 +143,52 @@ int mach_mnt_table_mounts(const struct mach_mnt_table *t, const struct mach_moun
 		slot_keep(&c->mounts, t->serial, made);
 	}
 	*out = c->mounts.block;
+	return 0;
+}
+
+int mach_files_fds(const struct mach_files *f, const struct mach_fd **out)
+{
+	const struct mach_maker_ops *ops = f->maker ? mach_maker_ops(f->maker) : NULL;
+	struct made_cache *c;
+	struct mach_files *made = NULL;
+	int rc;
+
+	*out = f->fds;
+	if (!f->maker || !f->nfds)
+		return 0;
+	if (!(c = thread_cache()))
+		return -ENOMEM;
+	if (!slot_has(&c->files, f->serial)) {
+		if (!ops || !ops->make_files)
+			return -ENOSYS;
+		if ((rc = ops->make_files(f->maker, f, &made)))
+			return rc;
+		/* a table is no single block: its fdinfo values and names are its own */
+		mach_files_free(c->files.block);
+		c->files.block = made;
+		c->files.serial = f->serial;
+	}
+	*out = ((const struct mach_files *)c->files.block)->fds;
+	return 0;
+}
+
+int mach_files_store(struct mach_files *f)
+{
+	const struct mach_maker_ops *ops = f->maker ? mach_maker_ops(f->maker) : NULL;
+	struct mach_files *made = NULL;
+	int rc;
+
+	if (!f->maker)
+		return 0;
+	if (f->nfds) {
+		if (!ops || !ops->make_files)
+			return -ENOSYS;
+		if ((rc = ops->make_files(f->maker, f, &made)))
+			return rc;
+		f->fds = made->fds;
+		made->fds = NULL;
+		mach_files_free(made);
+	}
+	f->maker = NULL;
 	return 0;
 }

@@ -52,7 +52,7 @@
 
 #define PL_ENV "UPROCFS_PRELOAD"
 #define PL_MAGIC 0x75706c31u /* "upl1" */
-#define PL_VERSION 6u /* 4: mms carry a VMA maker; struct mach_fd_info; borrowed masks; 5: mount tables made too; 6: threads point at shared credentials */
+#define PL_VERSION 7u /* 4: mms carry a VMA maker; struct mach_fd_info; borrowed masks; 5: mount tables made too; 6: threads point at shared credentials; 7: fd tables made too */
 
 /* Snapshot slots: where snapshot N lives, in every process that maps it. */
 #define PL_SLOT_BASE(gen) ((uintptr_t)0x6e0000000000ull + ((uintptr_t)((gen) & 1u) << 40))

@@ -16,20 +16,29 @@
 
 #include "render.h"
 
-const struct mach_fd *pfs_fd_of(const struct pfs_ctx *c)
+const struct mach_fd *pfs_files_find(const struct mach_files *f, uint32_t fd)
 {
-	const struct mach_files *f = c->proc ? c->proc->files : NULL;
-	size_t lo = 0, hi = f ? f->nfds : 0;
+	const struct mach_fd *fds;
+	size_t lo = 0, hi;
 
+	/* a made table that could not be made has no fd to show */
+	if (!f || mach_files_fds(f, &fds))
+		return NULL;
+	hi = f->nfds;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if ((uint32_t)f->fds[mid].fd < c->inst)
+		if ((uint32_t)fds[mid].fd < fd)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return f && lo < f->nfds && (uint32_t)f->fds[lo].fd == c->inst ? &f->fds[lo] : NULL;
+	return lo < f->nfds && (uint32_t)fds[lo].fd == fd ? &fds[lo] : NULL;
+}
+
+const struct mach_fd *pfs_fd_of(const struct pfs_ctx *c)
+{
+	return pfs_files_find(c->proc ? c->proc->files : NULL, c->inst);
 }
 
 mode_t pfs_fd_link_mode(const struct mach_fd *f)

@@ -117,6 +117,8 @@ int pfs_link_fd(const struct pfs_ctx *c, char *buf, size_t size);
 int pfs_show_pid_fdinfo(struct seq_file *m, void *v);
 /** The open file instance c->inst names in the bound process, or NULL. */
 const struct mach_fd *pfs_fd_of(const struct pfs_ctx *c);
+/** Fd @fd of table @f (NULL: none) by binary search, made when the table is; NULL if it is not open. */
+const struct mach_fd *pfs_files_find(const struct mach_files *f, uint32_t fd);
 /** An fd link's permission bits from its file's open mode (tid_fd_update_inode). */
 mode_t pfs_fd_link_mode(const struct mach_fd *f);
 /** What the file's own show_fdinfo adds after the fixed lines and locks. */

@@ -94,10 +94,14 @@ struct mach_fd *fx_add(struct fdgen *x, int fd, enum mach_fd_kind kind, unsigned
 /* @s interned as @f's name; sets x->err on ENOMEM. */
 static void set_name(struct fdgen *x, struct mach_fd *f, const char *s)
 {
-	if (f && !(f->name = sy_intern_str(x->s, s)))
+	if (!f)
+		return;
+	/* a replay's table is freed on its own, after the builder's strings are gone */
+	f->name = x->s->replay ? strdup(s) : sy_intern_str(x->s, s);
+	if (!f->name)
 		x->err = -ENOMEM;
-	else if (f)
-		f->name_interned = true;
+	else
+		f->name_interned = !x->s->replay;
 }
 
 struct mach_fd *fx_path(struct fdgen *x, int fd, const char *path, unsigned int flags, bool cloexec, int mnt,
@@ -259,8 +263,8 @@ void fx_stdio(struct fdgen *x)
 	int mnt;
 	uint64_t ino;
 
-	if (x->p->tty_nr) {
-		tty_path(x->p->tty_nr, tty, sizeof(tty), &mnt, &ino);
+	if (x->me->tty_nr) {
+		tty_path(x->me->tty_nr, tty, sizeof(tty), &mnt, &ino);
 		for (int fd = 0; fd < 3; fd++)
 			fx_path(x, fd, tty, FL_RDWR, false, mnt, ino);
 		return;
@@ -268,7 +272,7 @@ void fx_stdio(struct fdgen *x)
 	fx_path(x, 0, "/dev/null", FL_RD, false, MNT_DEV, 4);
 	if (sy_net_service_root(x->s, x->g->eroot) && x->g->env == ENV_SERVICE) {
 		/* a service and what it forked: stdout and stderr are its one stream socket to journald */
-		uint64_t ino = sy_net_stdout_inode(x->s->m->procs[x->g->eroot].tgid);
+		uint64_t ino = sy_net_stdout_inode(x->s->ids[x->g->eroot].tgid);
 
 		fx_sock(x, 1, AF_UNIX, SOCK_STREAM, ino, 0, false);
 		fx_sock(x, 2, AF_UNIX, SOCK_STREAM, ino, 0, false);
@@ -364,45 +368,86 @@ static int fd_order(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int sy_build_files(struct synth *s, size_t idx)
+int sy_plan_ids(struct synth *s)
 {
-	struct mach_process *p = &s->m->procs[idx];
-	const struct gen *g = &s->gen[idx];
-	const struct mach_process *pp = p->ppid > 0 ? mach_find_process(s->m, p->ppid) : NULL;
-	struct fdgen x = { .s = s, .p = p, .g = g, .slot = SY_SLOT_PIPE };
-	unsigned int floor;
+	const struct mach_machine *m = s->m;
 
-	if (g->state == MACH_TASK_ZOMBIE)
-		return 0; /* exit_files: no table */
-	p->files = x.f = mach_files_new();
-	if (!p->files)
+	if (!(s->ids = malloc((s->n ? s->n : 1) * sizeof(*s->ids))))
 		return -ENOMEM;
-	if (g->kind == G_KTHREAD) {
-		p->files->max_fds = 64; /* init_files */
-		return 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct mach_process *p = &m->procs[i];
+		const struct mach_process *pp = p->ppid > 0 ? mach_find_process(m, p->ppid) : NULL;
+
+		s->ids[i] = (struct sy_ids){ .tgid = p->tgid, .ppid = p->ppid, .session = p->session,
+					     .tty_nr = p->tty_nr, .parent = pp ? (int32_t)(pp - m->procs) : -1 };
 	}
-	x.pp = pp;
-	x.pg = pp ? &s->gen[pp - s->m->procs] : NULL;
+	return 0;
+}
+
+int sy_make_files(struct synth *s, size_t idx, struct mach_files *f)
+{
+	const struct gen *g = &s->gen[idx];
+	struct fdgen x = { .s = s, .idx = idx, .me = &s->ids[idx], .g = g, .f = f, .slot = SY_SLOT_PIPE };
+
+	if (x.me->parent >= 0) {
+		x.parent = &s->ids[x.me->parent];
+		x.pg = &s->gen[x.me->parent];
+	}
 	rng_init(&x.r, s->o->seed, KEY_FILES + idx);
 	sy_prog_files(&x);
 	if (x.err)
 		return x.err;
-	if (x.f->nfds)
-		qsort(x.f->fds, x.f->nfds, sizeof(*x.f->fds), fd_order);
-	if (x.f->nfds && x.f->nfds < x.cap) {
+	if (f->nfds)
+		qsort(f->fds, f->nfds, sizeof(*f->fds), fd_order);
+	if (f->nfds && f->nfds < x.cap) {
 		/* the table keeps what it holds, not what it grew by */
-		struct mach_fd *fit = realloc(x.f->fds, x.f->nfds * sizeof(*fit));
+		struct mach_fd *fit = realloc(f->fds, f->nfds * sizeof(*fit));
 
 		if (fit)
-			x.f->fds = fit;
+			f->fds = fit;
 	}
+	return 0;
+}
+
+/* Whether an fd of @f holds a lock. */
+static bool holds_locks(const struct mach_files *f)
+{
+	for (unsigned int i = 0; i < f->nfds; i++)
+		if (mach_fd_info(&f->fds[i])->nlocks)
+			return true;
+	return false;
+}
+
+int sy_build_files(struct synth *s, size_t idx)
+{
+	struct mach_process *p = &s->m->procs[idx];
+	const struct gen *g = &s->gen[idx];
+	const struct gen *pg = s->ids[idx].parent >= 0 ? &s->gen[s->ids[idx].parent] : NULL;
+	struct mach_files *f;
+	unsigned int floor;
+	int rc;
+
+	if (g->state == MACH_TASK_ZOMBIE)
+		return 0; /* exit_files: no table */
+	p->files = f = mach_files_new();
+	if (!f)
+		return -ENOMEM;
+	if (g->kind == G_KTHREAD) {
+		f->max_fds = 64; /* init_files */
+		return 0;
+	}
+	if ((rc = sy_make_files(s, idx, f)))
+		return rc;
 	/* the catalog's size, or what fork copied from a shell holding fd 255 */
 	floor = sy_progs[g->prog].fdsize;
-	if (x.pg && x.pg->kind == G_USER && (x.pg->prog == P_BASH_LOGIN || x.pg->prog == P_BASH) && floor < 256)
+	if (pg && pg->kind == G_USER && (pg->prog == P_BASH_LOGIN || pg->prog == P_BASH) && floor < 256)
 		floor = 256;
-	p->files->max_fds = table_size(x.f->nfds ? x.f->fds[x.f->nfds - 1].fd : 0);
-	if (p->files->max_fds < floor)
-		p->files->max_fds = floor;
+	f->max_fds = table_size(f->nfds ? f->fds[f->nfds - 1].fd : 0);
+	if (f->max_fds < floor)
+		f->max_fds = floor;
+	/* a daemon locking its pid file keeps its table: /proc/locks lists what the tables hold */
+	if (sy_fds_made(s) && !holds_locks(f))
+		sy_maker_keep_files(s, idx, f);
 	return 0;
 }
 
@@ -413,7 +458,8 @@ struct mach_fd *sy_files_open_path(struct synth *s, struct mach_process *p, cons
 	unsigned int at = 0;
 	int fd = 0;
 
-	if (!t)
+	/* a made table is the process's own from here: the lock's fd changes it */
+	if (!t || mach_files_store(t))
 		return NULL;
 	for (unsigned int i = 0; i < t->nfds; i++)
 		if (t->fds[i].kind == MACH_FD_PATH && t->fds[i].name && !strcmp(t->fds[i].name, path))

@@ -62,10 +62,11 @@ _Static_assert(FX_USED_WORDS * 64 >= 2 * SY_NET_MAX_PROC_SOCKS, "FX_USED_WORDS h
 /* One table being built. */
 struct fdgen {
 	struct synth *s;
-	struct mach_process *p;
+	size_t idx;              /* the process's plan index */
+	const struct sy_ids *me; /* its ids */
 	const struct gen *g;
 	const struct gen *pg;    /* the parent's plan entry, or NULL */
-	const struct mach_process *pp; /* the parent (its ids, as planned), or NULL */
+	const struct sy_ids *parent; /* the parent's ids, or NULL */
 	struct rng r;            /* the table's own stream */
 	struct mach_files *f;
 	unsigned int cap;        /* room in f->fds */

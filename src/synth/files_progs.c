@@ -24,7 +24,7 @@
 /* The next inode of this process's own pipes and sockets. */
 static uint64_t own(struct fdgen *x)
 {
-	return fx_ino(x->p->tgid, x->slot++);
+	return fx_ino(x->me->tgid, x->slot++);
 }
 
 /* Inode @k of the pipes and sockets @pid made to hand to its children. */
@@ -60,7 +60,7 @@ static void locked_file(struct fdgen *x, const char *path, int mnt, unsigned int
 	if (!f)
 		return;
 	if (mach_fd_add_lock(f, &(struct mach_file_lock){ .id = 1, .cls = kind, .type = MACH_LOCK_WRITE,
-							  .pid = kind == MACH_LOCK_OFDLCK ? -1 : x->p->tgid,
+							  .pid = kind == MACH_LOCK_OFDLCK ? -1 : x->me->tgid,
 							  .has_inode = true,
 							  .dev_major = mnt == MNT_ROOT ? SY_ROOT_DEV_MAJOR : 0,
 							  .dev_minor = mnt == MNT_ROOT ? SY_ROOT_DEV_MINOR : dev_minor,
@@ -71,7 +71,7 @@ static void locked_file(struct fdgen *x, const char *path, int mnt, unsigned int
 static void prog_systemd(struct fdgen *x, bool user)
 {
 	static const char *const units[] = { "/etc/systemd/system", "/run/systemd/system", "/usr/lib/systemd/system" };
-	const struct mach_machine *m = x->s->m;
+	const struct sy_ids *ids = x->s->ids;
 	unsigned int pidfds = 0;
 
 	if (!user)
@@ -79,9 +79,9 @@ static void prog_systemd(struct fdgen *x, bool user)
 	sd_event(x, units, user ? 1 : 3);
 	fx_path(x, -1, "/proc/1/mountinfo", FL_RD, CX, MNT_PROC, 0);
 	/* systemd keeps a pidfd on each service's main process */
-	for (size_t i = 0; !user && i < m->nprocs && pidfds < 12; i++)
-		if (m->procs[i].ppid == x->p->tgid && m->procs[i].session == m->procs[i].tgid) {
-			fx_pidfd(x, -1, m->procs[i].tgid);
+	for (size_t i = 0; !user && i < x->s->n && pidfds < 12; i++)
+		if (ids[i].ppid == x->me->tgid && ids[i].session == ids[i].tgid) {
+			fx_pidfd(x, -1, ids[i].tgid);
 			pidfds++;
 		}
 }
@@ -135,8 +135,8 @@ static void prog_job(struct fdgen *x)
 		fx_watch(x, fx_anon(x, -1, MACH_FDT_INOTIFY, 0, false), logs, 1);
 		break;
 	case P_RSYNC:
-		fx_pipe(x, -1, shared(x->p->tgid, 0), false, 0, false);
-		fx_pipe(x, -1, shared(x->p->tgid, 1), true, 0, false);
+		fx_pipe(x, -1, shared(x->me->tgid, 0), false, 0, false);
+		fx_pipe(x, -1, shared(x->me->tgid, 1), true, 0, false);
 		fx_path(x, -1, "/srv/backup/data.tar", FL_RD, false, MNT_ROOT, 0);
 		break;
 	case P_XZ:
@@ -154,8 +154,8 @@ static void prog_job(struct fdgen *x)
 /* Build tools: make's jobserver pipe, handed down to what it runs. */
 static void prog_build(struct fdgen *x)
 {
-	pid_t maker = x->g->prog == P_MAKE ? x->p->tgid : x->pg && x->pg->prog == P_MAKE ? x->p->ppid :
-		      x->pp && x->pp->ppid > 0 ? x->pp->ppid : 0;
+	pid_t maker = x->g->prog == P_MAKE ? x->me->tgid : x->pg && x->pg->prog == P_MAKE ? x->me->ppid :
+		      x->parent && x->parent->ppid > 0 ? x->parent->ppid : 0;
 
 	if (!maker || (x->g->prog != P_MAKE && (!x->pg || (x->pg->prog != P_MAKE && x->pg->prog != P_SH))))
 		return;
@@ -170,7 +170,7 @@ static void prog_build(struct fdgen *x)
 /* Shells: a login shell keeps its terminal at 255, a script its script file. */
 static void prog_shell(struct fdgen *x)
 {
-	if (x->g->prog == P_BASH_LOGIN && x->p->tty_nr) {
+	if (x->g->prog == P_BASH_LOGIN && x->me->tty_nr) {
 		struct mach_fd *t = &x->f->fds[0];
 
 		fx_path(x, 255, t->name, t->flags, CX, t->mnt_id, t->ino);
@@ -178,8 +178,8 @@ static void prog_shell(struct fdgen *x)
 		fx_path(x, 255, "/home/project/deploy.sh", FL_RD, CX, MNT_HOME, 0);
 	} else if (x->g->prog == P_SH && x->pg && x->pg->prog == P_CRON_CHILD) {
 		/* cron collects a job's output through a pipe */
-		fx_pipe(x, 1, shared(x->p->ppid, 0), true, 0, false);
-		fx_pipe(x, 2, shared(x->p->ppid, 0), true, 0, false);
+		fx_pipe(x, 1, shared(x->me->ppid, 0), true, 0, false);
+		fx_pipe(x, 2, shared(x->me->ppid, 0), true, 0, false);
 	}
 	prog_build(x);
 }
@@ -192,10 +192,10 @@ static void prog_ssh(struct fdgen *x)
 
 	switch (x->g->prog) {
 	case P_SSHD_PRIV:
-		fx_pipe(x, -1, shared(x->p->tgid, 1), false, 0, CX);
+		fx_pipe(x, -1, shared(x->me->tgid, 1), false, 0, CX);
 		break;
 	case P_SSHD_USER:
-		fx_pipe(x, -1, shared(x->p->ppid, 1), true, 0, CX);
+		fx_pipe(x, -1, shared(x->me->ppid, 1), true, 0, CX);
 		f = fx_path(x, -1, "/dev/ptmx", FL_RDWR | FL_NB, CX, MNT_DEV, 86);
 		fx_ptmx(x, f, (int)pts);
 		break;
@@ -207,7 +207,7 @@ static void prog_ssh(struct fdgen *x)
 /* PostgreSQL: the postmaster's listeners and death pipe, its children's relation files. */
 static void prog_postgres(struct fdgen *x)
 {
-	pid_t pm = x->g->prog == P_POSTMASTER ? x->p->tgid : x->p->ppid;
+	pid_t pm = x->g->prog == P_POSTMASTER ? x->me->tgid : x->me->ppid;
 	int epfd;
 
 	fx_pipe(x, -1, shared(pm, 3), false, FL_NB, CX);
@@ -248,7 +248,7 @@ static void prog_web(struct fdgen *x)
 	}
 	if (!worker) {
 		fx_pipe(x, -1, own(x), false, FL_NB, CX);
-		fx_pipe(x, -1, fx_ino(x->p->tgid, x->slot - 1), true, FL_NB, CX);
+		fx_pipe(x, -1, fx_ino(x->me->tgid, x->slot - 1), true, FL_NB, CX);
 		return;
 	}
 	epfd = fx_anon(x, -1, MACH_FDT_EPOLL, 0, CX) ? x->f->fds[x->f->nfds - 1].fd : -1;
@@ -263,7 +263,7 @@ static void prog_server(struct fdgen *x)
 
 	fx_anon(x, -1, MACH_FDT_EVENTFD, FL_NB, CX);
 	fx_pipe(x, -1, own(x), false, FL_NB, CX);
-	fx_pipe(x, -1, fx_ino(x->p->tgid, x->slot - 1), true, FL_NB, CX);
+	fx_pipe(x, -1, fx_ino(x->me->tgid, x->slot - 1), true, FL_NB, CX);
 	fx_epoll_all(x, epfd, 3);
 }
 
@@ -299,8 +299,8 @@ static void prog_container(struct fdgen *x)
 		prog_server(x);
 		break;
 	case P_SHIM:
-		fx_pipe(x, -1, shared(x->p->tgid, 0), false, FL_NB, CX);
-		fx_pipe(x, -1, shared(x->p->tgid, 1), false, FL_NB, CX);
+		fx_pipe(x, -1, shared(x->me->tgid, 0), false, FL_NB, CX);
+		fx_pipe(x, -1, shared(x->me->tgid, 1), false, FL_NB, CX);
 		prog_server(x);
 		break;
 	default:
@@ -338,7 +338,7 @@ static void prog_small_daemon(struct fdgen *x)
 		fx_anon(x, -1, MACH_FDT_EVENTFD, FL_NB, CX);
 		break;
 	case P_CRON_CHILD:
-		fx_pipe(x, -1, shared(x->p->tgid, 0), false, 0, CX);
+		fx_pipe(x, -1, shared(x->me->tgid, 0), false, 0, CX);
 		break;
 	default:
 		break;
@@ -359,8 +359,8 @@ static void prog_tmux(struct fdgen *x)
 static void container_stdio(struct fdgen *x)
 {
 	fx_path(x, 0, "/dev/null", FL_RD, false, MNT_DEV, 4);
-	fx_pipe(x, 1, shared(x->p->ppid, 0), true, 0, false);
-	fx_pipe(x, 2, shared(x->p->ppid, 1), true, 0, false);
+	fx_pipe(x, 1, shared(x->me->ppid, 0), true, 0, false);
+	fx_pipe(x, 2, shared(x->me->ppid, 1), true, 0, false);
 }
 
 void sy_prog_files(struct fdgen *x)

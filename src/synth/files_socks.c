@@ -93,7 +93,7 @@ static void place(struct fdgen *x, size_t j, enum keep keep)
 
 void fx_net_sockets(struct fdgen *x)
 {
-	size_t idx = (size_t)(x->p - x->s->m->procs);
+	size_t idx = x->idx;
 
 	if (x->pg && x->pg->kind == G_USER && (inherits_listeners(x) || x->g->prog == P_SSHD_USER))
 		place(x, (size_t)(x->pg - x->s->gen), x->g->prog == P_SSHD_USER ? KEEP_TCP : KEEP_LISTEN);

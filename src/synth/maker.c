@@ -26,6 +26,16 @@
  * million tasks a Kubernetes node has some 450,000 of them, a quarter of
  * the model.  The host's, devtmpfs's and services' tables stay stored:
  * there are a handful and they read the whole machine.
+ *
+ * A process's fd table (10 fds a process, 48 bytes each, and their fdinfo
+ * values) is drawn from its own stream, its program, its ids and its
+ * parent's, and the sockets the network gives it, which are themselves a
+ * function of the plan and every process's ids (sy_net_proc_sockets).  The
+ * maker keeps those ids (20 bytes a process), each process's network
+ * namespace (2) and each namespace's first process of every program.  The
+ * build measures each table (FDSize, the count fd/ reports) and drops its
+ * fds; a table the build changes after (an fd opened to hold a lock) is
+ * made again then and stored.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -75,6 +85,7 @@ struct sy_maker {
 	/* mount tables: by made table (struct mach_mnt_table.maker_key), nmnt_in of them */
 	struct mnt_input *mnt_in;
 	size_t nmnt_in;
+	size_t nfirst_prog;           /* tmpl.first_prog's entries: a row of NR_PROGS per network namespace */
 	uint64_t ram_kb;              /* MemTotal: what tmpfs sizes follow */
 	struct mnt_disk disks[SY_NR_BLOCKFS];
 };
@@ -202,6 +213,35 @@ static int make_mounts(const struct mach_maker *base, const struct mach_mnt_tabl
 	return rc;
 }
 
+static int make_files(const struct mach_maker *base, const struct mach_files *f, struct mach_files **out)
+{
+	const struct sy_maker *mk = (const struct sy_maker *)base;
+	struct mach_files *made;
+	struct synth *s;
+	int rc;
+
+	if (f->maker_key >= mk->tmpl.n)
+		return -EINVAL;
+	if (!(s = malloc(sizeof(*s))) || !(made = calloc(1, sizeof(*made)))) {
+		free(s);
+		return -ENOMEM;
+	}
+	*s = mk->tmpl;
+	s->o = &mk->o;
+	s->replay = true;
+	rc = sy_make_files(s, f->maker_key, made);
+	if (!rc && made->nfds != f->nfds)
+		rc = -EIO; /* the replay drew differently from the build: a generator bug, never half a file */
+	made->max_fds = f->max_fds;
+	made->serial = f->serial;
+	if (rc)
+		mach_files_free(made);
+	else
+		*out = made;
+	free(s);
+	return rc;
+}
+
 static void release(struct mach_maker *base)
 {
 	struct sy_maker *mk = (struct sy_maker *)base;
@@ -209,6 +249,9 @@ static void release(struct mach_maker *base)
 	if (mk->owns_plan) {
 		free(mk->tmpl.gen);
 		free(mk->tmpl.share.group);
+		free(mk->tmpl.ids);
+		free(mk->tmpl.netns_of);
+		free(mk->tmpl.first_prog);
 	}
 	free(mk->in);
 	free(mk->mnt_in);
@@ -226,8 +269,9 @@ static void *copy_array(const void *src, size_t n, size_t size, void *(*take)(vo
 }
 
 /*
- * The plan (48 bytes a process), the sharing table (4) and the inputs
- * (16): what a snapshot carries instead of some 10 KB of VMAs a process.
+ * The plan (48 bytes a process), the sharing table (4), the inputs (16),
+ * the ids (20) and network namespaces (2): what a snapshot carries instead
+ * of some 10 KB of VMAs and 0.5 KB of fds a process.
  */
 static struct mach_maker *copy(const struct mach_maker *base, void *(*take)(void *ctx, size_t size),
 				   void *ctx)
@@ -242,12 +286,20 @@ static struct mach_maker *copy(const struct mach_maker *base, void *(*take)(void
 	d->tmpl.share.group = copy_array(mk->tmpl.share.group, mk->tmpl.n, sizeof(*mk->tmpl.share.group), take, ctx);
 	d->in = copy_array(mk->in, mk->nin, sizeof(*mk->in), take, ctx);
 	d->mnt_in = copy_array(mk->mnt_in, mk->nmnt_in, sizeof(*mk->mnt_in), take, ctx);
-	return d->tmpl.gen && d->tmpl.share.group && d->in && d->mnt_in ? &d->base : NULL;
+	d->tmpl.ids = copy_array(mk->tmpl.ids, mk->tmpl.n, sizeof(*mk->tmpl.ids), take, ctx);
+	d->tmpl.netns_of = mk->tmpl.netns_of ? copy_array(mk->tmpl.netns_of, mk->tmpl.n, sizeof(*mk->tmpl.netns_of),
+							  take, ctx) : NULL;
+	d->tmpl.first_prog = mk->tmpl.first_prog ? copy_array(mk->tmpl.first_prog, mk->nfirst_prog,
+							      sizeof(*mk->tmpl.first_prog), take, ctx) : NULL;
+	return d->tmpl.gen && d->tmpl.share.group && d->in && d->mnt_in && d->tmpl.ids &&
+			       (d->tmpl.netns_of || !mk->tmpl.netns_of) && (d->tmpl.first_prog || !mk->tmpl.first_prog) ?
+		       &d->base : NULL;
 }
 
 static const struct mach_maker_ops synth_maker_ops = {
 	.make = make_vmas,
 	.make_mounts = make_mounts,
+	.make_files = make_files,
 	.release = release,
 	.copy = copy,
 };
@@ -262,7 +314,7 @@ int sy_maker_new(struct synth *s)
 {
 	struct sy_maker *mk;
 
-	if (s->o->store_vmas && s->o->store_mounts)
+	if (s->o->store_vmas && s->o->store_mounts && s->o->store_fds)
 		return 0;
 	if (!(mk = calloc(1, sizeof(*mk))) || !(mk->in = calloc(s->m->nprocs ? s->m->nprocs : 1, sizeof(*mk->in)))) {
 		free(mk);
@@ -281,8 +333,8 @@ int sy_maker_new(struct synth *s)
 	/* what the build frees and a replay never reads */
 	mk->tmpl.user_seen = NULL;
 	mk->tmpl.ns = NULL;
-	mk->tmpl.netns_of = NULL;
-	mk->tmpl.first_prog = NULL;
+	/* the ids, namespaces and first programs fd tables read stay: the maker owns them once adopted */
+	mk->nfirst_prog = (size_t)(1 + s->ncontainers) * NR_PROGS;
 	s->maker = mk;
 	s->m->maker = &mk->base;
 	return 0;
@@ -306,6 +358,16 @@ void sy_maker_keep_vmas(struct synth *s, size_t idx, const struct mach_process *
 	mm->vmas = NULL;
 	mm->maker = &s->maker->base;
 	mm->maker_key = (uint32_t)idx;
+}
+
+void sy_maker_keep_files(struct synth *s, size_t idx, struct mach_files *f)
+{
+	for (unsigned int i = 0; f->fds && i < f->nfds; i++)
+		mach_fd_clear(&f->fds[i]);
+	free(f->fds);
+	f->fds = NULL;
+	f->maker = &s->maker->base;
+	f->maker_key = (uint32_t)idx;
 }
 
 void sy_maker_deny_write(struct synth *s)

@@ -140,9 +140,14 @@ static int add_socks(struct mach_net *n, size_t *cap, const struct mach_socket *
  */
 static int fd_of(const struct mach_process *p, uint64_t ino)
 {
-	for (unsigned int i = 0; p->files && i < p->files->nfds; i++)
-		if (p->files->fds[i].kind == MACH_FD_SOCKET && p->files->fds[i].ino == ino)
-			return p->files->fds[i].fd;
+	const struct mach_fd *fds;
+
+	/* a table the maker makes is made once here for all of the process's sockets (made.c keeps it) */
+	if (!p->files || mach_files_fds(p->files, &fds))
+		return -1;
+	for (unsigned int i = 0; i < p->files->nfds; i++)
+		if (fds[i].kind == MACH_FD_SOCKET && fds[i].ino == ino)
+			return fds[i].fd;
 	return -1;
 }
 

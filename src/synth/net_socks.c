@@ -265,7 +265,7 @@ bool sy_net_service_root(const struct synth *s, size_t j)
 
 	/* a getty's unit gives it the terminal (StandardInput=tty), not a stream */
 	return g->kind == G_USER && g->env == ENV_SERVICE && g->eroot == j && g->state != MACH_TASK_ZOMBIE &&
-	       g->prog != P_JOURNALD && j != 0 && !s->m->procs[j].tty_nr;
+	       g->prog != P_JOURNALD && j != 0 && !s->ids[j].tty_nr;
 }
 
 /* The first live process of program @prog in namespace @ns, or NONE. */
@@ -327,8 +327,8 @@ static void server_ends(struct sk *c)
 		any |= pairings[p].server == c->g->prog;
 	if (!any || find_prog(s, c->g->prog, c->ns) != (long)c->idx)
 		return;
-	for (size_t j = 0; j < s->m->nprocs; j++) {
-		pid_t jp = s->m->procs[j].tgid;
+	for (size_t j = 0; j < s->n; j++) {
+		pid_t jp = s->ids[j].tgid;
 
 		if (!live_in(s, j, c->ns))
 			continue;
@@ -414,7 +414,7 @@ static void ssh_session(struct sk *c)
 	size_t bash = c->idx + 2;
 	struct sy_env_draws d;
 
-	if (bash >= s->m->nprocs || s->gen[bash].prog != P_BASH_LOGIN)
+	if (bash >= s->n || s->gen[bash].prog != P_BASH_LOGIN)
 		return;
 	sy_env_draws(s->o->seed, (uint32_t)bash, &d);
 	tcp_conn(c, false, SY_NET_HOST_ADDR, 22, mach_ipv4(10, 0, d.a, d.b), d.port, true);
@@ -586,7 +586,7 @@ unsigned int sy_net_proc_sockets(const struct synth *s, size_t idx, struct mach_
 				 struct mach_net *paths, int *err)
 {
 	const struct gen *g = &s->gen[idx];
-	struct sk c = { .s = s, .idx = idx, .g = g, .pid = s->m->procs[idx].tgid, .ns = sy_net_ns_of(s, idx),
+	struct sk c = { .s = s, .idx = idx, .g = g, .pid = s->ids[idx].tgid, .ns = sy_net_ns_of(s, idx),
 			.out = out, .max = max, .slot = FIRST_FREE_SLOT, .fd = 3, .paths = err ? paths : NULL, .err = err };
 
 	if (g->kind != G_USER || g->state == MACH_TASK_ZOMBIE)

@@ -111,7 +111,8 @@ static int kernel_store(struct mach_synth_opts *n, const char *v, size_t vlen, c
 /*
  * "made" (the default): made from the seed when read, a few bytes per
  * process or table in the model; "stored": the model keeps them all (VMAs
- * some 10 KB per process, a container's mounts some 3 KB), for readers
+ * some 10 KB per process, a container's mounts some 3 KB, fds 0.5 KB a
+ * process), for readers
  * that want no work per read and for tests that compare the two.
  */
 static int made_or_stored(const char *key, bool *store, const char *v, size_t vlen, char *err, size_t errlen)
@@ -137,6 +138,11 @@ static int mounts_store(struct mach_synth_opts *n, const char *v, size_t vlen, c
 	return made_or_stored("mounts", &n->store_mounts, v, vlen, err, errlen);
 }
 
+static int fds_store(struct mach_synth_opts *n, const char *v, size_t vlen, char *err, size_t errlen)
+{
+	return made_or_stored("fds", &n->store_fds, v, vlen, err, errlen);
+}
+
 /* Keys whose values are words rather than numbers, each with its own parser. */
 struct text_key {
 	const char *name;
@@ -147,6 +153,7 @@ static const struct text_key text_keys[] = {
 	{ "kernel", kernel_store },
 	{ "vmas", vmas_store },
 	{ "mounts", mounts_store },
+	{ "fds", fds_store },
 };
 
 #define NR_TEXT_KEYS (sizeof(text_keys) / sizeof(text_keys[0]))
@@ -239,7 +246,7 @@ int mach_synth_parse(struct mach_synth_opts *o, const char *spec, char *err, siz
 		} else {
 			snprintf(err, errlen,
 				 "synth: unknown key \"%.*s\" (known: cpus, tasks, threads, seed, depth, load, io, mem, "
-				 "kernel, vmas, mounts)",
+				 "kernel, vmas, mounts, fds)",
 				 (int)klen, p);
 			return -EINVAL;
 		}

@@ -131,11 +131,12 @@ static void free_build(struct synth *s)
 	if (!sy_maker_adopt(s)) {
 		free(s->gen);
 		free(s->share.group);
+		free(s->ids);
+		free(s->netns_of);
+		free(s->first_prog);
 	}
 	free(s->user_seen);
 	sy_ns_free(s);
-	free(s->netns_of);
-	free(s->first_prog);
 }
 
 /* Each step reads what the steps before it built, so the order is fixed (see above). */
@@ -173,7 +174,8 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	sy_build_topology(&s);
 	sy_plan_thp(&s);
 	sy_plan_storage(&s);
-	if ((rc = sy_build_cpus(&s)) || (rc = sy_plan(&s)) || (rc = sy_net_plan(&s)) || (rc = sy_plan_sharing(&s)) ||
+	if ((rc = sy_build_cpus(&s)) || (rc = sy_plan(&s)) || (rc = sy_net_plan(&s)) || (rc = sy_plan_ids(&s)) ||
+	    (rc = sy_plan_sharing(&s)) ||
 	    (rc = sy_install_waits(&s)) || (rc = sy_maker_new(&s)) || (rc = sy_share_masks(&s)) ||
 	    (rc = sy_build_tasks(&s)) || (rc = sy_build_children(&s)))
 		goto fail;

@@ -192,6 +192,8 @@ struct synth {
 	size_t names_len, names_cap;
 	/* the machine's shared masks (sy_share_masks): every CPU, every online node */
 	uint64_t *all_cpus, *all_nodes;
+	/* every planned process's ids (sy_plan_ids), by plan index: what fd tables and sockets read */
+	struct sy_ids *ids;
 	/* makes VMAs and mount tables from the seed when a reader asks (maker.c); NULL: the model stores them */
 	struct sy_maker *maker;
 	/* this builder's interned strings (intern.c); NULL until the first */
@@ -213,6 +215,17 @@ struct synth {
 	/* sums over the tasks, for the global counters */
 	struct synth_sums sum;
 	uint64_t nr_running, nr_blocked, nr_threads;
+};
+
+/*
+ * A planned process's ids as the plan gave them: what one process's fd
+ * table and sockets read of the others (their pids, sessions, terminals),
+ * so that a replay of the table needs no model.
+ */
+struct sy_ids {
+	pid_t tgid, ppid, session;
+	int32_t tty_nr;
+	int32_t parent;               /* the parent's plan index, or -1 */
 };
 
 /* Where one process's mappings go, and what was learned while mapping. */
@@ -323,8 +336,16 @@ static inline bool sy_vmas_made(const struct synth *s)
 	return s->maker && !s->o->store_vmas;
 }
 
-/** Give the machine a maker unless the options store VMAs and mount tables: 0 or -ENOMEM.  Call after the plan. */
+/** Whether the build leaves fd tables to the maker (else the tables store them). */
+static inline bool sy_fds_made(const struct synth *s)
+{
+	return s->maker && !s->o->store_fds;
+}
+
+/** Give the machine a maker unless the options store VMAs, mount tables and fds: 0 or -ENOMEM.  Call after the plan. */
 int sy_maker_new(struct synth *s);
+/** Process @idx's table @f is built and measured: drop its fds for the maker to make again. */
+void sy_maker_keep_files(struct synth *s, size_t idx, struct mach_files *f);
 /**
  * Process @idx is built: record what replays its mm, and drop the VMAs
  * the build needed (s->vb takes their array back).  Nothing without a maker.
@@ -367,8 +388,23 @@ void sy_fit_task_times(struct synth *s);
 
 /* files.c, proc_misc.c: what fs/proc/base.c and fs/proc/fd.c show */
 
-/** The fd table of planned process @idx (init's for a kernel thread, none for a zombie): 0 or -ENOMEM. */
+/** Every planned process's ids into s->ids (after the plan, before the tasks): 0 or -ENOMEM. */
+int sy_plan_ids(struct synth *s);
+
+/**
+ * The fd table of planned process @idx (init's for a kernel thread, none
+ * for a zombie): made and kept, or (sy_fds_made) made, measured and
+ * dropped for the maker to make again.  0 or -ENOMEM.
+ */
 int sy_build_files(struct synth *s, size_t idx);
+
+/**
+ * The fds of the user process of plan index @idx into the empty table @f,
+ * from s->ids, the plan and the seed alone: what the build and a replay
+ * both call.  A replay (s->replay) owns its names rather than interning
+ * them.  0 or -ENOMEM.
+ */
+int sy_make_files(struct synth *s, size_t idx, struct mach_files *f);
 
 /**
  * The fd of process @p open on @path (a file it locks): the one its table

@@ -196,7 +196,8 @@ static int held_locks(struct lock_list *l)
 	for (size_t i = 0; i < m->nprocs && !rc; i++) {
 		const struct mach_files *t = m->procs[i].files;
 
-		for (unsigned int j = 0; t && j < t->nfds && !rc; j++)
+		/* a table the maker makes holds no lock: the build stores those that do (sy_build_files) */
+		for (unsigned int j = 0; t && t->fds && j < t->nfds && !rc; j++)
 			for (unsigned int k = 0; k < mach_fd_info(&t->fds[j])->nlocks && !rc; k++)
 				rc = push_lock(l, &mach_fd_info(&t->fds[j])->locks[k]);
 	}

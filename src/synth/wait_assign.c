@@ -168,16 +168,19 @@ static uint64_t stack_top(const struct mach_mm *mm, unsigned int j)
 static uint64_t wait_fd(const struct mach_process *p, struct rng *r)
 {
 	const struct mach_files *f = p->files;
+	const struct mach_fd *fds = NULL;
 	unsigned int above = 0;
 
+	if (f && mach_files_fds(f, &fds))
+		f = NULL;
 	for (unsigned int i = 0; f && i < f->nfds; i++)
-		above += f->fds[i].fd >= 3;
+		above += fds[i].fd >= 3;
 	if (!above)
 		return 3 + rng_below(r, 4);
 	above = (unsigned int)rng_below(r, above);
 	for (unsigned int i = 0; i < f->nfds; i++)
-		if (f->fds[i].fd >= 3 && !above--)
-			return (uint64_t)f->fds[i].fd;
+		if (fds[i].fd >= 3 && !above--)
+			return (uint64_t)fds[i].fd;
 	return 3;
 }
 

@@ -16,35 +16,20 @@
 #include "table_int.h"
 #include "table_sys.h"
 
-/* The file table entry of fd @fd, by binary search; NULL if it is not open. */
-static const struct mach_fd *find_fd(const struct mach_files *f, uint32_t fd)
-{
-	size_t lo = 0, hi = f ? f->nfds : 0;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if ((uint32_t)f->fds[mid].fd < fd)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return f && lo < f->nfds && (uint32_t)f->fds[lo].fd == fd ? &f->fds[lo] : NULL;
-}
-
 static bool fds_has(const struct pfs_ctx *c, uint32_t inst)
 {
-	return c->proc && find_fd(c->proc->files, inst) != NULL;
+	return c->proc && pfs_files_find(c->proc->files, inst) != NULL;
 }
 
 static bool fds_next(const struct pfs_ctx *c, uint32_t parent, uint64_t *pos, uint32_t *inst)
 {
 	const struct mach_files *f = c->proc ? c->proc->files : NULL;
+	const struct mach_fd *fds;
 
 	(void)parent;
-	if (!f || *pos >= f->nfds)
+	if (!f || *pos >= f->nfds || mach_files_fds(f, &fds))
 		return false;
-	*inst = (uint32_t)f->fds[(*pos)++].fd;
+	*inst = (uint32_t)fds[(*pos)++].fd;
 	return true;
 }
 
@@ -217,7 +202,7 @@ bool pfs_coll_known(const struct pfs_entry *e, const struct pfs_ctx *c, uint32_t
 
 	switch (e->coll) {
 	case PFS_COLL_FDS:
-		f = c->proc ? find_fd(c->proc->files, inst) : NULL;
+		f = c->proc ? pfs_files_find(c->proc->files, inst) : NULL;
 		if (!f)
 			return false;
 		return e->kind == PFS_LINK ? f->kind != MACH_FD_UNKNOWN : f->info_known;
@@ -235,7 +220,7 @@ void pfs_node_attr(const struct pfs_node *n, const struct pfs_ctx *c, struct sta
 		return;
 	if (n->entry->coll == PFS_COLL_FDS && n->entry->kind == PFS_LINK) {
 		/* tid_fd_update_inode: r-x for FMODE_READ, -wx for FMODE_WRITE; proc_fd_instantiate: 64 */
-		f = find_fd(files, n->inst);
+		f = pfs_files_find(files, n->inst);
 		st->st_mode = S_IFLNK | (f ? pfs_fd_link_mode(f) : 0);
 		st->st_size = 64;
 	} else if (n->entry->kind == PFS_DIR) {

@@ -113,14 +113,18 @@ static void check(const char *name, struct mach_machine *m, bool shared)
 	struct mach_machine *c;
 	size_t bad, mms = 0, hits = 0, nmm = 0, made = 0, kept = 0;
 	bool maker = m->maker != NULL;
-	size_t tables_made = 0;
+	size_t tables_made = 0, fd_tables_made = 0;
 
 	for (size_t i = 0; i < m->nmnt_tables; i++)
 		tables_made += m->mnt_tables[i].maker != NULL;
 
-	/* what the sharing clones share: every mm and fd table (each its own object here) */
-	for (size_t i = 0; i < m->nprocs; i++)
-		nmm += (m->procs[i].mm != NULL) + (m->procs[i].files != NULL);
+	/* what the sharing clones share: every mm and stored fd table (each its own object here) */
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct mach_files *f = m->procs[i].files;
+
+		nmm += (m->procs[i].mm != NULL) + (f && !f->maker);
+		fd_tables_made += f && f->maker;
+	}
 	if (pfs_for_each_file(m, PFS_EACH_ALL, collect, &before)) {
 		ok(0, "%s: the original renders", name);
 		mach_free(m);
@@ -161,11 +165,18 @@ static void check(const char *name, struct mach_machine *m, bool shared)
 			made += c->mnt_tables[i].maker == c->maker && !c->mnt_tables[i].mounts;
 		ok(made == tables_made, "%s: the clone makes the original's %zu made mount tables with its own maker (%zu)",
 		   name, tables_made, made);
+		/* and its fd tables, which a sharing clone has nothing of to share */
+		made = 0;
+		for (size_t i = 0; i < c->nprocs; i++)
+			made += c->procs[i].files && c->procs[i].files->maker == c->maker && !c->procs[i].files->fds;
+		ok(fd_tables_made > 0 && made == fd_tables_made,
+		   "%s: the clone makes the original's %zu made fd tables with its own maker (%zu)", name, fd_tables_made,
+		   made);
 	}
 	if (shared) {
 		mach_clone_shared_counts(sh, &mms, &hits);
 		ok(bad == 0 && mms == nmm && hits == nmm,
-		   "%s: all %zu files of a second clone sharing the first's %zu mms and fd tables are the original's "
+		   "%s: all %zu files of a second clone sharing the first's %zu mms and stored fd tables are the original's "
 		   "(%zu bytes of its own, %zu shared, %zu differ)",
 		   name, before.n, mms, ua_used(a), ua_used(sa), bad);
 	} else {

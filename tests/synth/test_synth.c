@@ -726,7 +726,7 @@ static void test_parse(void)
 	char err[256];
 
 	expect_parse_error("cpu=4",
-			   "synth: unknown key \"cpu\" (known: cpus, tasks, threads, seed, depth, load, io, mem, kernel, vmas, mounts)");
+			   "synth: unknown key \"cpu\" (known: cpus, tasks, threads, seed, depth, load, io, mem, kernel, vmas, mounts, fds)");
 	expect_parse_error("cpus=abc", "synth: cpus=\"abc\": expected an integer from 1 to 8192");
 	expect_parse_error("cpus=0", "synth: cpus=\"0\": expected an integer from 1 to 8192");
 	expect_parse_error("cpus=8193", "cpus=\"8193\": expected an integer from 1 to 8192");

@@ -17,6 +17,7 @@
 #include "test_vmas.h"
 #include "spec.h"
 #include "tap.h"
+#include "test_fds.h"
 #include "uprocfs/procfs.h"
 
 enum prop { P_TABLE, P_SHARED, P_TTY, P_IO, P_OOM, P_LIMITS, P_LINKS, P_AUDIT, P_RENDER, NR_PROPS };
@@ -337,8 +338,9 @@ int main(void)
 		else
 			snprintf(spec, sizeof(spec), "synth:%s", shapes[seed - 51]);
 		cur_label = spec;
-		if (mach_from_spec(spec, &m, err, sizeof(err))) {
-			ok(0, "%s builds: %s", spec, err);
+		if (mach_from_spec(spec, &m, err, sizeof(err)) || test_store_fds(m)) {
+			ok(0, "%s builds and makes its fd tables: %s", spec, err);
+			mach_free(m);
 			continue;
 		}
 		for (size_t i = 0; i < m->nprocs; i++) {

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "tap.h"
+#include "test_fds.h"
 #include "uprocfs/machine.h"
 
 enum prop { J_FD_SOCK, J_TABLE_SOCK, J_INODES, J_INHERIT, J_NETNS, J_CONF, J_IRQ, J_SUMS, NR_PROPS };
@@ -273,8 +274,10 @@ int main(void)
 		else
 			snprintf(spec, sizeof(spec), "%s", shapes[i - 51]);
 		props.label = spec;
-		if (mach_synth_parse(&o, spec, err, sizeof(err)) || mach_synth_build(&o, &m, err, sizeof(err))) {
-			ok(0, "%s builds: %s", spec, err);
+		if (mach_synth_parse(&o, spec, err, sizeof(err)) || mach_synth_build(&o, &m, err, sizeof(err)) ||
+		    test_store_fds(m)) {
+			ok(0, "%s builds and makes its fd tables: %s", spec, err);
+			mach_free(m);
 			continue;
 		}
 		check_fd_socks(m);

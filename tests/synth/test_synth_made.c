@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_synth_made.c - what a synthetic machine makes on demand (an mm's
- * VMAs, a container's mount table) is what its build made (issue 16).
+ * VMAs, a container's mount table, a process's fd table) is what its
+ * build made (issue 16).
  *
  * Each machine is built twice from one spec: with synth:vmas=stored and
  * mounts=stored, which keep what the build made, and with the defaults,
@@ -11,7 +12,8 @@
  * spread over anonymous mappings, a JVM's huge pages, an old kernel's
  * VM_DENYWRITE, containers' root devices, and machines big enough to
  * build on several threads.  So must every field of every mount of every
- * table, strings by content.  Then several threads make VMAs and tables
+ * table, strings by content, and every fd of every table, with its name,
+ * fdinfo values and locks.  Then several threads make VMAs and tables
  * at once, each in its own order.
  */
 #include <errno.h>
@@ -112,6 +114,62 @@ static long compare_mounts(const struct mach_machine *made, const struct mach_ma
 	return bad;
 }
 
+/* Whether @a and @b hold the same @n items at @x and @y (both NULL when none). */
+static bool items_same(const void *x, const void *y, size_t n, size_t size)
+{
+	return (x == NULL) == (y == NULL) && (!x || !memcmp(x, y, n * size));
+}
+
+/* Whether @a and @b are the same fd: every field, its name by content, its fdinfo values and locks. */
+static bool fd_same(const struct mach_fd *a, const struct mach_fd *b)
+{
+	const struct mach_fd_info *ia = mach_fd_info(a), *ib = mach_fd_info(b);
+	struct mach_fd x = *a, y = *b;
+
+	if (!str_same(a->name, b->name))
+		return false;
+	/* a made table owns its names, a stored one points into the machine's interned strings */
+	x.name = y.name = NULL;
+	x.info = y.info = NULL;
+	x.name_interned = y.name_interned = false;
+	return !memcmp(&x, &y, sizeof(x)) && !memcmp(&ia->u, &ib->u, sizeof(ia->u)) && ia->nitems == ib->nitems &&
+	       ia->nlocks == ib->nlocks && items_same(ia->epoll, ib->epoll, ia->nitems, sizeof(*ia->epoll)) &&
+	       items_same(ia->marks, ib->marks, ia->nitems, sizeof(*ia->marks)) &&
+	       items_same(ia->locks, ib->locks, ia->nlocks, sizeof(*ia->locks));
+}
+
+/* The fd tables of @made that differ from @stored's (the first few named), or -1 when the machines do. */
+static long compare_fds(const struct mach_machine *made, const struct mach_machine *stored, size_t *nmade,
+			size_t *nfds)
+{
+	long bad = 0;
+
+	*nmade = *nfds = 0;
+	if (made->nprocs != stored->nprocs)
+		return -1;
+	for (size_t i = 0; i < made->nprocs; i++) {
+		const struct mach_files *a = made->procs[i].files, *b = stored->procs[i].files;
+		const struct mach_fd *fa;
+		size_t k = 0;
+
+		if (!a || !b) {
+			bad += (a == NULL) != (b == NULL);
+			continue;
+		}
+		*nmade += a->maker && !a->fds;
+		*nfds += a->nfds;
+		if (a->nfds != b->nfds || a->max_fds != b->max_fds || b->maker || mach_files_fds(a, &fa)) {
+			bad++;
+			continue;
+		}
+		while (k < a->nfds && fd_same(&fa[k], &b->fds[k]))
+			k++;
+		if (k < a->nfds && bad++ < 3)
+			diag("pid %d: fd %d differs", (int)made->procs[i].tgid, b->fds[k].fd);
+	}
+	return bad;
+}
+
 struct reader {
 	const struct mach_machine *made, *stored;
 	size_t first, step;
@@ -127,8 +185,19 @@ static void *read_all(void *arg)
 	for (size_t j = 0; j < n; j++) {
 		size_t i = (r->first + j * r->step) % n;
 		const struct mach_mm *a = r->made->procs[i].mm, *b = r->stored->procs[i].mm;
+		const struct mach_files *fa = r->made->procs[i].files, *fb = r->stored->procs[i].files;
 		const struct mach_vma *va;
+		const struct mach_fd *fds;
 
+		/* a table before the mm: each kind's made one is kept apart */
+		if (fa && fa->nfds) {
+			if (mach_files_fds(fa, &fds)) {
+				r->bad++;
+				continue;
+			}
+			for (size_t k = 0; k < fa->nfds; k++)
+				r->bad += !fd_same(&fds[k], &fb->fds[k]);
+		}
 		if (!a)
 			continue;
 		if (mach_mm_vmas(a, &va)) {
@@ -172,7 +241,8 @@ static void test_threads(const struct mach_machine *made, const struct mach_mach
 			read_all(&r[i]);
 		bad += r[i].bad;
 	}
-	is_i64(bad, 0, "%s: %d threads making VMAs and mount tables at once each see the stored ones", spec, READERS);
+	is_i64(bad, 0, "%s: %d threads making VMAs, mount and fd tables at once each see the stored ones", spec,
+	       READERS);
 }
 
 /* @spec built made and stored; @min_tables: how many mount tables at least the made one must make. */
@@ -181,7 +251,7 @@ static void test_spec(const char *spec, bool threads, size_t min_tables)
 	struct mach_synth_opts o;
 	struct mach_machine *made = NULL, *stored = NULL;
 	char err[256];
-	size_t nmade, ntables;
+	size_t nmade, ntables, nfds;
 	long bad;
 
 	mach_synth_defaults(&o);
@@ -189,9 +259,9 @@ static void test_spec(const char *spec, bool threads, size_t min_tables)
 		ok(0, "%s: %s", spec, err);
 		return;
 	}
-	o.store_vmas = o.store_mounts = false;
+	o.store_vmas = o.store_mounts = o.store_fds = false;
 	if (mach_synth_build(&o, &made, err, sizeof(err)) ||
-	    (o.store_vmas = o.store_mounts = true, mach_synth_build(&o, &stored, err, sizeof(err)))) {
+	    (o.store_vmas = o.store_mounts = o.store_fds = true, mach_synth_build(&o, &stored, err, sizeof(err)))) {
 		ok(0, "%s: %s", spec, err);
 		mach_free(made);
 		return;
@@ -203,6 +273,10 @@ static void test_spec(const char *spec, bool threads, size_t min_tables)
 	ok(bad == 0 && ntables >= min_tables && ntables < made->nmnt_tables,
 	   "%s: the %zu mount tables made of %zu are the ones the build made (%ld differ)", spec, ntables,
 	   made->nmnt_tables, bad);
+	bad = compare_fds(made, stored, &ntables, &nfds);
+	/* the tables holding locks stay stored; kernel threads' and zombies' hold nothing to make */
+	ok(bad == 0 && ntables > made->nprocs / 3 && nfds > ntables,
+	   "%s: the %zu fd tables made (%zu fds) are the ones the build made (%ld differ)", spec, ntables, nfds, bad);
 	if (threads)
 		test_threads(made, stored, spec);
 	mach_free(made);
@@ -245,25 +319,34 @@ static void test_parse(void)
 	   "mounts=on is refused by name: %s", err);
 	ok(mach_synth_parse(&o, "mounts=made,mounts=made", err, sizeof(err)) == -EINVAL && strstr(err, "given twice"),
 	   "mounts twice is refused: %s", err);
+	mach_synth_defaults(&o);
+	ok(!o.store_fds, "fd tables are made on demand by default");
+	ok(!mach_synth_parse(&o, "fds=stored", err, sizeof(err)) && o.store_fds && !o.store_vmas && !o.store_mounts,
+	   "fds=stored keeps them, VMAs and mounts still made");
+	ok(mach_synth_parse(&o, "fds=kept", err, sizeof(err)) == -EINVAL &&
+		   strstr(err, "fds=\"kept\": expected made or stored"),
+	   "fds=kept is refused by name: %s", err);
 }
 
-/* Each of vmas= and mounts= stored alone: the other still made, and both read as the build made them. */
+/* Each of vmas=, mounts= and fds= stored alone: the others still made, and all read as the build made them. */
 static void test_mixed(void)
 {
-	static const char *const specs[] = { "seed=2,tasks=600,vmas=stored", "seed=2,tasks=600,mounts=stored" };
+	static const char *const specs[] = { "seed=2,tasks=600,vmas=stored", "seed=2,tasks=600,mounts=stored",
+					     "seed=2,tasks=600,fds=stored" };
 	struct mach_synth_opts o;
 	struct mach_machine *m = NULL, *stored = NULL;
 	char err[256];
 
 	mach_synth_defaults(&o);
-	if (mach_synth_parse(&o, "seed=2,tasks=600,vmas=stored,mounts=stored", err, sizeof(err)) ||
+	if (mach_synth_parse(&o, "seed=2,tasks=600,vmas=stored,mounts=stored,fds=stored", err, sizeof(err)) ||
 	    mach_synth_build(&o, &stored, err, sizeof(err))) {
-		ok(0, "both stored: %s", err);
+		ok(0, "all stored: %s", err);
 		return;
 	}
+	ok(stored->maker == NULL, "vmas=stored,mounts=stored,fds=stored: the machine has no maker");
 	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
-		size_t nmms, ntables;
-		long bad_vmas, bad_mounts;
+		size_t nmms, ntables, nfd_tables, nfds;
+		long bad_vmas, bad_mounts, bad_fds;
 
 		mach_synth_defaults(&o);
 		if (mach_synth_parse(&o, specs[i], err, sizeof(err)) || mach_synth_build(&o, &m, err, sizeof(err))) {
@@ -272,10 +355,11 @@ static void test_mixed(void)
 		}
 		bad_vmas = compare(m, stored, &nmms);
 		bad_mounts = compare_mounts(m, stored, &ntables);
-		ok(bad_vmas == 0 && bad_mounts == 0 && (o.store_vmas ? nmms == 0 : nmms > 0) &&
-			   (o.store_mounts ? ntables == 0 : ntables > 0),
-		   "%s: %zu mms and %zu mount tables made, every one as stored (%ld, %ld differ)", specs[i], nmms,
-		   ntables, bad_vmas, bad_mounts);
+		bad_fds = compare_fds(m, stored, &nfd_tables, &nfds);
+		ok(bad_vmas == 0 && bad_mounts == 0 && bad_fds == 0 && (o.store_vmas ? nmms == 0 : nmms > 0) &&
+			   (o.store_mounts ? ntables == 0 : ntables > 0) && (o.store_fds ? nfd_tables == 0 : nfd_tables > 0),
+		   "%s: %zu mms, %zu mount tables and %zu fd tables made, every one as stored (%ld, %ld, %ld differ)",
+		   specs[i], nmms, ntables, nfd_tables, bad_vmas, bad_mounts, bad_fds);
 		mach_free(m);
 		m = NULL;
 	}

@@ -20,6 +20,7 @@
 
 #include "spec.h"
 #include "tap.h"
+#include "test_fds.h"
 #include "uprocfs/machine.h"
 
 enum prop { P_SWAP, P_BLK, P_ROOT, P_DISKIO, P_ZONES, P_BUDDY, P_ZONESTAT, P_WMARK, P_SLAB, P_KERNEL, P_LOCKFD, NR_PROPS };
@@ -316,8 +317,9 @@ static void run(const char *spec)
 	char err[256];
 
 	cur = spec;
-	if (mach_from_spec(spec, &m, err, sizeof(err))) {
-		ok(0, "%s builds: %s", spec, err);
+	if (mach_from_spec(spec, &m, err, sizeof(err)) || test_store_fds(m)) {
+		ok(0, "%s builds and makes its fd tables: %s", spec, err);
+		mach_free(m);
 		return;
 	}
 	check_swaps(m);
