@@ -374,6 +374,9 @@ int sy_plan_ids(struct synth *s)
 
 	if (!(s->ids = malloc((s->n ? s->n : 1) * sizeof(*s->ids))))
 		return -ENOMEM;
+	/* a table the maker makes is gone by the time the network asks where its sockets are */
+	if (!s->o->store_fds && !(s->sock_fds = calloc(s->n ? s->n : 1, sizeof(*s->sock_fds))))
+		return -ENOMEM;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct mach_process *p = &m->procs[i];
 		const struct mach_process *pp = p->ppid > 0 ? mach_find_process(m, p->ppid) : NULL;
@@ -418,6 +421,24 @@ static bool holds_locks(const struct mach_files *f)
 	return false;
 }
 
+/* @f's socket fds, in its order, into s->sock_fds[@idx] (nothing when it holds none): 0 or -ENOMEM. */
+static int keep_sock_fds(struct synth *s, size_t idx, const struct mach_files *f)
+{
+	unsigned int n = 0, k = 0;
+
+	for (unsigned int i = 0; i < f->nfds; i++)
+		n += f->fds[i].kind == MACH_FD_SOCKET;
+	if (!n)
+		return 0;
+	if (!(s->sock_fds[idx] = malloc((n + 1) * sizeof(**s->sock_fds))))
+		return -ENOMEM;
+	for (unsigned int i = 0; i < f->nfds; i++)
+		if (f->fds[i].kind == MACH_FD_SOCKET)
+			s->sock_fds[idx][k++] = (struct sy_sock_fd){ .ino = f->fds[i].ino, .fd = f->fds[i].fd };
+	s->sock_fds[idx][k] = (struct sy_sock_fd){ 0 };
+	return 0;
+}
+
 int sy_build_files(struct synth *s, size_t idx)
 {
 	struct mach_process *p = &s->m->procs[idx];
@@ -446,8 +467,11 @@ int sy_build_files(struct synth *s, size_t idx)
 	if (f->max_fds < floor)
 		f->max_fds = floor;
 	/* a daemon locking its pid file keeps its table: /proc/locks lists what the tables hold */
-	if (sy_fds_made(s) && !holds_locks(f))
+	if (sy_fds_made(s) && !holds_locks(f)) {
+		if ((rc = keep_sock_fds(s, idx, f)))
+			return rc;
 		sy_maker_keep_files(s, idx, f);
+	}
 	return 0;
 }
 

@@ -333,6 +333,7 @@ int sy_maker_new(struct synth *s)
 	/* what the build frees and a replay never reads */
 	mk->tmpl.user_seen = NULL;
 	mk->tmpl.ns = NULL;
+	mk->tmpl.sock_fds = NULL;
 	/* the ids, namespaces and first programs fd tables read stay: the maker owns them once adopted */
 	mk->nfirst_prog = (size_t)(1 + s->ncontainers) * NR_PROGS;
 	s->maker = mk;

@@ -138,11 +138,17 @@ static int add_socks(struct mach_net *n, size_t *cap, const struct mach_socket *
  * table (files_socks.c) placed the process's sockets, the owner's fd is
  * read from it, so the two always agree.
  */
-static int fd_of(const struct mach_process *p, uint64_t ino)
+static int fd_of(const struct synth *s, size_t idx, const struct mach_process *p, uint64_t ino)
 {
 	const struct mach_fd *fds;
 
-	/* a table the maker makes is made once here for all of the process's sockets (made.c keeps it) */
+	/* a table the maker makes left its socket fds behind (files.c): no table is made again here */
+	if (p->files && p->files->maker) {
+		for (const struct sy_sock_fd *k = s->sock_fds ? s->sock_fds[idx] : NULL; k && k->ino; k++)
+			if (k->ino == ino)
+				return k->fd;
+		return -1;
+	}
 	if (!p->files || mach_files_fds(p->files, &fds))
 		return -1;
 	for (unsigned int i = 0; i < p->files->nfds; i++)
@@ -165,8 +171,12 @@ static int build_socks(struct synth *s)
 
 		for (unsigned int j = 0; j < k; j++)
 			if (buf[j].inode && buf[j].tgid)
-				buf[j].fd = fd_of(&m->procs[i], buf[j].inode);
+				buf[j].fd = fd_of(s, i, &m->procs[i], buf[j].inode);
 		rc = rc ?: add_socks(n, &cap[sy_net_ns_of(s, i)], buf, k);
+		if (s->sock_fds) {
+			free(s->sock_fds[i]);
+			s->sock_fds[i] = NULL;
+		}
 	}
 	for (unsigned int ns = 0; ns < m->nnets && !rc; ns++)
 		if (m->nets[ns].nsocks)

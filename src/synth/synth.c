@@ -137,6 +137,9 @@ static void free_build(struct synth *s)
 	}
 	free(s->user_seen);
 	sy_ns_free(s);
+	for (size_t i = 0; s->sock_fds && i < s->n; i++)
+		free(s->sock_fds[i]); /* a build that failed before the network's tables */
+	free(s->sock_fds);
 }
 
 /* Each step reads what the steps before it built, so the order is fixed (see above). */

@@ -194,6 +194,11 @@ struct synth {
 	uint64_t *all_cpus, *all_nodes;
 	/* every planned process's ids (sy_plan_ids), by plan index: what fd tables and sockets read */
 	struct sy_ids *ids;
+	/*
+	 * fds=made: each process's socket fds in table order, by plan index,
+	 * kept from its table until the network's tables are built (net.c)
+	 */
+	struct sy_sock_fd **sock_fds;
 	/* makes VMAs and mount tables from the seed when a reader asks (maker.c); NULL: the model stores them */
 	struct sy_maker *maker;
 	/* this builder's interned strings (intern.c); NULL until the first */
@@ -226,6 +231,12 @@ struct sy_ids {
 	pid_t tgid, ppid, session;
 	int32_t tty_nr;
 	int32_t parent;               /* the parent's plan index, or -1 */
+};
+
+/* Where a process holds one of its sockets: what the network's tables read of a dropped fd table. */
+struct sy_sock_fd {
+	uint64_t ino;                 /* 0: the end of a process's list */
+	int fd;
 };
 
 /* Where one process's mappings go, and what was learned while mapping. */
