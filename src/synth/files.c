@@ -91,7 +91,7 @@ struct mach_fd *fx_add(struct fdgen *x, int fd, enum mach_fd_kind kind, unsigned
 	return f;
 }
 
-/* @s interned as @f's name; sets x->err on ENOMEM. */
+/* @s as @f's name, interned (a replay's: its own copy); sets x->err on ENOMEM. */
 static void set_name(struct fdgen *x, struct mach_fd *f, const char *s)
 {
 	if (!f)

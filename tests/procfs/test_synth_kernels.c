@@ -2,7 +2,7 @@
 /*
  * test_synth_kernels.c - `synth:kernel=V` through the loader.
  *
- * For every kernel the facts table describes and seeds 1..20: the machine
+ * For every kernel the facts table describes and seeds 1..10: the machine
  * renders into a tree, the tree loads back, the loader learns the same
  * kernel profile from the files (vmstat and meminfo lines in order, the
  * extra counters, status lines, stat and schedstat formats, pressure,
@@ -172,7 +172,7 @@ int main(void)
 			skip_all("no temporary directory: %s", strerror(errno));
 	}
 	for (size_t i = 0; i < nk; i++) {
-		int bad = 0, seeds = tap_seeds(20);
+		int bad = 0, seeds = tap_seeds(10);
 
 		for (int seed = 1; seed <= seeds; seed++) {
 			char spec[96], sub[128];

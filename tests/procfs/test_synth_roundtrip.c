@@ -2,7 +2,7 @@
 /*
  * test_synth_roundtrip.c - synthetic machines through the loader.
  *
- * For seeds 1..50 (and a bigger machine): every file renders without error,
+ * For seeds 1..25 (and a bigger machine): every file renders without error,
  * the whole tree written to disk loads back with the loader, and the loaded
  * model renders every file to the same bytes again.  /proc/schedstat, which
  * the reference VM lacks, is checked against the documented version-17
@@ -88,7 +88,7 @@ static void check_file(void *arg, const struct pfs_verify_file *v)
 
 static void roundtrip(const char *spec)
 {
-	/* tmpfs if there is one: 50 trees of 2,700 files are slow on a disk */
+	/* tmpfs if there is one: 25 trees of 2,700 files are slow on a disk */
 	char dir[64], err[512];
 	struct mach_load_report rep = { 0 };
 	struct mach_machine *m = NULL, *back = NULL;
@@ -135,7 +135,7 @@ out:
 int main(void)
 {
 	char spec[64];
-	int seeds = tap_seeds(50);
+	int seeds = tap_seeds(25);
 
 	plan(0);
 	diag("seeds 1..%d", seeds);

@@ -24,6 +24,7 @@
 
 #include "tap.h"
 #include "test_vmas.h"
+#include "uprocfs/mach_sys.h"
 #include "uprocfs/machine.h"
 
 #define READERS 4
@@ -120,6 +121,24 @@ static bool items_same(const void *x, const void *y, size_t n, size_t size)
 	return (x == NULL) == (y == NULL) && (!x || !memcmp(x, y, n * size));
 }
 
+/* Whether @a and @b are the same lock, field by field (a lock's padding is nobody's). */
+static bool lock_same(const struct mach_file_lock *a, const struct mach_file_lock *b)
+{
+	return a->id == b->id && a->level == b->level && a->cls == b->cls && a->lease == b->lease &&
+	       a->type == b->type && a->pid == b->pid && a->has_inode == b->has_inode &&
+	       a->dev_major == b->dev_major && a->dev_minor == b->dev_minor && a->ino == b->ino &&
+	       a->start == b->start && a->end == b->end && a->fd == b->fd;
+}
+
+/* Whether the @n locks at @a and @b are the same. */
+static bool locks_same(const struct mach_file_lock *a, const struct mach_file_lock *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!lock_same(&a[i], &b[i]))
+			return false;
+	return true;
+}
+
 /* Whether @a and @b are the same fd: every field, its name by content, its fdinfo values and locks. */
 static bool fd_same(const struct mach_fd *a, const struct mach_fd *b)
 {
@@ -135,7 +154,7 @@ static bool fd_same(const struct mach_fd *a, const struct mach_fd *b)
 	return !memcmp(&x, &y, sizeof(x)) && !memcmp(&ia->u, &ib->u, sizeof(ia->u)) && ia->nitems == ib->nitems &&
 	       ia->nlocks == ib->nlocks && items_same(ia->epoll, ib->epoll, ia->nitems, sizeof(*ia->epoll)) &&
 	       items_same(ia->marks, ib->marks, ia->nitems, sizeof(*ia->marks)) &&
-	       items_same(ia->locks, ib->locks, ia->nlocks, sizeof(*ia->locks));
+	       locks_same(ia->locks, ib->locks, ia->nlocks);
 }
 
 /* The fd tables of @made that differ from @stored's (the first few named), or -1 when the machines do. */
@@ -277,6 +296,12 @@ static void test_spec(const char *spec, bool threads, size_t min_tables)
 	/* the tables holding locks stay stored; kernel threads' and zombies' hold nothing to make */
 	ok(bad == 0 && ntables > made->nprocs / 3 && nfds > ntables,
 	   "%s: the %zu fd tables made (%zu fds) are the ones the build made (%ld differ)", spec, ntables, nfds, bad);
+	/* /proc/locks and the fds holding its locks: the tables holding them stayed stored */
+	bad = made->sys.nlocks == stored->sys.nlocks ? 0 : -1;
+	for (size_t i = 0; !bad && i < made->sys.nlocks; i++)
+		bad += !lock_same(&made->sys.locks[i], &stored->sys.locks[i]);
+	ok(bad == 0, "%s: the %zu locks are the stored machine's, fds and all (%ld differ)", spec, made->sys.nlocks,
+	   bad);
 	if (threads)
 		test_threads(made, stored, spec);
 	mach_free(made);
