@@ -30,10 +30,15 @@ run_suite build || status=1
 # The sanitizer run sweeps 5 seeds where the plain run sweeps 10 to 50: a
 # seed costs five to ten times as much there, and the budget is 15 minutes
 # (on the slowest 2-vCPU VMs here, whose syscalls and page faults cost 2-3x).
-UPROCFS_TEST_SEEDS=5 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+# It builds only what its tests run (meson-test-prereq): not the benchmarks,
+# nor the preload library, which a sanitized build compiles a second time
+# from every source, plain, and whose tests are the plain run's.  Line
+# tables (-g1) are all a sanitizer's reports use: full -g costs a third of
+# the compile.
+TARGETS=meson-test-prereq UPROCFS_TEST_SEEDS=5 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	run_suite build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized \
-	|| status=1
+	-Dc_args=-g1 || status=1
 # The fuzz suite needs only the libFuzzer targets, not the ~550 objects of
 # every tool and test a third time.
 SETUP_CC=clang SUITE=fuzz
@@ -41,7 +46,8 @@ TARGETS=$(for f in tests/fuzz/fuzz_*.c; do
 	n=$(basename "$f" .c)
 	[ "$n" = fuzz_seeds ] || echo "tests/fuzz/$n"
 done)
-run_suite build-fuzz -Dfuzz=true -Dfuzz_seconds=10 -Db_sanitize=address,undefined -Db_lundef=false || status=1
+run_suite build-fuzz -Dfuzz=true -Dfuzz_seconds=10 -Db_sanitize=address,undefined -Db_lundef=false \
+	-Dc_args=-g1 || status=1
 SETUP_CC="" SUITE="" TARGETS=""
 
 # Count the results of both runs from meson's logs (no interpreter needed).

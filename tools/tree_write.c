@@ -118,6 +118,8 @@ int tw_begin(struct tree_writer *w, const char *dest, bool force, char *err, siz
 		tw_abort(w);
 		return e;
 	}
+	w->umask = umask(0);
+	umask(w->umask);
 	w->tmpfd = open(w->tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (w->tmpfd >= 0 && fchmod(w->tmpfd, 0755))
 		w->tmpfd = -1 - close(w->tmpfd); /* -1, with errno from fchmod */
@@ -130,33 +132,47 @@ int tw_begin(struct tree_writer *w, const char *dest, bool force, char *err, siz
 	return 0;
 }
 
-/* The directory of @rel's parent under the tree, created as needed: a descriptor or -errno. */
+/* Close the open directories from depth @keep down. */
+static void dirs_close(struct tree_writer *w, unsigned int keep)
+{
+	while (w->ndirs > keep)
+		close(w->dirs[--w->ndirs]);
+}
+
+/*
+ * The directory of @rel's parent under the tree, created as needed: a
+ * descriptor the writer keeps (not to be closed), or -errno.  @base is set
+ * to rel's last component.
+ */
 static int parent_dir(struct tree_writer *w, const char *rel, const char **base)
 {
-	int fd = dup(w->tmpfd);
 	const char *p = rel;
+	unsigned int depth = 0;
+	int fd = w->tmpfd;
 
-	if (fd < 0)
-		return -errno;
-	for (const char *slash; (slash = strchr(p, '/')); p = slash + 1) {
-		char part[NAME_MAX + 1];
+	for (const char *slash; (slash = strchr(p, '/')); p = slash + 1, depth++) {
 		size_t len = (size_t)(slash - p);
 		int next;
 
-		if (!len || len > NAME_MAX || (len <= 2 && !strncmp(p, "..", len))) {
-			close(fd);
+		if (!len || len > NAME_MAX || (len <= 2 && !strncmp(p, "..", len)))
 			return -EINVAL;
+		if (depth >= TW_DEPTH)
+			return -ENAMETOOLONG;
+		if (depth < w->ndirs) {
+			if (!strncmp(w->dir_names[depth], p, len) && !w->dir_names[depth][len]) {
+				fd = w->dirs[depth];
+				continue;
+			}
+			dirs_close(w, depth);
 		}
-		memcpy(part, p, len);
-		part[len] = '\0';
-		if (mkdirat(fd, part, 0755) && errno != EEXIST) {
-			close(fd);
+		memcpy(w->dir_names[depth], p, len);
+		w->dir_names[depth][len] = '\0';
+		if (mkdirat(fd, w->dir_names[depth], 0755) && errno != EEXIST)
 			return -errno;
-		}
-		next = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		close(fd);
+		next = openat(fd, w->dir_names[depth], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (next < 0)
 			return -errno;
+		w->dirs[w->ndirs++] = next;
 		fd = next;
 	}
 	*base = p;
@@ -181,10 +197,10 @@ int tw_file_mode(struct tree_writer *w, const char *rel, const char *text, size_
 		snprintf(err, errlen, "%s/%s: %s", w->dest, rel, strerror(-dfd));
 		return dfd;
 	}
-	fd = openat(dfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	close(dfd);
+	mode = mode ? mode & 07777 : 0644;
+	fd = openat(dfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 0777);
 	/* the kernel's mode, whatever the umask (the open descriptor writes a 0444 key all the same) */
-	if (fd >= 0 && fchmod(fd, mode ? mode & 07777 : 0644)) {
+	if (fd >= 0 && ((mode & w->umask) || (mode & ~0777u)) && fchmod(fd, mode)) {
 		rc = -errno;
 		close(fd);
 		snprintf(err, errlen, "%s/%s: %s", w->dest, rel, strerror(-rc));
@@ -241,7 +257,6 @@ int tw_link(struct tree_writer *w, const char *rel, const char *target, size_t l
 	} else {
 		w->files++;
 	}
-	close(dfd);
 	free(t);
 	return rc;
 }
@@ -277,6 +292,7 @@ int tw_commit(struct tree_writer *w, char *err, size_t errlen)
 
 	if (w->ar)
 		return twa_commit(w, err, errlen);
+	dirs_close(w, 0);
 	close(w->tmpfd);
 	w->tmpfd = -1;
 	/* an empty destination directory goes; a forced full one is moved aside first */
@@ -311,6 +327,7 @@ void tw_abort(struct tree_writer *w)
 		twa_abort(w);
 		return;
 	}
+	dirs_close(w, 0);
 	if (w->tmpfd >= 0)
 		close(w->tmpfd);
 	if (w->tmp && remove_tree(w->tmp))

@@ -17,6 +17,7 @@
 #define UPROCFS_TOOLS_TREE_WRITE_H
 
 #include <stdbool.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,9 @@
 #include "uprocfs/machine.h"
 
 struct archive;
+
+/* The deepest directory a file of a tree may lie in (/sys's devices go some 15 down). */
+#define TW_DEPTH 48
 
 struct tree_writer {
 	char *dest;     /* where the tree goes */
@@ -34,6 +38,16 @@ struct tree_writer {
 	struct archive *ar;
 	char *top;      /* the one directory its members lie in: the archive's name without its suffix */
 	int64_t mtime;  /* of every member: when the tree was written */
+	/*
+	 * The directories of the last file written, open: the next file lies
+	 * in most of them (a tree is written in its traversal order), so it
+	 * needs no mkdirat and openat of each level again.  dirs[i] is the
+	 * directory of rel's first i + 1 components, named dir_names[i].
+	 */
+	unsigned int ndirs;
+	unsigned int umask; /* the process's: a file's mode is set apart only where it clears bits */
+	int dirs[TW_DEPTH];
+	char dir_names[TW_DEPTH][NAME_MAX + 1];
 };
 
 /**

@@ -315,9 +315,15 @@ got=$(run sh -c 'grep "^Max open files" /proc/1/limits' | awk '{print $4}')
 [ -n "$want" ] && [ "$got" = "$want" ]; ok $? "limits: pid 1's soft Max open files, as node_exporter's process_max_fds reads it ($got)"
 # --- wchan, smaps, context switches: ps, psutil, pidstat ------------------------
 # ps shows /proc/<pid>/wchan: a function for a sleeping task, "-" for a running one or a zombie
-# (the simulator moves a few tasks between ps's reads of stat and wchan: a few may disagree)
-run ps -eo pid=,stat=,wchan:40= > "$tmp/pswchan"
-for f in "$tmp"/tree/[0-9]*/task/*/wchan; do cat "$f"; echo; done | cut -c1-40 | sort -u > "$tmp/wchans"
+# The clock stands still: the simulator would move tasks between ps's reads
+# of stat and wchan, the more the slower the run (tests beside it, ASan).
+timeout -k 5 120 "$UPROCFS" run $RUNOPTS --stop-clock --machine "$SPEC" -- \
+	ps -eo pid=,stat=,wchan:40= > "$tmp/pswchan"
+# the functions the tasks wait in at that same served time, named as ps
+# names them: without their leading underscores (__do_sys_pause)
+timeout -k 5 120 "$UPROCFS" run $RUNOPTS --stop-clock --machine "$SPEC" -- \
+	sh -c 'for f in /proc/[0-9]*/task/*/wchan; do cat "$f"; echo; done' |
+	sed 's/^_*//' | cut -c1-40 | sort -u > "$tmp/wchans"
 bad=$(awk -v known="$tmp/wchans" 'BEGIN { while ((getline w < known) > 0) k[w] = 1 }
 	$1 >= 3000000 { next }
 	{ running = substr($2, 1, 1) == "R" || substr($2, 1, 1) == "Z" }
@@ -325,8 +331,8 @@ bad=$(awk -v known="$tmp/wchans" 'BEGIN { while ((getline w < known) > 0) k[w] =
 	!running && $3 == "-" { bad++ }
 	END { print bad + 0 }' "$tmp/pswchan")
 named=$(awk '$3 != "-"' "$tmp/pswchan" | wc -l)
-[ "$bad" -le 3 ] && [ "$named" -gt $((nprocs / 2)) ]
-ok $? "ps -eo pid,stat,wchan: a kernel function for every sleeping task ($named named, $bad moved)"
+[ "$bad" = 0 ] && [ "$named" -gt $((nprocs / 2)) ]
+ok $? "ps -eo pid,stat,wchan: a kernel function for every sleeping task ($named named, $bad wrong)"
 
 # psutil reads smaps_rollup (uss, pss, swap) and smaps (memory_maps) of every process
 PY=/usr/bin/python3
@@ -406,8 +412,10 @@ mkdir "$tmp/live"
 daemons="$daemons $!"
 mounts="$mounts $tmp/live"
 for i in 1 2 3 4 5 6 7 8 9 10; do [ -f "$tmp/live/loadavg" ] && break; sleep 0.2; done
+# as nobody: status's SigQ counts the pending signals of the task's user,
+# and root's change whenever the tests running beside this one signal
 for i in 1 2 3; do
-	sleep 1000 &
+	setpriv --reuid=65534 --regid=65534 --clear-groups sleep 1000 &
 	sleepers="$sleepers $!"
 done
 sleep 0.2
@@ -422,6 +430,15 @@ for p in $sleepers 2 $(pgrep -x 'kworker/R-rcu_gp' | head -1); do
 		for try in 1 2 3; do
 			cmp -s "$tmp/live/$p/$f" "/proc/$p/$f" && { same=0; break; }
 		done
+		# a page's Pss divides it among the processes mapping it: every
+		# process the tests beside this one start or end moves libc's
+		case $f in smaps*)
+			if [ $same != 0 ]; then
+				grep -v '^Pss' "$tmp/live/$p/$f" > "$tmp/smaps.served"
+				grep -v '^Pss' "/proc/$p/$f" > "$tmp/smaps.kernel"
+				cmp -s "$tmp/smaps.served" "$tmp/smaps.kernel" && same=0
+			fi ;;
+		esac
 		if [ $same != 0 ]; then
 			diag "live $p/$f differs from the kernel's"
 			bad=1
