@@ -82,6 +82,15 @@ struct mach_cpu_topo {
 	uint32_t hw_khz;          /* what the driver reads from the hardware: cpuinfo_cur_freq; 0: cur_khz */
 	uint8_t ncaches;
 	struct mach_cache_leaf cache[MACH_CACHE_LEAVES_MAX];
+	/*
+	 * The next CPU (index in m->cpus) that shares each sibling mask
+	 * (enum mach_topo_mask) and each cache leaf with this one, a ring
+	 * through the group: mach_topo_link() sets them, so a mask costs its
+	 * group's size rather than every CPU (4,096 CPUs' topology files
+	 * would otherwise cost 4,096 squared).
+	 */
+	uint32_t topo_next[4];
+	uint32_t cache_next[MACH_CACHE_LEAVES_MAX];
 };
 
 /** The cpufreq driver's view, the same for every policy (one policy per CPU, as on x86). */
@@ -329,6 +338,13 @@ static inline size_t mach_cpumask_words(unsigned int nr_cpu_ids)
 void mach_topo_mask(const struct mach_machine *m, unsigned int cpu, enum mach_topo_mask k, uint64_t *words);
 /** The online CPUs whose cache leaf @leaf has the id the CPU at index @cpu has there. */
 void mach_cache_shared(const struct mach_machine *m, unsigned int cpu, unsigned int leaf, uint64_t *words);
+/**
+ * Link each CPU to the next that shares each mask and cache leaf with it
+ * (topo_next, cache_next), once the ids are final (the end of a build or
+ * a load).  Without it, or after m->ncpus changes, the masks scan every
+ * CPU; a loader that sets an id unlinks them (m->topo_linked = 0).
+ */
+void mach_topo_link(struct mach_machine *m);
 /** The online CPUs of node @node (cpumask_of_node and cpu_online_mask). */
 void mach_node_cpus(const struct mach_machine *m, int node, uint64_t *words);
 /** The index in m->cpus of CPU @id, or -1. */

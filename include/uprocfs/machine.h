@@ -901,6 +901,13 @@ struct mach_machine {
 	unsigned int max_numnodes;/* width of node masks */
 	unsigned int ncpus;       /* possible CPUs */
 	struct mach_cpu *cpus;
+	/*
+	 * Which rings of cpus[].topo are set (mach_topo_link): bit k for
+	 * enum mach_topo_mask k, bit 4 + n for cache leaf n; good while
+	 * ncpus is topo_linked_ncpus.
+	 */
+	uint32_t topo_linked;
+	unsigned int topo_linked_ncpus;
 
 	unsigned int nr_irqs;
 	unsigned int nirqs;       /* entries of irqs, ascending by irq */

@@ -93,6 +93,7 @@ static int topology(struct lex *lx, struct mach_cpu *c, const struct mach_ld_sys
 		if (ld_sys_number(lx, &v, -1, INT32_MAX))
 			return -EINVAL;
 		*id[f->attr - MACH_SYSA_TOPO_PACKAGE] = (int)v;
+		ld->m->topo_linked = 0; /* the rings no longer follow the ids: linked again at the end */
 		return 0;
 	case MACH_SYSA_TOPO_PPIN:
 		if (lex_expect(lx, "0x") || lex_hex(lx, &ppin) || lex_eol(lx) || lex_expect_eof(lx))
@@ -129,6 +130,7 @@ static int cache(struct lex *lx, struct mach_cpu *c, const struct mach_ld_sys_fi
 
 	if (leaf >= c->topo.ncaches)
 		c->topo.ncaches = (uint8_t)(leaf + 1);
+	ld->m->topo_linked = 0; /* a leaf's level, type or id: linked again at the end */
 	switch (f->attr) {
 	case MACH_SYSA_CACHE_TYPE:
 		return cache_type(lx, l);

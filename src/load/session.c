@@ -422,6 +422,8 @@ int mach_loader_finish(struct mach_loader *ld, char *err, size_t errlen)
 		rc = finish_machine(ld, err, errlen);
 	if (!rc && ld->sys)
 		rc = ld_sys_finish(ld, err, errlen);
+	if (!rc)
+		mach_topo_link(ld->m);
 	session_end(ld);
 	session_start(ld);
 	return rc;

@@ -121,11 +121,43 @@ static void set_bit(uint64_t *words, unsigned int bit)
 	words[bit / 64] |= UINT64_C(1) << (bit % 64);
 }
 
+_Static_assert(MACH_NR_TOPO_MASKS == sizeof(((struct mach_cpu_topo *)0)->topo_next) / sizeof(uint32_t),
+	       "a ring for every sibling mask");
+_Static_assert(4 + MACH_CACHE_LEAVES_MAX <= 32, "topo_linked holds a bit for every ring");
+
+/* Whether the rings of @bit (topo_linked) stand for m->cpus as it is. */
+static bool linked(const struct mach_machine *m, uint32_t bit)
+{
+	return (m->topo_linked & bit) && m->topo_linked_ncpus == m->ncpus;
+}
+
+/* Set the bits of the online CPUs on the ring through @cpu that @next describes (stride @stride words of uint32_t). */
+static void walk_ring(const struct mach_machine *m, unsigned int cpu, const uint32_t *next0, size_t stride,
+		      uint64_t *words)
+{
+	unsigned int i = cpu;
+
+	/* at most ncpus steps: a ring that does not come back is not trusted further */
+	for (unsigned int steps = 0; steps < m->ncpus; steps++) {
+		const struct mach_cpu *c = &m->cpus[i];
+
+		if (c->online && c->id < m->nr_cpu_ids)
+			set_bit(words, c->id);
+		i = *(const uint32_t *)((const char *)next0 + (size_t)i * stride);
+		if (i == cpu || i >= m->ncpus)
+			break;
+	}
+}
+
 void mach_topo_mask(const struct mach_machine *m, unsigned int cpu, enum mach_topo_mask k, uint64_t *words)
 {
 	const struct mach_cpu_topo *t = &m->cpus[cpu].topo;
 
 	memset(words, 0, mach_cpumask_words(m->nr_cpu_ids) * sizeof(*words));
+	if (linked(m, UINT32_C(1) << k)) {
+		walk_ring(m, cpu, &m->cpus[0].topo.topo_next[k], sizeof(m->cpus[0]), words);
+		return;
+	}
 	for (unsigned int i = 0; i < m->ncpus; i++)
 		if (m->cpus[i].online && m->cpus[i].id < m->nr_cpu_ids && shares(t, &m->cpus[i].topo, k))
 			set_bit(words, m->cpus[i].id);
@@ -136,6 +168,10 @@ void mach_cache_shared(const struct mach_machine *m, unsigned int cpu, unsigned 
 	const struct mach_cache_leaf *l = &m->cpus[cpu].topo.cache[leaf];
 
 	memset(words, 0, mach_cpumask_words(m->nr_cpu_ids) * sizeof(*words));
+	if (leaf < m->cpus[cpu].topo.ncaches && linked(m, UINT32_C(1) << (4 + leaf))) {
+		walk_ring(m, cpu, &m->cpus[0].topo.cache_next[leaf], sizeof(m->cpus[0]), words);
+		return;
+	}
 	for (unsigned int i = 0; i < m->ncpus; i++) {
 		const struct mach_cpu_topo *o = &m->cpus[i].topo;
 
@@ -143,6 +179,110 @@ void mach_cache_shared(const struct mach_machine *m, unsigned int cpu, unsigned 
 		    o->cache[leaf].level == l->level && o->cache[leaf].type == l->type && o->cache[leaf].id == l->id)
 			set_bit(words, m->cpus[i].id);
 	}
+}
+
+/* A CPU's place in a ring: CPUs of equal keys share the mask or leaf. */
+struct ring_key {
+	int64_t key[4];
+	uint32_t cpu;
+};
+
+static int ring_key_cmp(const void *pa, const void *pb)
+{
+	const struct ring_key *a = pa, *b = pb;
+
+	for (int i = 0; i < 4; i++)
+		if (a->key[i] != b->key[i])
+			return a->key[i] < b->key[i] ? -1 : 1;
+	return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+}
+
+/* Sort @keys (@n of them) and make each run of equal keys a ring in the uint32_t at @next0 + cpu * stride. */
+static void link_rings(struct ring_key *keys, size_t n, uint32_t *next0, size_t stride)
+{
+	qsort(keys, n, sizeof(*keys), ring_key_cmp);
+	for (size_t start = 0, i = 0; i < n; i++) {
+		bool last = i + 1 == n || memcmp(keys[i].key, keys[i + 1].key, sizeof(keys[i].key));
+		uint32_t next = last ? keys[start].cpu : keys[i + 1].cpu;
+
+		*(uint32_t *)((char *)next0 + (size_t)keys[i].cpu * stride) = next;
+		if (last)
+			start = i + 1;
+	}
+}
+
+/* The key shares() groups CPUs by for mask @k. */
+static void topo_key(const struct mach_cpu_topo *t, enum mach_topo_mask k, int64_t key[4])
+{
+	bool unknown = t->cluster == MACH_CLUSTER_UNKNOWN_X86;
+
+	key[0] = t->package;
+	key[1] = key[2] = key[3] = 0;
+	switch (k) {
+	case MACH_TOPO_THREAD:
+		key[1] = t->die;
+		key[2] = t->core;
+		break;
+	case MACH_TOPO_CLUSTER:
+		key[1] = unknown;
+		key[2] = unknown ? t->die : t->cluster;
+		key[3] = unknown ? t->core : 0;
+		break;
+	case MACH_TOPO_DIE:
+		key[1] = t->die;
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Whether the sorted cluster keys put CPUs of unknown and known clusters in
+ * one package: shares() is no equivalence there (an unknown CPU's cluster
+ * is its core, which a known one's never counts it in), so that mask scans.
+ */
+static bool clusters_mixed(const struct ring_key *keys, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (keys[i].key[0] == keys[i - 1].key[0] && keys[i].key[1] != keys[i - 1].key[1])
+			return true;
+	return false;
+}
+
+void mach_topo_link(struct mach_machine *m)
+{
+	struct ring_key *keys = m->ncpus ? malloc(m->ncpus * sizeof(*keys)) : NULL;
+	const size_t stride = sizeof(m->cpus[0]);
+
+	m->topo_linked = 0;
+	if (!keys)
+		return; /* no CPUs, or no memory: the masks scan */
+	for (int k = 0; k < MACH_NR_TOPO_MASKS; k++) {
+		for (unsigned int i = 0; i < m->ncpus; i++) {
+			topo_key(&m->cpus[i].topo, (enum mach_topo_mask)k, keys[i].key);
+			keys[i].cpu = i;
+		}
+		link_rings(keys, m->ncpus, &m->cpus[0].topo.topo_next[k], stride);
+		if (k != MACH_TOPO_CLUSTER || !clusters_mixed(keys, m->ncpus))
+			m->topo_linked |= UINT32_C(1) << k;
+	}
+	for (unsigned int leaf = 0; leaf < MACH_CACHE_LEAVES_MAX; leaf++) {
+		for (unsigned int i = 0; i < m->ncpus; i++) {
+			const struct mach_cpu_topo *t = &m->cpus[i].topo;
+			bool has = leaf < t->ncaches;
+
+			/* a CPU without the leaf is a ring of its own, never walked */
+			keys[i].key[0] = has ? 0 : 1;
+			keys[i].key[1] = has ? t->cache[leaf].level : i;
+			keys[i].key[2] = has ? t->cache[leaf].type : 0;
+			keys[i].key[3] = has ? t->cache[leaf].id : 0;
+			keys[i].cpu = i;
+		}
+		link_rings(keys, m->ncpus, &m->cpus[0].topo.cache_next[leaf], stride);
+		m->topo_linked |= UINT32_C(1) << (4 + leaf);
+	}
+	m->topo_linked_ncpus = m->ncpus;
+	free(keys);
 }
 
 void mach_node_cpus(const struct mach_machine *m, int node, uint64_t *words)

@@ -207,6 +207,7 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 	    (rc = sy_kernel_finish(&s)))
 		goto fail;
 	free_build(&s);
+	mach_topo_link(s.m);
 	*out = s.m;
 	return 0;
 fail:

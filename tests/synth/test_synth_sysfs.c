@@ -106,6 +106,85 @@ uint64_t number(const struct mach_machine *m, const char *fmt, const char *path)
 	return v;
 }
 
+/*
+ * Every sibling mask and cache leaf's shared CPUs of @m through its rings
+ * (mach_topo_link) against the scan of every CPU (the rings unset): the
+ * count of masks that differ.  @rings counts the masks the rings answered.
+ */
+static unsigned long rings_differ(const struct mach_machine *m, unsigned long *rings)
+{
+	struct mach_machine scan = *m;
+	size_t words = mach_cpumask_words(m->nr_cpu_ids);
+	uint64_t *a = calloc(words, sizeof(*a)), *b = calloc(words, sizeof(*b));
+	unsigned long bad = 0;
+
+	scan.topo_linked = 0;
+	for (unsigned int i = 0; a && b && i < m->ncpus; i++) {
+		for (int k = 0; k < MACH_NR_TOPO_MASKS; k++) {
+			mach_topo_mask(m, i, (enum mach_topo_mask)k, a);
+			mach_topo_mask(&scan, i, (enum mach_topo_mask)k, b);
+			bad += memcmp(a, b, words * sizeof(*a)) != 0;
+			*rings += (m->topo_linked >> k) & 1;
+		}
+		for (unsigned int leaf = 0; leaf < m->cpus[i].topo.ncaches; leaf++) {
+			mach_cache_shared(m, i, leaf, a);
+			mach_cache_shared(&scan, i, leaf, b);
+			bad += memcmp(a, b, words * sizeof(*a)) != 0;
+			*rings += (m->topo_linked >> (4 + leaf)) & 1;
+		}
+	}
+	free(a);
+	free(b);
+	return a && b ? bad : 1;
+}
+
+/* The rings give the masks the scan gives: built machines, and one whose ids are changed and linked again. */
+static void check_rings(void)
+{
+	static const char *const specs[] = { "synth:seed=1", "synth:cpus=300,seed=3", "synth:cpus=64,seed=8,threads=9" };
+	unsigned long rings = 0, bad = 0;
+	struct mach_machine *m;
+	char err[256];
+
+	for (size_t s = 0; s < sizeof(specs) / sizeof(specs[0]); s++) {
+		if (mach_from_spec(specs[s], &m, err, sizeof(err))) {
+			ok(0, "%s builds: %s", specs[s], err);
+			continue;
+		}
+		ok(m->topo_linked_ncpus == m->ncpus && (m->topo_linked & 0xf) == 0xf, "%s: its CPUs are linked", specs[s]);
+		bad += rings_differ(m, &rings);
+		if (s != 1) {
+			mach_free(m);
+			continue;
+		}
+		/*
+		 * Package 0's CPUs of unknown cluster beside package 1's known
+		 * ones, then one known CPU in package 0: only the second mixes,
+		 * and its cluster masks must scan.
+		 */
+		for (unsigned int i = 0; i < m->ncpus; i++) {
+			if (m->cpus[i].topo.package == 0)
+				m->cpus[i].topo.cluster = MACH_CLUSTER_UNKNOWN_X86;
+			m->cpus[i].topo.cache[1].id = i % 7; /* leaves shared across packages */
+		}
+		mach_topo_link(m);
+		ok(m->topo_linked & (1u << MACH_TOPO_CLUSTER), "unknown clusters in a package of their own: linked");
+		bad += rings_differ(m, &rings);
+		m->cpus[0].topo.cluster = 3;
+		mach_topo_link(m);
+		ok(!(m->topo_linked & (1u << MACH_TOPO_CLUSTER)) && (m->topo_linked & (1u << MACH_TOPO_DIE)),
+		   "unknown and known clusters in one package: the cluster masks scan, the others are linked");
+		bad += rings_differ(m, &rings);
+		m->ncpus--; /* a loader's new count: the rings are not trusted */
+		ok(m->topo_linked_ncpus != m->ncpus, "a changed CPU count unlinks");
+		bad += rings_differ(m, &rings);
+		m->ncpus++;
+		mach_free(m);
+	}
+	ok(bad == 0 && rings > 1000, "every CPU's sibling masks and cache leaves through the rings as through the scan "
+	   "(%lu through rings, %lu differ)", rings, bad);
+}
+
 int main(void)
 {
 	char spec[64];
@@ -130,5 +209,6 @@ int main(void)
 	for (int p = 0; p < NR_PROPS; p++)
 		ok(fails[p] == 0 && checks[p] > 0, "%s (%lu checks, %lu fail)", prop_names[p], checks[p], fails[p]);
 	check_sim_pressure();
+	check_rings();
 	return tap_done();
 }
