@@ -290,8 +290,14 @@ int mirror_load_task(int procfd, pid_t pid, pid_t tid, mach_ld_set kinds, enum m
 
 	mach_ld_set both = MACH_LD_BIT(MACH_LD_PID_STATUS) | MACH_LD_BIT(MACH_LD_PID_STAT);
 
-	/* A running process changes between two of its files: read it again. */
-	for (int attempt = 0; attempt < 8 && rc == -EINVAL; attempt++)
+	/*
+	 * A running process changes between two of its files: read it again.
+	 * smaps_rollup's Pss moves with every process that maps or unmaps a
+	 * page it shares (libc's, whenever anything starts or ends), and read
+	 * apart from smaps it may fall below what smaps' lines sum to: the
+	 * model refuses that pair (-ENOTSUP), which a second read mends.
+	 */
+	for (int attempt = 0; attempt < 8 && (rc == -EINVAL || rc == -ENOTSUP); attempt++)
 		rc = load_task_once(procfd, pid, tid, kinds, inst, out, err, errlen);
 	/*
 	 * One that changes on every read (a heap growing: status and statm never
