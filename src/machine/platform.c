@@ -131,7 +131,7 @@ static bool linked(const struct mach_machine *m, uint32_t bit)
 	return (m->topo_linked & bit) && m->topo_linked_ncpus == m->ncpus;
 }
 
-/* Set the bits of the online CPUs on the ring through @cpu that @next describes (stride @stride words of uint32_t). */
+/* Set the bits of the online CPUs on the ring through @cpu: CPU i's next is the uint32_t at @next0 + i * @stride bytes. */
 static void walk_ring(const struct mach_machine *m, unsigned int cpu, const uint32_t *next0, size_t stride,
 		      uint64_t *words)
 {
