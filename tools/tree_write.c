@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "tree_archive.h"
+#include "tree_memory.h"
 #include "tree_write.h"
 #include "uprocfs/procfs.h"
 
@@ -192,6 +193,8 @@ int tw_file_mode(struct tree_writer *w, const char *rel, const char *text, size_
 
 	if (w->ar)
 		return twa_file(w, rel, text, len, mode, err, errlen);
+	if (w->mem)
+		return twm_add(w, 'f', rel, text, len, mode ? mode & 07777 : 0644, err, errlen);
 	dfd = parent_dir(w, rel, &base);
 	if (dfd < 0) {
 		snprintf(err, errlen, "%s/%s: %s", w->dest, rel, strerror(-dfd));
@@ -240,8 +243,8 @@ int tw_link(struct tree_writer *w, const char *rel, const char *target, size_t l
 		snprintf(err, errlen, "%s/%s: not a symlink target (%zu bytes)", w->dest, rel, len);
 		return -EINVAL;
 	}
-	if (w->ar) {
-		rc = twa_link(w, rel, t, err, errlen);
+	if (w->ar || w->mem) {
+		rc = w->ar ? twa_link(w, rel, t, err, errlen) : twm_add(w, 'l', rel, t, len, 0777, err, errlen);
 		free(t);
 		return rc;
 	}
@@ -292,6 +295,8 @@ int tw_commit(struct tree_writer *w, char *err, size_t errlen)
 
 	if (w->ar)
 		return twa_commit(w, err, errlen);
+	if (w->mem)
+		return 0;
 	dirs_close(w, 0);
 	close(w->tmpfd);
 	w->tmpfd = -1;
@@ -325,6 +330,10 @@ void tw_abort(struct tree_writer *w)
 {
 	if (w->ar) {
 		twa_abort(w);
+		return;
+	}
+	if (w->mem) {
+		twm_abort(w);
 		return;
 	}
 	dirs_close(w, 0);
@@ -417,4 +426,43 @@ int tw_write_machine(const struct mach_machine *m, const char *dest, char *err, 
 		return rc;
 	}
 	return tw_commit(&w, err, errlen);
+}
+
+int tw_begin_memory(struct tree_writer *w, const char *name, char *err, size_t errlen)
+{
+	return twm_begin(w, name, err, errlen);
+}
+
+int tw_load_memory(struct tree_writer *w, struct mach_machine **out, struct mach_load_report *report, char *err,
+		   size_t errlen)
+{
+	if (!w->mem) {
+		snprintf(err, errlen, "%s: not a tree in memory", w->dest ? w->dest : "tree");
+		return -EINVAL;
+	}
+	return twm_load(w, out, report, err, errlen);
+}
+
+const struct mach_tree_member *tw_memory_members(const struct tree_writer *w, size_t *n)
+{
+	if (!w->mem) {
+		*n = 0;
+		return NULL;
+	}
+	return twm_members(w, n);
+}
+
+int tw_roundtrip_memory(const struct mach_machine *m, struct mach_machine **out, struct mach_load_report *report,
+			char *err, size_t errlen)
+{
+	struct tree_writer w;
+	int rc = tw_begin_memory(&w, "memory", err, errlen);
+
+	if (rc)
+		return rc;
+	rc = tw_machine(&w, m, err, errlen);
+	if (!rc)
+		rc = tw_load_memory(&w, out, report, err, errlen);
+	tw_abort(&w);
+	return rc;
 }

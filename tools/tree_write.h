@@ -25,6 +25,7 @@
 #include "uprocfs/machine.h"
 
 struct archive;
+struct tw_memory;
 
 /* The deepest directory a file of a tree may lie in (/sys's devices go some 15 down). */
 #define TW_DEPTH 48
@@ -38,6 +39,8 @@ struct tree_writer {
 	struct archive *ar;
 	char *top;      /* the one directory its members lie in: the archive's name without its suffix */
 	int64_t mtime;  /* of every member: when the tree was written */
+	/* a tree kept in memory (tw_begin_memory) rather than a directory or an archive */
+	struct tw_memory *mem;
 	/*
 	 * The directories of the last file written, open: the next file lies
 	 * in most of them (a tree is written in its traversal order), so it
@@ -78,7 +81,39 @@ int tw_link(struct tree_writer *w, const char *rel, const char *target, size_t l
 int tw_entry(struct tree_writer *w, const char *rel, const char *text, size_t len, unsigned int mode, char *err,
 	     size_t errlen);
 
-/** Put the tree in place (replacing a forced destination); 0 or -errno with a message. */
+/**
+ * Start a tree kept in memory, @name naming it in messages: written as a
+ * directory is, loaded back with tw_load_memory (nothing touches a file
+ * system), freed with tw_abort.  0 or -ENOMEM with a message.
+ */
+int tw_begin_memory(struct tree_writer *w, const char *name, char *err, size_t errlen);
+
+/**
+ * Load the tree @w keeps in memory as pfs_load_tree loads the same tree
+ * written to a directory (its proc/ and its sys/).  @w keeps the tree.
+ */
+int tw_load_memory(struct tree_writer *w, struct mach_machine **out, struct mach_load_report *report, char *err,
+		   size_t errlen);
+
+/**
+ * The members of the tree @w keeps in memory, in the order written (paths
+ * beginning "proc/" or "sys/"), *@n of them; NULL and 0 for a tree that is
+ * not in memory.  Valid until the next write or tw_abort.
+ */
+const struct mach_tree_member *tw_memory_members(const struct tree_writer *w, size_t *n);
+
+/**
+ * Render @m into a tree in memory and load it back (the round-trip tests):
+ * what tw_write_machine and pfs_load_tree of its directory give, without
+ * the files.  0 or -errno with a message.
+ */
+int tw_roundtrip_memory(const struct mach_machine *m, struct mach_machine **out, struct mach_load_report *report,
+			char *err, size_t errlen);
+
+/**
+ * Put the tree in place (replacing a forced destination); 0 or -errno with
+ * a message.  A tree in memory stays where it is: 0.
+ */
 int tw_commit(struct tree_writer *w, char *err, size_t errlen);
 
 /** Throw away a tree not committed (after a failure). */

@@ -121,56 +121,58 @@ static void check_step(const struct mach_machine *m, const struct snap *a, const
 	   "%s: load averages within 0..tasks", what);
 }
 
-/* A temporary directory on tmpfs when there is one: whole trees are many small files. */
-static bool make_tmpdir(char *dir, size_t size, const char *name)
+static int by_path(const void *a, const void *b)
 {
-	snprintf(dir, size, "/dev/shm/%s.XXXXXX", name);
-	if (mkdtemp(dir))
-		return true;
-	snprintf(dir, size, "/tmp/%s.XXXXXX", name);
-	return mkdtemp(dir) != NULL;
+	return strcmp((*(const struct mach_tree_member *const *)a)->path, (*(const struct mach_tree_member *const *)b)->path);
 }
 
+/* A digest of @m's tree: its files concatenated in the order of their paths (bytes), malloc'd in *@out. */
 static int render_all(const struct mach_machine *m, char **out, size_t *len)
 {
-	char dir[64], err[256], cmd[128];
-	size_t cap = 1 << 20;
-	int rc;
+	struct tree_writer w;
+	const struct mach_tree_member *members, **order = NULL;
+	char err[256];
+	size_t n, total = 0;
+	int rc = tw_begin_memory(&w, "sim", err, sizeof(err));
 
-	if (!make_tmpdir(dir, sizeof(dir), "uprocfs-sim"))
-		return -1;
-	rc = tw_write_machine(m, dir, err, sizeof(err));
-	*out = malloc(cap);
+	*out = NULL;
 	*len = 0;
-	/* a digest of the tree: its files concatenated in a fixed order */
-	snprintf(cmd, sizeof(cmd), "cd %s && find . -type f | LC_ALL=C sort | xargs cat", dir);
-	FILE *p = rc ? NULL : popen(cmd, "r");
-	size_t n;
-	while (p && (n = fread(*out + *len, 1, cap - *len, p)) > 0) {
-		*len += n;
-		if (*len == cap)
-			*out = realloc(*out, cap *= 2);
+	if (!rc)
+		rc = tw_machine(&w, m, err, sizeof(err));
+	members = rc ? NULL : tw_memory_members(&w, &n);
+	if (members && (order = malloc(n * sizeof(*order)))) {
+		for (size_t i = 0; i < n; i++) {
+			order[i] = &members[i];
+			total += members[i].type == 'f' ? members[i].len : 0;
+		}
+		qsort(order, n, sizeof(*order), by_path);
+		*out = malloc(total + 1);
 	}
-	if (p)
-		pclose(p);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	if (system(cmd))
-		diag("could not remove %s", dir);
+	if (*out) {
+		for (size_t i = 0; i < n; i++) {
+			if (order[i]->type != 'f')
+				continue;
+			memcpy(*out + *len, order[i]->data, order[i]->len);
+			*len += order[i]->len;
+		}
+	} else if (!rc) {
+		rc = -1;
+	}
+	if (rc)
+		diag("render the tree: %s", rc == -1 ? "out of memory" : err);
+	free(order);
+	tw_abort(&w);
 	return rc;
 }
 
 static void roundtrip(const struct mach_machine *m, const char *what)
 {
-	char dir[64], err[512], cmd[128];
 	struct mach_load_report rep = { 0 };
 	struct mach_machine *back = NULL;
 	size_t differ = 0;
+	char err[512];
+	int rc = tw_roundtrip_memory(m, &back, &rep, err, sizeof(err));
 
-	if (!make_tmpdir(dir, sizeof(dir), "uprocfs-sim-rt") || tw_write_machine(m, dir, err, sizeof(err))) {
-		ok(0, "%s: write the tree", what);
-		return;
-	}
-	int rc = pfs_load_tree(dir, NULL, &back, &rep, err, sizeof(err));
 	if (!ok(rc == 0, "%s: the advanced machine's files load back (cross-file consistent)", what))
 		diag("%s", err);
 	if (!rc) {
@@ -183,9 +185,6 @@ static void roundtrip(const struct mach_machine *m, const char *what)
 		ok(differ == 0, "%s: and render back to the same bytes (%zu differ)", what, differ);
 	mach_load_report_free(&rep);
 	mach_free(back);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	if (system(cmd))
-		diag("could not remove %s", dir);
 }
 
 static void run(const char *spec)
