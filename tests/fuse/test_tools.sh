@@ -157,17 +157,27 @@ lines=$(($(wc -l < "$tmp/pseLf") - 1))
 
 # --- cgroups, mounts, namespaces: ps, findmnt, lsns --------------------------------
 run ps -eo pid=,cgroup= > "$tmp/pscgroup"
-bad=0
-for pid in $(ls "$tmp/tree" | grep '^[0-9]' | sort -n); do
-	want=$(cat "$tmp/tree/$pid/cgroup")
-	got=$(awk -v p="$pid" '$1 == p {print $2}' "$tmp/pscgroup")
-	# ps leaves out the root's lines: kernel threads show "-", as on a real host
-	[ "$want" = "0::/" ] && want="-"
-	if [ "$got" != "$want" ]; then
-		[ $bad -lt 3 ] && diag "pid $pid: ps shows cgroup '$got', the machine has '$want'"
-		bad=1
-	fi
-done
+# every process's cgroup file against ps, in one awk (a pipeline for each of
+# the 500 cost seconds); ps leaves out the root's lines: kernel threads show
+# "-", as on a real host
+ls "$tmp/tree" | grep '^[0-9]' > "$tmp/pidlist"
+out=$(cd "$tmp/tree" && awk -v ps="$tmp/pscgroup" -v all="$tmp/pidlist" '
+	BEGIN {
+		while ((getline l < ps) > 0) { split(l, f, " "); got[f[1]] = f[2] }
+		while ((getline p < all) > 0) want[p] = ""
+	}
+	FNR == 1 { p = FILENAME; sub(/\/.*/, "", p); want[p] = $0; next }
+	{ want[p] = want[p] "\n" $0 }
+	END {
+		for (p in want) {
+			w = want[p] == "0::/" ? "-" : want[p]
+			if (got[p] != w && bad++ < 3)
+				print "# pid " p ": ps shows cgroup \047" got[p] "\047, the machine has \047" w "\047"
+		}
+		print bad + 0
+	}' [0-9]*/cgroup)
+printf '%s\n' "$out" | sed '$d'
+[ "$(printf '%s\n' "$out" | tail -1)" = 0 ]; bad=$?
 users=$(awk '$2 != "-"' "$tmp/pscgroup" | wc -l)
 [ "$users" -gt $((nprocs / 3)) ] || bad=1
 ok $bad "ps -eo pid,cgroup shows every process's group, a path for all but kernel threads ($users paths)"
@@ -232,19 +242,20 @@ got=$(run pgrep -xc "$name")
 # ps names a terminal by stat()ing what fd/2 (or fd/255) links to: the run
 # gives the machine's /dev/pts/N as devices, and fd/0..2 agree with tty_nr.
 run ps -eo pid=,tty= > "$tmp/pstty"
-bad=0
-nt=0
-for d in "$tmp"/tree/[0-9]*; do
-	t=$(readlink "$d/fd/2" 2>/dev/null)
-	case "$t" in /dev/pts/*) ;; *) continue ;; esac
-	pid=${d##*/}
-	nt=$((nt + 1))
-	got=$(awk -v p="$pid" '$1 == p {print $2}' "$tmp/pstty")
-	if [ "$got" != "${t#/dev/}" ]; then
-		[ $bad -lt 5 ] && diag "pid $pid: ps shows tty '$got', its fd/2 is $t"
-		bad=1
-	fi
-done
+# every process's fd/2 against ps, in one awk
+out=$(cd "$tmp/tree" && find [0-9]*/fd/2 -maxdepth 0 -printf '%p\t%l\n' 2> /dev/null |
+	awk -F'\t' -v ps="$tmp/pstty" '
+	BEGIN { while ((getline l < ps) > 0) { split(l, f, " "); got[f[1]] = f[2] } }
+	$2 ~ /^\/dev\/pts\// {
+		p = $1; sub(/\/.*/, "", p); nt++
+		if (got[p] != substr($2, 6) && bad++ < 5)
+			print "# pid " p ": ps shows tty \047" got[p] "\047, its fd/2 is " $2
+	}
+	END { print nt + 0, bad + 0 }')
+printf '%s\n' "$out" | sed '$d'
+set -- $(printf '%s\n' "$out" | tail -1)
+nt=$1
+bad=$2
 [ "$nt" -gt 0 ] && [ $bad = 0 ]; ok $? "ps -eo pid,tty names the terminal of each of the $nt tasks on one"
 
 pids=$(ls "$tmp/tree" | grep '^[0-9]' | sort -n | awk 'NR % 23 == 2')
@@ -273,7 +284,9 @@ for pid in $mapped; do
 done
 [ "$nmapped" -gt 0 ] && [ $bad = 0 ]; ok $? "pmap -x totals the machine's mappings and their RSS ($nmapped processes)"
 
-big=$(for d in "$tmp"/tree/[0-9]*; do echo "$(ls "$d/fd" 2>/dev/null | wc -l) ${d##*/}"; done | sort -rn | head -1)
+# the process with the most fds, "COUNT PID": one find, not a pipeline for each of the 500
+big=$(cd "$tmp/tree" && find [0-9]*/fd -mindepth 1 -maxdepth 1 |
+	awk -F/ '{ n[$1]++ } END { for (p in n) print n[p], p }' | sort -rn | head -1)
 bigpid=${big#* }
 if run test -e /proc/mounts; then
 	run lsof -w -p "$bigpid" > "$tmp/lsof" 2>/dev/null
@@ -322,7 +335,7 @@ timeout -k 5 120 "$UPROCFS" run $RUNOPTS --stop-clock --machine "$SPEC" -- \
 # the functions the tasks wait in at that same served time, named as ps
 # names them: without their leading underscores (__do_sys_pause)
 timeout -k 5 120 "$UPROCFS" run $RUNOPTS --stop-clock --machine "$SPEC" -- \
-	sh -c 'for f in /proc/[0-9]*/task/*/wchan; do cat "$f"; echo; done' |
+	sh -c 'awk 1 /proc/[0-9]*/task/*/wchan 2> /dev/null' |
 	sed 's/^_*//' | cut -c1-40 | sort -u > "$tmp/wchans"
 bad=$(awk -v known="$tmp/wchans" 'BEGIN { while ((getline w < known) > 0) k[w] = 1 }
 	$1 >= 3000000 { next }
@@ -352,23 +365,32 @@ for p in psutil.process_iter():
         print(p.pid, "error", repr(e))
 PYEOF
 	run "$PY" "$tmp/mem_check.py" > "$tmp/psutil" 2> "$tmp/psutil.err"
-	bad=0
-	while read -r pid verdict pss uss nmaps; do
-		d="$tmp/tree/$pid"
-		[ -d "$d" ] || continue
-		if [ "$verdict" = ok ]; then
-			want_pss=$(awk '/^Pss:/ {print $2 * 1024}' "$d/smaps_rollup" 2>/dev/null)
-			want_uss=$(awk '/^Private_/ {s += $2} END {print s * 1024}' "$d/smaps_rollup" 2>/dev/null)
-			want_maps=$(grep -c '^VmFlags' "$d/smaps")
-			if [ "$pss" != "${want_pss:-0}" ] || [ "$uss" != "${want_uss:-0}" ] || [ "$nmaps" != "$want_maps" ]; then
-				[ $bad -lt 5 ] && diag "pid $pid: psutil pss $pss uss $uss maps $nmaps; machine $want_pss $want_uss $want_maps"
-				bad=$((bad + 1))
-			fi
-		elif grep -q '^VmRSS' "$d/status"; then
-			[ $bad -lt 5 ] && diag "pid $pid: psutil: $verdict $pss"
-			bad=$((bad + 1))
-		fi
-	done < "$tmp/psutil"
+	# the machine's pss, uss and mappings of every process in one awk (three
+	# pipelines for each of the 500 cost seconds)
+	out=$(cd "$tmp/tree" && awk -v res="$tmp/psutil" '
+		FNR == 1 { p = FILENAME; sub(/\/.*/, "", p); kind = FILENAME; sub(/^[^\/]*\//, "", kind); known[p] = 1 }
+		kind == "smaps_rollup" && /^Pss:/ { pss[p] += $2 * 1024 }
+		kind == "smaps_rollup" && /^Private_/ { uss[p] += $2 * 1024 }
+		kind == "smaps" && /^VmFlags/ { maps[p]++ }
+		kind == "status" && /^VmRSS/ { rss[p] = 1 }
+		END {
+			while ((getline l < res) > 0) {
+				split(l, f, " ")
+				p = f[1]
+				if (!(p in known))
+					continue
+				if (f[2] == "ok") {
+					want = sprintf("%.0f %.0f %d", pss[p], uss[p], maps[p])
+					if (f[3] " " f[4] " " f[5] != want && bad++ < 5)
+						print "# pid " p ": psutil pss " f[3] " uss " f[4] " maps " f[5] "; machine " want
+				} else if (p in rss && bad++ < 5) {
+					print "# pid " p ": psutil: " f[2] " " f[3]
+				}
+			}
+			print bad + 0
+		}' [0-9]*/smaps_rollup [0-9]*/smaps [0-9]*/status)
+	printf '%s\n' "$out" | sed '$d'
+	bad=$(printf '%s\n' "$out" | tail -1)
 	nok=$(grep -c ' ok ' "$tmp/psutil")
 	[ $bad = 0 ] && [ "$nok" -gt $((nprocs / 2)) ] && ! grep -q ' error ' "$tmp/psutil"
 	ok $? "psutil memory_full_info() and memory_maps(): every process with an mm, the machine's pss and uss ($nok)"
