@@ -219,8 +219,11 @@ static int scheduler_file(struct lex *lx, struct mach_machine *m, struct mach_bl
 			return rc;
 		if (!n++ ? strcmp(word, "none") != 0 : list.nelevators == 8)
 			return lex_fail(lx, "a scheduler list starts with none and holds at most 8");
+		/* the kernel's elevator names fit in 16 bytes (ELV_NAME_MAX): a longer one is no kernel's */
+		if (strlen(word) >= sizeof(list.elevators[0]))
+			return lex_fail(lx, "a scheduler name longer than %zu bytes", sizeof(list.elevators[0]) - 1);
 		if (n > 1)
-			snprintf(list.elevators[list.nelevators++], sizeof(list.elevators[0]), "%s", word);
+			memcpy(list.elevators[list.nelevators++], word, strlen(word) + 1);
 		if (chosen)
 			cur = n - 1;
 	}
