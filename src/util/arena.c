@@ -169,16 +169,23 @@ static struct hdr *header(const struct ua_arena *a, void *p)
 void ua_free(struct ua_arena *a, void *p)
 {
 	struct hdr *h;
+	unsigned int c;
 
 	if (!p)
 		return;
 	h = header(a, p);
 	if (!h)
 		abort(); /* a pointer from elsewhere: freeing it here would corrupt both heaps */
+	/*
+	 * The class is read before the free list's link overwrites the header:
+	 * reading h->cls after the store read part of a pointer, an index past
+	 * free[] (hidden at -O2, whose aliasing rules kept the first load).
+	 */
+	c = h->cls;
 	h->magic = 0;
 	pthread_mutex_lock(&a->lock);
-	((struct free_block *)h)->next = a->free[h->cls];
-	a->free[h->cls] = (struct free_block *)h;
+	((struct free_block *)h)->next = a->free[c];
+	a->free[c] = (struct free_block *)h;
 	pthread_mutex_unlock(&a->lock);
 }
 
