@@ -1058,7 +1058,13 @@ static void test_invariants(void)
 		      "%s", err);
 		if (!m)
 			continue;
-		check_machine(m, &o, seed <= seeds || o.tasks <= 2000);
+		/*
+		 * Every file of the seeds and of the shapes up to 2,000 tasks.  A
+		 * capped sweep (the sanitizer run) leaves the 2,000-task one's to
+		 * the plain run: 11 s there, and its synth_roundtrip renders a
+		 * 64-CPU, 700-task machine whole.  The 8,192-CPU one stays.
+		 */
+		check_machine(m, &o, seed <= seeds || o.tasks < 2000 || (o.tasks == 2000 && seeds >= 50));
 		if (seed <= seeds)
 			check_after_sim(m, &o);
 		mach_free(m);
