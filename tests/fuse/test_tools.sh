@@ -452,13 +452,15 @@ for p in $sleepers 2 $(pgrep -x 'kworker/R-rcu_gp' | head -1); do
 		for try in 1 2 3; do
 			cmp -s "$tmp/live/$p/$f" "/proc/$p/$f" && { same=0; break; }
 		done
-		# a page's Pss divides it among the processes mapping it: every
-		# process the tests beside this one start or end moves libc's
+		# a page's Pss divides it among the processes mapping it, and a page
+		# mapped once is Private, twice Shared: every process the tests
+		# beside this one start or end (a sleep, libc) moves those lines
 		case $f in smaps*)
 			if [ $same != 0 ]; then
-				grep -v '^Pss' "$tmp/live/$p/$f" > "$tmp/smaps.served"
-				grep -v '^Pss' "/proc/$p/$f" > "$tmp/smaps.kernel"
+				grep -v -e '^Pss' -e '^Shared_' -e '^Private_' "$tmp/live/$p/$f" > "$tmp/smaps.served"
+				grep -v -e '^Pss' -e '^Shared_' -e '^Private_' "/proc/$p/$f" > "$tmp/smaps.kernel"
 				cmp -s "$tmp/smaps.served" "$tmp/smaps.kernel" && same=0
+				[ $same = 0 ] || diag "$(diff "$tmp/smaps.served" "$tmp/smaps.kernel" | head -4)"
 			fi ;;
 		esac
 		if [ $same != 0 ]; then
