@@ -29,6 +29,8 @@ struct pfs_ctx {
 	unsigned int arg;                 /* the entry's arg (pressure resource, ...) */
 	uint32_t inst;                    /* the instance of a "*" leaf (an fd number, ...) */
 	pid_t caller_pid, caller_tid;     /* who reads: what self and thread-self point to (0: none) */
+	bool loading;                     /* the loader asks, the machine half loaded: attributes a file's own
+					     text states (a queue's scheduler, a disk's serial) count as present */
 };
 
 #ifdef __cplusplus

@@ -353,6 +353,15 @@ int pfs_parse_path(const char *path, const struct mach_machine *mach, struct pfs
 		   size_t errlen);
 
 /**
+ * pfs_parse_path for the loader, while @mach is being loaded: a file whose
+ * presence only the machine's not yet loaded attributes decide (a disk's
+ * queue/scheduler is there when the queue has request queues, which that
+ * file's own text says) is found as long as its object is.
+ */
+int pfs_parse_path_loading(const char *path, const struct mach_machine *mach, struct pfs_node *out, char *err,
+		   size_t errlen);
+
+/**
  * Write @n's path relative to the root of its tree, /proc or /sys
  * ("42/task/43/stat", "sys/kernel/pid_max", "devices/system/cpu/online");
  * a named instance's path comes from the machine bound in @c (may be NULL

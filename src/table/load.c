@@ -111,7 +111,7 @@ static int sys_classify(const struct mach_machine *m, const char *rel, bool dir,
 	if (snprintf(path, sizeof(path), "/sys/%s", rel) >= (int)sizeof(path))
 		return -ENOENT;
 	if ((pfs_parse_path(path, NULL, &n, err, sizeof(err)) || !n.entry || n.scope == PFS_SCOPE_SYSOBJ) &&
-	    (!m || pfs_parse_path(path, m, &n, err, sizeof(err)) || !n.entry))
+	    (!m || pfs_parse_path_loading(path, m, &n, err, sizeof(err)) || !n.entry))
 		return -ENOENT;
 	if (dir)
 		return n.entry->kind == PFS_DIR ? 0 : -ENOENT;

@@ -496,11 +496,33 @@ static int slave_name_ops(const struct pfs_ctx *c, uint32_t inst, char *buf, siz
 	return put_name(slave_name(c, inst), buf, size);
 }
 
+/*
+ * The loader asks before the link it reads says which device holds which:
+ * any device-mapper device (any device, for slaves/) of the name is the
+ * link's, and the link's own target then ties the two.
+ */
+static int loading_lookup(const struct pfs_ctx *c, uint32_t parent, const char *name, uint32_t *inst, bool dm)
+{
+	const struct mach_sys *s = &c->mach->sys;
+
+	if (pfs_obj_blk(c->mach, parent) < 0)
+		return -ENOENT;
+	for (size_t i = 0; i < s->nblk; i++)
+		if ((!dm || s->blk[i].kind == MACH_BLK_DM || !strncmp(s->blk[i].name, "dm-", 3)) &&
+		    !strcmp(s->blk[i].name, name)) {
+			*inst = (uint32_t)i;
+			return 0;
+		}
+	return -ENOENT;
+}
+
 static int holders_lookup(const struct pfs_ctx *c, uint32_t parent, const char *name, uint32_t *inst)
 {
 	uint64_t pos = 0;
 	uint32_t i;
 
+	if (c->loading)
+		return loading_lookup(c, parent, name, inst, true);
 	while (holders_next(c, parent, &pos, &i))
 		if (!strcmp(blk_name(c, i), name)) {
 			*inst = i;
@@ -514,6 +536,13 @@ static int slaves_lookup(const struct pfs_ctx *c, uint32_t parent, const char *n
 	uint64_t pos = 0;
 	uint32_t i;
 
+	/* slaves/'s instance is the holder's own device */
+	if (c->loading && !loading_lookup(c, parent, name, &i, false)) {
+		*inst = (uint32_t)pfs_obj_blk(c->mach, parent);
+		return 0;
+	}
+	if (c->loading)
+		return -ENOENT;
 	if (!slaves_next(c, parent, &pos, &i) || strcmp(slave_name(c, i), name))
 		return -ENOENT;
 	*inst = i;

@@ -24,7 +24,8 @@ static const struct mach_blkdev *blk_of(const struct pfs_ctx *c)
 	if (b < 0)
 		return NULL;
 	d = &c->mach->sys.blk[c->mach->sys.blk[b].disk];
-	return d->sysfs && d->sysfs->dir && c->mach->sys.blk[b].sysfs ? &c->mach->sys.blk[b] : NULL;
+	/* a partition's own attributes come with its first file: the loader asks before they are there */
+	return d->sysfs && d->sysfs->dir && (c->loading || c->mach->sys.blk[b].sysfs) ? &c->mach->sys.blk[b] : NULL;
 }
 
 static const struct mach_blkdev *disk_of(const struct pfs_ctx *c)
@@ -55,28 +56,28 @@ bool pfs_blk_queue_attr(const struct pfs_ctx *c)
 {
 	const struct mach_blkdev *d = disk_of(c);
 
-	return d && mach_blkq_shown(d->sysfs, (enum mach_blkq)c->arg);
+	return d && (c->loading ? c->arg < MACH_NR_BLKQ : mach_blkq_shown(d->sysfs, (enum mach_blkq)c->arg));
 }
 
 bool pfs_blk_mq(const struct pfs_ctx *c)
 {
 	const struct mach_blkdev *d = disk_of(c);
 
-	return d && d->sysfs->mq;
+	return d && (c->loading || d->sysfs->mq);
 }
 
 bool pfs_blk_cache_type(const struct pfs_ctx *c)
 {
 	const struct mach_blkdev *d = disk_of(c);
 
-	return d && d->sysfs->cache_type;
+	return d && (c->loading || d->sysfs->cache_type);
 }
 
 bool pfs_blk_serial(const struct pfs_ctx *c)
 {
 	const struct mach_blkdev *d = disk_of(c);
 
-	return d && d->sysfs->serial;
+	return d && (c->loading || d->sysfs->serial);
 }
 
 bool pfs_blk_device_link(const struct pfs_ctx *c)
@@ -98,7 +99,7 @@ bool pfs_blk_loop(const struct pfs_ctx *c)
 	const struct mach_blkdev *d = disk_of(c);
 
 	/* loop/ exists while the device is bound (loop_sysfs_init at LOOP_SET_FD) */
-	return d && d->kind == MACH_BLK_LOOP && d->backing_file;
+	return d && d->kind == MACH_BLK_LOOP && (c->loading || d->backing_file);
 }
 
 bool pfs_blk_hw(const struct pfs_ctx *c)

@@ -510,10 +510,10 @@ const struct pfs_entry *pfs_dir_coll(const struct pfs_node *dir, unsigned int k)
 	return NULL;
 }
 
-int pfs_parse_path(const char *path, const struct mach_machine *mach, struct pfs_node *out, char *err,
-		   size_t errlen)
+static int parse_path(const char *path, const struct pfs_ctx *cx, struct pfs_node *out, char *err, size_t errlen)
 {
-	struct pfs_ctx c = { .mach = mach };
+	const struct mach_machine *mach = cx->mach;
+	struct pfs_ctx c = *cx;
 	const char *p = path;
 	char part[256];
 
@@ -548,6 +548,18 @@ int pfs_parse_path(const char *path, const struct mach_machine *mach, struct pfs
 no_file:
 	snprintf(err, errlen, "%s: not a file uprocfs serves", path);
 	return -ENOENT;
+}
+
+int pfs_parse_path(const char *path, const struct mach_machine *mach, struct pfs_node *out, char *err,
+		   size_t errlen)
+{
+	return parse_path(path, &(struct pfs_ctx){ .mach = mach }, out, err, errlen);
+}
+
+int pfs_parse_path_loading(const char *path, const struct mach_machine *mach, struct pfs_node *out, char *err,
+			   size_t errlen)
+{
+	return parse_path(path, &(struct pfs_ctx){ .mach = mach, .loading = true }, out, err, errlen);
 }
 
 /* Append @s to the path being built; false when it does not fit. */

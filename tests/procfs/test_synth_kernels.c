@@ -8,7 +8,8 @@
  * kernel profile from the files (vmstat and meminfo lines in order, the
  * extra counters, status lines, stat and schedstat formats, pressure,
  * smaps lines and formats, smaps_rollup or none), and
- * every file re-renders to the same bytes.  The 6.18 entry of the table is
+ * every file re-renders to the same bytes; the loaded machine serves the
+ * same files as the built one.  The 6.18 entry of the table is
  * the default profile, and the kernel= option refuses other versions with
  * the list of accepted ones.
  */
@@ -19,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "served_set.h"
 #include "spec.h"
 #include "tap.h"
 #include "tree_write.h"
@@ -116,6 +118,10 @@ static int roundtrip(const char *spec, const char *dir)
 	}
 	if ((what = profile_differs(m, back))) {
 		diag("%s: the loaded profile's %s differ from the built one's", spec, what);
+		rc = -EINVAL;
+		goto out;
+	}
+	if (!served_same(spec, m, back)) {
 		rc = -EINVAL;
 		goto out;
 	}

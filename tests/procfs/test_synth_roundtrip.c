@@ -5,7 +5,8 @@
  * For seeds 1..25 (and a bigger machine): every file renders without error,
  * the whole tree (written to disk for seed 1, kept in memory for the rest)
  * loads back with the loader, and the loaded model renders every file to the
- * same bytes again.  /proc/schedstat, which
+ * same bytes again, and serves the same set of files (a file the loader
+ * skipped would otherwise pass unseen).  /proc/schedstat, which
  * the reference VM lacks, is checked against the documented version-17
  * layout: field counts per line.
  */
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "served_set.h"
 #include "spec.h"
 #include "tap.h"
 #include "tree_write.h"
@@ -88,6 +90,44 @@ static void check_file(void *arg, const struct pfs_verify_file *v)
 }
 
 /*
+ * The tree of @dir with an elevator name the kernel could not have (its
+ * names fit in 16 bytes) in a disk's queue/scheduler: refused, naming the
+ * file, never cut to fit.
+ */
+static void refuses_long_elevator(const char *dir)
+{
+	char cmd[512], file[1024] = "", err[512];
+	struct mach_machine *m = NULL;
+	struct mach_load_report rep = { 0 };
+	FILE *f;
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "find '%s/sys/devices' -path '*/queue/scheduler' | sort | head -1", dir);
+	f = popen(cmd, "r");
+	if (!f || !fgets(file, sizeof(file), f) || !strchr(file, '\n')) {
+		ok(0, "the tree has a disk with a scheduler");
+		if (f)
+			pclose(f);
+		return;
+	}
+	pclose(f);
+	*strchr(file, '\n') = '\0';
+	f = fopen(file, "w");
+	if (!f) {
+		ok(0, "%s: %s", file, strerror(errno));
+		return;
+	}
+	fputs("none [mq-deadline-extra] kyber \n", f);
+	fclose(f);
+	rc = pfs_load_tree(dir, NULL, &m, &rep, err, sizeof(err));
+	if (!ok(rc == -EINVAL && strstr(err, "queue/scheduler") && strstr(err, "longer than 15 bytes"),
+		"a scheduler name of 17 bytes is refused, naming the file"))
+		diag("rc %d: %s", rc, err);
+	mach_load_report_free(&rep);
+	mach_free(m);
+}
+
+/*
  * One machine through a tree and back: the tree written to a directory
  * (@on_disk), or kept in memory, the members the loader reads of an
  * archive.
@@ -140,6 +180,9 @@ verify:;
 	differ = counts.differ + counts.skipped;
 	ok(differ == 0 && same == rep.nfiles, "%s: all %zu files re-render to the same bytes (%zu differ)", spec,
 	   rep.nfiles, differ);
+	ok(served_same(spec, m, back), "%s: the loaded machine serves the same files", spec);
+	if (on_disk)
+		refuses_long_elevator(dir);
 out:
 	mach_load_report_free(&rep);
 	mach_free(back);
