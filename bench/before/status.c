@@ -53,7 +53,7 @@ int before_show_pid_status(struct seq_file *m, void *v)
 
 	(void)v;
 	seq_puts(m, "Name:\t");
-	seq_escape_str(m, t->comm, SEQ_ESCAPE_SPACE | SEQ_ESCAPE_SPECIAL, "\n\\");
+	seq_escape_str(m, mach_thread_comm(t), SEQ_ESCAPE_SPACE | SEQ_ESCAPE_SPECIAL, "\n\\");
 	seq_putc(m, '\n');
 	if (pr->status_umask && t->umask >= 0)
 		before_seq_printf(m, "Umask:\t%#04o\n", t->umask);

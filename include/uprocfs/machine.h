@@ -678,9 +678,17 @@ struct mach_cred {
 
 /** One thread (a task in kernel terms). */
 struct mach_thread {
+	mach_file_set lacks;      /* task/<tid>/X files this thread has no text for (first: it is 16-aligned) */
 	pid_t tid;
 	enum mach_task_state state;
-	char comm[MACH_COMM_MAX];
+	/*
+	 * Its name, at most MACH_COMM_MAX - 1 bytes: NULL for none.  Read it
+	 * with mach_thread_comm(), set it with mach_thread_set_comm() (or point
+	 * it at interned bytes that outlive the machine's threads, as a
+	 * synthetic machine does: most of a million threads share a few dozen
+	 * names, and an inline 64-byte array was an eighth of a thread).
+	 */
+	const char *comm;
 	int umask;                /* -1: no fs_struct (the Umask: line is absent) */
 	pid_t tracer_pid;
 	/*
@@ -688,17 +696,24 @@ struct mach_thread {
 	 * a zeroed thread had).  Read through mach_thread_cred().
 	 */
 	struct mach_cred *cred;
-	unsigned int ns_levels;   /* NSpid etc.: ids from the reader's ns down */
+	uint8_t ns_levels;        /* NSpid etc.: ids from the reader's ns down (at most MACH_NS_LEVELS_MAX) */
 	bool kthread;
 	bool cred_interned;       /* @cred lies in the machine's interned strings: shared, not to be freed */
+	bool comm_owned;          /* @comm is the thread's own allocation (mach_thread_set_comm) */
+	/* its network namespace (nsproxy->net_ns): 1 + index into mach_machine.nets; 0: none (a zombie) */
+	unsigned int netns;
 	/*
 	 * NStgid's, NSpid's, NSpgid's and NSsid's ids, ns_levels of each, one
 	 * list after the other: read them with mach_thread_ns_ids(), set them
-	 * with mach_thread_ns_set().  NULL when ns_levels is 0.  Most tasks
-	 * have one level or two: 16 or 32 bytes, not four lists of
+	 * with mach_thread_ns_set().  One level (most tasks) lies in @one,
+	 * more in an allocation @many points to: 16 bytes in the thread
+	 * rather than a pointer and a heap chunk of 32, not four lists of
 	 * MACH_NS_LEVELS_MAX in every thread.
 	 */
-	pid_t *ns_ids;
+	union {
+		pid_t one[4];
+		pid_t *many;
+	} ns_ids;
 	uint64_t sig_pending, sig_blocked; /* bit n-1 = signal n */
 	struct mach_bitmap cpus_allowed; /* nr_cpu_ids bits */
 	struct mach_bitmap mems_allowed; /* MAX_NUMNODES bits */
@@ -745,9 +760,6 @@ struct mach_thread {
 	struct mach_taskio io;    /* this thread's own I/O (task/<tid>/io) */
 	struct mach_fs *fs;       /* its own fs_struct when it unshared one; NULL: the process's */
 	uint64_t timer_slack_ns;  /* 50000 by default, 0 for RT tasks */
-	/* its network namespace (nsproxy->net_ns): 1 + index into mach_machine.nets; 0: none (a zombie) */
-	unsigned int netns;
-	mach_file_set lacks;      /* task/<tid>/X files this thread has no text for */
 };
 
 /** One thread group (a process): what its threads share. */
@@ -1149,7 +1161,9 @@ enum mach_ns_id { MACH_NSID_TGID, MACH_NSID_PID, MACH_NSID_PGID, MACH_NSID_SID, 
 /** @t's @which ids, t->ns_levels of them from the reader's namespace down; NULL when it has none. */
 static inline const pid_t *mach_thread_ns_ids(const struct mach_thread *t, enum mach_ns_id which)
 {
-	return t->ns_ids ? t->ns_ids + (size_t)which * t->ns_levels : NULL;
+	if (!t->ns_levels)
+		return NULL;
+	return t->ns_levels == 1 ? &t->ns_ids.one[which] : t->ns_ids.many + (size_t)which * t->ns_levels;
 }
 
 /**
@@ -1157,6 +1171,18 @@ static inline const pid_t *mach_thread_ns_ids(const struct mach_thread *t, enum 
  * drops them): @ids[which][level].  0, -EINVAL, or -ENOMEM.
  */
 int mach_thread_ns_set(struct mach_thread *t, unsigned int levels, const pid_t ids[MACH_NR_NSIDS][MACH_NS_LEVELS_MAX]);
+
+/** @t's name: "" when it has none. */
+static inline const char *mach_thread_comm(const struct mach_thread *t)
+{
+	return t->comm ? t->comm : "";
+}
+
+/**
+ * Give @t its own copy of the name @name[0..@len) (shorter than
+ * MACH_COMM_MAX): 0, -EINVAL when too long, or -ENOMEM.
+ */
+int mach_thread_set_comm(struct mach_thread *t, const char *name, size_t len);
 
 /** @t's credentials and security bits: its own or shared ones, or all zero when it has none. */
 const struct mach_cred *mach_thread_cred(const struct mach_thread *t);

@@ -23,7 +23,8 @@ static int thread_from_status(struct mach_thread *t, struct ld_status *s)
 
 	if (!cr)
 		return -ENOMEM;
-	memcpy(t->comm, s->name, sizeof(t->comm));
+	if ((rc = mach_thread_set_comm(t, s->name, strlen(s->name))))
+		return rc;
 	t->state = (enum mach_task_state)s->v[ST_STATE][0];
 	t->umask = s->present[ST_UMASK] ? (int)s->v[ST_UMASK][0] : -1;
 	t->tracer_pid = (pid_t)s->v[ST_TRACERPID][0];
@@ -65,11 +66,14 @@ static int thread_from_status(struct mach_thread *t, struct ld_status *s)
 	return 0;
 }
 
-/* The thread-level stat fields (the whole file gives the leader's). */
-static void thread_from_stat(struct mach_thread *t, const struct ld_stat *s, bool with_status)
+/* The thread-level stat fields (the whole file gives the leader's): 0 or -ENOMEM. */
+static int thread_from_stat(struct mach_thread *t, const struct ld_stat *s, bool with_status)
 {
 	if (!with_status) {
-		memcpy(t->comm, s->comm, sizeof(t->comm));
+		int rc = mach_thread_set_comm(t, s->comm, strlen(s->comm));
+
+		if (rc)
+			return rc;
 		t->state = s->state;
 		t->umask = -1;
 		t->sig_pending = s->f[LD_STAT_SIGNAL];
@@ -87,6 +91,7 @@ static void thread_from_stat(struct mach_thread *t, const struct ld_stat *s, boo
 	t->rt_priority = (unsigned int)s->f[LD_STAT_RT_PRIORITY];
 	t->policy = (unsigned int)s->f[LD_STAT_POLICY];
 	t->delayacct_blkio_ticks = s->f[LD_STAT_DELAYACCT_BLKIO_TICKS];
+	return 0;
 }
 
 static void own_from_stat(struct mach_thread *t, const struct ld_stat *s)
@@ -217,12 +222,12 @@ int ld_asm_build_threads(struct asm_ctx *a)
 
 		t->tid = th->tid;
 		t->umask = -1;
-		if (th->tstat)
-			thread_from_stat(t, th->tstat, s != NULL);
+		if (th->tstat && (rc = thread_from_stat(t, th->tstat, s != NULL)))
+			return rc;
 		if (s && (rc = thread_from_status(t, s)))
 			return rc;
-		if (!s && !th->tstat && th->comm)
-			memcpy(t->comm, th->comm->buf, th->comm->len + 1);
+		if (!s && !th->tstat && th->comm && (rc = mach_thread_set_comm(t, th->comm->buf, th->comm->len)))
+			return rc;
 		if (th->stat)
 			own_from_stat(t, th->stat);
 	}

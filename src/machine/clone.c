@@ -39,6 +39,8 @@ struct cl {
 	struct seen rlim_seen[64];
 	/* interned credentials met, and their copies: a few thousand at a million tasks */
 	struct seen cred_seen[1024];
+	/* shared names met (a synthetic machine's interned comms), and their copies */
+	struct seen comm_seen[256];
 };
 
 /*
@@ -412,6 +414,25 @@ static void thread_cred(struct cl *c, struct mach_thread *t)
 		*k = (struct seen){ from, t->cred };
 }
 
+/* @t's name in the copy: a shared one copied once per clone (as far as the memo keeps it), as the creds. */
+static void thread_comm(struct cl *c, struct mach_thread *t)
+{
+	struct seen *k = seen_slot(c->comm_seen, sizeof(c->comm_seen) / sizeof(c->comm_seen[0]), t->comm);
+	bool shared = !t->comm_owned;
+
+	t->comm_owned = false; /* the copy's lies in the arena */
+	if (shared && t->comm && k->from == t->comm) {
+		t->comm = k->to;
+		return;
+	}
+	if (shared && t->comm) {
+		k->from = t->comm;
+		t->comm = k->to = dup_str(c, t->comm);
+		return;
+	}
+	t->comm = dup_str(c, t->comm);
+}
+
 static void process(struct cl *c, struct mach_process *p)
 {
 	process_rlim(c, p);
@@ -423,7 +444,9 @@ static void process(struct cl *c, struct mach_process *p)
 		struct mach_thread *t = &p->threads[i];
 
 		thread_cred(c, t);
-		t->ns_ids = DUP(c, t->ns_ids, (size_t)MACH_NR_NSIDS * t->ns_levels);
+		thread_comm(c, t);
+		if (t->ns_levels > 1)
+			t->ns_ids.many = DUP(c, t->ns_ids.many, (size_t)MACH_NR_NSIDS * t->ns_levels);
 		bitmap(c, &t->cpus_allowed);
 		bitmap(c, &t->mems_allowed);
 		t->fs = t->fs ? fs(c, t->fs) : NULL;

@@ -385,22 +385,50 @@ int mach_thread_ns_set(struct mach_thread *t, unsigned int levels, const pid_t i
 {
 	pid_t *v = NULL;
 
+	_Static_assert(MACH_NR_NSIDS <= sizeof(t->ns_ids.one) / sizeof(t->ns_ids.one[0]), "one level fits in the thread");
 	if (levels > MACH_NS_LEVELS_MAX)
 		return -EINVAL;
-	if (levels && !(v = malloc(MACH_NR_NSIDS * levels * sizeof(*v))))
+	if (levels > 1 && !(v = malloc(MACH_NR_NSIDS * levels * sizeof(*v))))
 		return -ENOMEM;
 	for (unsigned int k = 0; v && k < MACH_NR_NSIDS; k++)
 		memcpy(v + k * levels, ids[k], levels * sizeof(*v));
-	free(t->ns_ids);
-	t->ns_ids = v;
-	t->ns_levels = levels;
+	if (t->ns_levels > 1)
+		free(t->ns_ids.many);
+	memset(&t->ns_ids, 0, sizeof(t->ns_ids));
+	if (v)
+		t->ns_ids.many = v;
+	for (unsigned int k = 0; levels == 1 && k < MACH_NR_NSIDS; k++)
+		t->ns_ids.one[k] = ids[k][0];
+	t->ns_levels = (uint8_t)levels;
+	return 0;
+}
+
+int mach_thread_set_comm(struct mach_thread *t, const char *name, size_t len)
+{
+	char *own;
+
+	if (len >= MACH_COMM_MAX)
+		return -EINVAL;
+	if (!(own = malloc(len + 1)))
+		return -ENOMEM;
+	memcpy(own, name, len);
+	own[len] = '\0';
+	if (t->comm_owned)
+		free((char *)t->comm);
+	t->comm = own;
+	t->comm_owned = true;
 	return 0;
 }
 
 void mach_thread_clear(struct mach_thread *t)
 {
-	free(t->ns_ids);
-	t->ns_ids = NULL;
+	if (t->comm_owned)
+		free((char *)t->comm);
+	t->comm = NULL;
+	t->comm_owned = false;
+	if (t->ns_levels > 1)
+		free(t->ns_ids.many);
+	memset(&t->ns_ids, 0, sizeof(t->ns_ids));
 	t->ns_levels = 0;
 	mach_fs_free(t->fs);
 	t->fs = NULL;

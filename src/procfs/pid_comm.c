@@ -13,7 +13,7 @@ int pfs_show_pid_comm(struct seq_file *m, void *v)
 	const struct pfs_ctx *c = m->private;
 
 	(void)v;
-	seq_puts(m, c->thread->comm);
+	seq_puts(m, mach_thread_comm(c->thread));
 	seq_putc(m, '\n');
 	return 0;
 }

@@ -45,7 +45,7 @@ int pfs_show_pid_stat(struct seq_file *m, void *v)
 
 	seq_put_decimal_ull(m, NULL, (unsigned long long)t->tid);
 	seq_puts(m, " (");
-	seq_puts(m, t->comm); /* raw: readers parse up to the last ')' */
+	seq_puts(m, mach_thread_comm(t)); /* raw: readers parse up to the last ')' */
 	seq_puts(m, ") ");
 	seq_putc(m, mach_task_state_letter(t->state));
 	seq_put_decimal_ll(m, " ", p->ppid);

@@ -15,7 +15,7 @@ static void show_name(struct seq_file *m, const struct mach_thread *t)
 {
 	seq_puts(m, "Name:\t");
 	/* Only newline and backslash are escaped (SEQ_ESCAPE_SPACE|SPECIAL over "\n\\"). */
-	seq_escape_str(m, t->comm, SEQ_ESCAPE_SPACE | SEQ_ESCAPE_SPECIAL, "\n\\");
+	seq_escape_str(m, mach_thread_comm(t), SEQ_ESCAPE_SPACE | SEQ_ESCAPE_SPECIAL, "\n\\");
 }
 
 SEQ_INLINE void show_ids(struct seq_file *m, const char *label, const uint32_t id[4])

@@ -254,7 +254,7 @@ static int file_locks(struct synth *s, struct rng *r)
 	rc = held_locks(&l);
 	for (size_t i = 0; i < s->m->nprocs && !rc; i++) {
 		struct mach_process *p = &s->m->procs[i];
-		const char *comm = p->nthreads ? p->threads[0].comm : "";
+		const char *comm = p->nthreads ? mach_thread_comm(&p->threads[0]) : "";
 
 		if (!p->mm)
 			continue;

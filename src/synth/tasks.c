@@ -196,17 +196,20 @@ static int user_thread_identity(struct user_task *u, struct mach_thread *t, unsi
 	const struct mach_process *p = u->p;
 	struct mach_cred cr = { 0 };
 	uint32_t groups[8];
+	char name[16];
 	bool running;
 	int rc;
 
 	t->tid = p->tgid + (pid_t)j;
 	if (j == 0 || !pg->tnames) {
-		snprintf(t->comm, 16, "%s", pg->comm);
+		snprintf(name, 16, "%s", pg->comm);
 	} else {
 		const char *e, *c = sy_nth_field(pg->tnames, '|', u->nnames, j - 1, &e);
 
-		snprintf(t->comm, 16, "%.*s", (int)(e - c), c);
+		snprintf(name, 16, "%.*s", (int)(e - c), c);
 	}
+	if (!(t->comm = sy_intern_str(u->s, name)))
+		return -ENOMEM;
 	/* the leader of a pool waits; its workers are the ones on a CPU */
 	running = p->nthreads == 1 || g->nrun >= p->nthreads ? j < g->nrun : j >= 1 && j <= g->nrun;
 	t->state = j == 0 ? g->state : u->stopped ? MACH_TASK_STOPPED : MACH_TASK_SLEEPING;
@@ -423,6 +426,7 @@ static int build_kthread(struct synth *s, size_t idx)
 	struct rng r;
 	uint64_t life, raw;
 	struct mach_cred cr = { 0 };
+	char name[MACH_COMM_MAX];
 	int rc;
 
 	rng_init(&r, s->o->seed, KEY_TASK + idx);
@@ -433,13 +437,15 @@ static int build_kthread(struct synth *s, size_t idx)
 	p->exit_signal = g->prog == K_KTHREADD ? 0 : SIGCHLD_NR;
 	t->tid = p->tgid;
 	if (g->prog == K_RESCUER)
-		snprintf(t->comm, sizeof(t->comm), "kworker/R-%s", sy_kt_rescuers[g->inst]);
+		snprintf(name, sizeof(name), "kworker/R-%s", sy_kt_rescuers[g->inst]);
 	else if (g->prog == K_JBD2)
-		snprintf(t->comm, sizeof(t->comm), "jbd2/%s-8", s->root_name); /* the root filesystem's journal */
+		snprintf(name, sizeof(name), "jbd2/%s-8", s->root_name); /* the root filesystem's journal */
 	else if (g->prog >= K_LATE_EVENTS)
-		snprintf(t->comm, sizeof(t->comm), k->fmt, g->inst & 0xffff, g->inst >> 16);
+		snprintf(name, sizeof(name), k->fmt, g->inst & 0xffff, g->inst >> 16);
 	else
-		snprintf(t->comm, sizeof(t->comm), k->fmt, g->inst);
+		snprintf(name, sizeof(name), k->fmt, g->inst);
+	if (!(t->comm = sy_intern_str(s, name)))
+		return -ENOMEM;
 	t->state = g->nrun ? MACH_TASK_RUNNING : g->state;
 	t->umask = 022;
 	if ((rc = sy_thread_ns(s, idx, p, t, 0)))

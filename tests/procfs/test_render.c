@@ -98,7 +98,7 @@ static void build_machine(void)
 	proc->nthreads = proc->nr_threads = 1;
 	proc->threads = t = calloc(1, sizeof(*t));
 	t->tid = 6410;
-	strcpy(t->comm, "cat");
+	t->comm = "cat";
 	t->state = MACH_TASK_RUNNING;
 	t->umask = 022;
 	mach_thread_ns_set(t, 1, (const pid_t[MACH_NR_NSIDS][MACH_NS_LEVELS_MAX]){ { 6410 }, { 6410 }, { 6408 }, { 1186 } });
@@ -267,7 +267,7 @@ static void test_altered_values(void)
 	mach_thread_cred_mut(t)->cap_amb = 0x1;
 	t->sig_blocked = 1ull << 63 | 1ull << 8; /* signals 64 and 9 */
 	t->umask = 0777;
-	strcpy(t->comm, "a\nb\\c\td e\"f");
+	t->comm = "a\nb\\c\td e\"f";
 	mach_cred_set_groups(mach_thread_cred_mut(t), (const uint32_t[]){ 4, 24, 27 }, 3);
 	mach_bitmap_free(&t->cpus_allowed);
 	set_bits(&t->cpus_allowed, 2, 1, 1);
