@@ -192,6 +192,7 @@ struct synth {
 	size_t names_len, names_cap;
 	/* the machine's shared masks (sy_share_masks): every CPU, every online node */
 	uint64_t *all_cpus, *all_nodes;
+	uint64_t *one_cpu;        /* CPU c alone: nr_cpu_ids bits at one_cpu + c * words, for each of the o->cpus */
 	/* every planned process's ids (sy_plan_ids), by plan index: what fd tables and sockets read */
 	struct sy_ids *ids;
 	/*
@@ -301,8 +302,8 @@ void sy_deny_write_vmas(struct mach_vma *v, size_t n, const char *exe);
 /* tasks.c */
 
 /**
- * The masks most threads have, "every CPU" and "every online node", made
- * once for the machine (m->shared_masks) for threads to borrow: 0 or
+ * The masks most threads have, "every CPU", "every online node" and "CPU
+ * c alone", made once for the machine (m->shared_masks) for threads to borrow: 0 or
  * -ENOMEM.  A thread's mems_allowed alone is 128 bytes (MAX_NUMNODES bits),
  * its cpus_allowed 512 at 4096 CPUs.  Call after the topology.
  */
