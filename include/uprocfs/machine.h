@@ -812,7 +812,11 @@ struct mach_process {
 	 * machine's processes share a few dozen interned sets.
 	 */
 	struct mach_rlimit *rlim;
-	struct mach_taskio dead_io; /* what exited threads did: /proc/<pid>/io adds the live ones */
+	/*
+	 * What exited threads did (/proc/<pid>/io adds the live ones): NULL
+	 * for nothing, as for most processes; owned by the process.
+	 */
+	struct mach_taskio *dead_io;
 	int oom_score_adj;        /* -1000..1000; oom_adj and oom_score derive from it */
 	int autogroup_nice;
 	uint64_t autogroup_id;    /* /autogroup-ID; 0: the root autogroup (an empty file) */

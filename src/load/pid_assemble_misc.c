@@ -335,9 +335,11 @@ static int build_io(struct misc_ctx *c)
 		if (!io_sub(&rest, &p->threads[i].io))
 			return ld_say(c->ms, -EINVAL, "%s:1: the group's counters are below the sum of its threads'",
 				      whole->path);
-	if (lead_own)
-		p->dead_io = rest;
-	else
+	if (lead_own) {
+		if (!p->dead_io && !(p->dead_io = malloc(sizeof(*p->dead_io))))
+			return -ENOMEM;
+		*p->dead_io = rest;
+	} else
 		p->threads[0].io = rest;
 	return 0;
 }

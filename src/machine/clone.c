@@ -439,6 +439,7 @@ static void process(struct cl *c, struct mach_process *p)
 	p->mm = p->mm ? mm(c, p->mm) : NULL;
 	p->files = p->files ? files(c, p->files) : NULL;
 	p->fs = p->fs ? fs(c, p->fs) : NULL;
+	p->dead_io = p->dead_io ? DUP1(c, struct mach_taskio, p->dead_io) : NULL;
 	p->threads = DUP(c, p->threads, p->nthreads);
 	for (unsigned int i = 0; p->threads && i < p->nthreads; i++) {
 		struct mach_thread *t = &p->threads[i];

@@ -105,7 +105,7 @@ static void io_add(struct mach_taskio *to, const struct mach_taskio *from)
 
 void mach_process_io(const struct mach_process *p, struct mach_taskio *acct)
 {
-	*acct = p->dead_io;
+	*acct = p->dead_io ? *p->dead_io : (struct mach_taskio){ 0 };
 	for (unsigned int i = 0; i < p->nthreads; i++)
 		io_add(acct, &p->threads[i].io);
 }

@@ -518,6 +518,8 @@ void mach_process_clear(struct mach_process *p)
 	mach_mm_free(p->mm);
 	mach_files_free(p->files);
 	mach_fs_free(p->fs);
+	free(p->dead_io);
+	p->dead_io = NULL;
 	if (!p->rlim_interned)
 		free(p->rlim);
 	p->rlim = NULL;

@@ -243,7 +243,7 @@ static void thread_io(struct rng *r, const struct mach_thread *t, bool busy, str
 	io->cancelled_write_bytes = rng_chance(r, 0.1) ? io->write_bytes / 8 & ~(uint64_t)(MACH_PAGE_SIZE - 1) : 0;
 }
 
-void sy_build_task_io(struct synth *s)
+int sy_build_task_io(struct synth *s)
 {
 	for (size_t i = 0; i < s->m->nprocs; i++) {
 		struct mach_process *p = &s->m->procs[i];
@@ -257,7 +257,11 @@ void sy_build_task_io(struct synth *s)
 		for (unsigned int j = 0; j < p->nthreads; j++)
 			thread_io(&r, &p->threads[j], busy, &p->threads[j].io);
 		/* threads that came and went left their counts with the group */
-		if (sy_progs[g->prog].mt && rng_chance(&r, 0.5))
-			thread_io(&r, &p->threads[0], busy, &p->dead_io);
+		if (sy_progs[g->prog].mt && rng_chance(&r, 0.5)) {
+			if (!(p->dead_io = calloc(1, sizeof(*p->dead_io))))
+				return -ENOMEM;
+			thread_io(&r, &p->threads[0], busy, p->dead_io);
+		}
 	}
+	return 0;
 }

@@ -184,8 +184,7 @@ int mach_synth_build(const struct mach_synth_opts *o, struct mach_machine **out,
 		goto fail;
 	sy_fit_task_times(&s);
 	sy_build_sched_info(&s);
-	sy_build_task_io(&s);
-	if ((rc = sy_build_schedstat(&s)) || (rc = sy_build_irqs(&s)))
+	if ((rc = sy_build_task_io(&s)) || (rc = sy_build_schedstat(&s)) || (rc = sy_build_irqs(&s)))
 		goto fail;
 	sy_build_meminfo(&s);
 	if ((rc = sy_build_storage(&s)))

@@ -427,8 +427,8 @@ int sy_make_files(struct synth *s, size_t idx, struct mach_files *f);
 struct mach_fd *sy_files_open_path(struct synth *s, struct mach_process *p, const char *path, bool on_run);
 /** Limits, cwd and root, exe, oom_score_adj, audit ids, autogroup, timer slack of @idx: 0 or -ENOMEM. */
 int sy_build_proc_misc(struct synth *s, size_t idx);
-/** Every thread's I/O counters, in step with its fitted CPU time. */
-void sy_build_task_io(struct synth *s);
+/** Every thread's I/O counters, in step with its fitted CPU time: 0 or -ENOMEM. */
+int sy_build_task_io(struct synth *s);
 /** A user's home directory ("/root", "/home/alice") into @out. */
 void sy_user_home(char *out, size_t n, uint32_t uid);
 /** A login user's name: the catalog's for the first users, "u<uid>" past them; the length. */
