@@ -178,9 +178,17 @@ static int build_socks(struct synth *s)
 			s->sock_fds[i] = NULL;
 		}
 	}
-	for (unsigned int ns = 0; ns < m->nnets && !rc; ns++)
-		if (m->nets[ns].nsocks)
-			qsort(m->nets[ns].socks, m->nets[ns].nsocks, sizeof(*m->nets[ns].socks), by_hash);
+	for (unsigned int ns = 0; ns < m->nnets && !rc; ns++) {
+		struct mach_net *n = &m->nets[ns];
+		struct mach_socket *fit;
+
+		if (!n->nsocks)
+			continue;
+		qsort(n->socks, n->nsocks, sizeof(*n->socks), by_hash);
+		/* the doubling left up to half the table unused: 136 bytes a socket, a few a process */
+		if (n->nsocks < cap[ns] && (fit = realloc(n->socks, n->nsocks * sizeof(*fit))))
+			n->socks = fit;
+	}
 	free(buf);
 	free(cap);
 	return rc;
