@@ -55,6 +55,8 @@ struct sy_ns_state {
 
 /** Make *@arr hold @need elements of @elem bytes (capacity *@cap, doubled), new ones zeroed: 0 or -ENOMEM. */
 int ns_grow(void **arr, size_t *cap, size_t need, size_t elem);
+/** Give back what ns_grow's doubling left unused past @n elements (a later ns_grow grows it again). */
+void ns_fit(void **arr, size_t *cap, size_t n, size_t elem);
 
 /** The root group and the v2 hierarchy. */
 int ns_cgroups_init(struct synth *s);

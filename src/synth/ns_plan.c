@@ -46,6 +46,16 @@ int ns_grow(void **arr, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
+void ns_fit(void **arr, size_t *cap, size_t n, size_t elem)
+{
+	void *a;
+
+	if (n && n < *cap && (a = realloc(*arr, n * elem))) {
+		*arr = a;
+		*cap = n;
+	}
+}
+
 void sy_container_id(const struct synth *s, size_t idx, char out[65])
 {
 	struct rng r;
@@ -249,6 +259,11 @@ int sy_plan_ns(struct synth *s)
 	for (size_t i = 0; i < s->n; i++)
 		if ((rc = plan_one(s, i)))
 			return rc;
+	/* the machine keeps these tables: a million tasks' doubling left up to half of each unused */
+	ns_fit((void **)&s->m->mnt_tables, &s->ns->tbl_cap, s->m->nmnt_tables, sizeof(*s->m->mnt_tables));
+	ns_fit((void **)&s->m->nssets, &s->ns->nsset_cap, s->m->nnssets, sizeof(*s->m->nssets));
+	ns_fit((void **)&s->m->cgroups, &s->ns->cg_cap, s->m->ncgroups, sizeof(*s->m->cgroups));
+	ns_fit((void **)&s->m->css_sets, &s->ns->css_cap, s->m->ncss_sets, sizeof(*s->m->css_sets));
 	return 0;
 }
 
