@@ -1184,7 +1184,8 @@ static inline const char *mach_thread_comm(const struct mach_thread *t)
 
 /**
  * Give @t its own copy of the name @name[0..@len) (shorter than
- * MACH_COMM_MAX): 0, -EINVAL when too long, or -ENOMEM.
+ * MACH_COMM_MAX), or no name when @name is NULL: 0, -EINVAL when too long
+ * (the name it had is kept), or -ENOMEM.
  */
 int mach_thread_set_comm(struct mach_thread *t, const char *name, size_t len);
 

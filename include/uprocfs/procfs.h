@@ -427,8 +427,9 @@ int pfs_bind(const struct mach_machine *mach, const struct pfs_node *n, struct p
 int pfs_open(struct seq_file *m, const struct pfs_node *n, struct pfs_ctx *ctx);
 
 /**
- * Render file node @n whole into a malloc'd buffer; a symlink renders its
- * target (what readlink gives, no NUL).  0 or -errno.
+ * Render file node @n whole into a malloc'd buffer, followed by a NUL that
+ * @len does not count (the text itself may hold NULs: cmdline, environ); a
+ * symlink renders its target (what readlink gives).  0 or -errno.
  */
 int pfs_render(const struct pfs_node *n, const struct pfs_ctx *ctx, char **out, size_t *len);
 

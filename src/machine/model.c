@@ -405,18 +405,20 @@ int mach_thread_ns_set(struct mach_thread *t, unsigned int levels, const pid_t i
 
 int mach_thread_set_comm(struct mach_thread *t, const char *name, size_t len)
 {
-	char *own;
+	char *own = NULL;
 
 	if (len >= MACH_COMM_MAX)
 		return -EINVAL;
-	if (!(own = malloc(len + 1)))
+	if (name && !(own = malloc(len + 1)))
 		return -ENOMEM;
-	memcpy(own, name, len);
-	own[len] = '\0';
+	if (own) {
+		memcpy(own, name, len);
+		own[len] = '\0';
+	}
 	if (t->comm_owned)
 		free((char *)t->comm);
 	t->comm = own;
-	t->comm_owned = true;
+	t->comm_owned = own != NULL;
 	return 0;
 }
 

@@ -127,6 +127,8 @@ int pfs_render(const struct pfs_node *n, const struct pfs_ctx *ctx_in, char **ou
 		free(buf);
 		return err;
 	}
+	/* the loop left at least 4096 bytes unread: room for a NUL, so callers may search the text as a string */
+	buf[have] = '\0';
 	*out = buf;
 	*len = have;
 	return 0;

@@ -255,6 +255,48 @@ static void test_stat_file(void)
 	free(text);
 }
 
+/* A thread's own name (63 bytes at most), none, and its namespace ids in one level and in two. */
+static void test_thread_names_and_ids(struct mach_thread *t)
+{
+	char name[80];
+	const char *before;
+	size_t len;
+	char *text;
+
+	memset(name, 'n', sizeof(name));
+	ok(mach_thread_set_comm(t, name, 63) == 0 && t->comm_owned && strlen(t->comm) == 63,
+	   "a thread owns a copy of a 63-byte name");
+	before = t->comm;
+	ok(mach_thread_set_comm(t, name, 64) == -EINVAL && t->comm == before, "64 bytes are refused, the name kept");
+	text = render("6410/stat", &len);
+	ok(text && !strncmp(text, "6410 (nnnnnnnnnn", 16) && strstr(text, "nnn) R "), "stat shows the 63-byte name");
+	free(text);
+	ok(mach_thread_set_comm(t, NULL, 0) == 0 && !t->comm && !t->comm_owned, "the name dropped");
+	text = render("6410/stat", &len);
+	ok(text && !strncmp(text, "6410 () R ", 10), "a thread without a name: stat's parentheses hold nothing");
+	free(text);
+	text = render("6410/comm", &len);
+	ok(text && len == 1 && text[0] == '\n', "and comm is an empty line");
+	free(text);
+
+	ok(mach_thread_ns_set(t, 2, (const pid_t[MACH_NR_NSIDS][MACH_NS_LEVELS_MAX]){
+					    { 6410, 7 }, { 6410, 7 }, { 6408, 5 }, { 1186, 1 } }) == 0,
+	   "two levels of namespace ids");
+	text = render("6410/status", &len);
+	ok(text && strstr(text, "\nNStgid:\t6410\t7\nNSpid:\t6410\t7\nNSpgid:\t6408\t5\nNSsid:\t1186\t1\n"),
+	   "status lists both levels");
+	free(text);
+	ok(mach_thread_ns_set(t, 1, (const pid_t[MACH_NR_NSIDS][MACH_NS_LEVELS_MAX]){
+					    { 6410 }, { 6410 }, { 6408 }, { 1186 } }) == 0 &&
+		   mach_thread_ns_ids(t, MACH_NSID_SID)[0] == 1186,
+	   "back to one level, kept in the thread");
+	text = render("6410/status", &len);
+	ok(text && strstr(text, "\nNStgid:\t6410\nNSpid:\t6410\nNSpgid:\t6408\nNSsid:\t1186\n"), "status lists one");
+	free(text);
+	ok(mach_thread_ns_set(t, MACH_NS_LEVELS_MAX + 1, NULL) == -EINVAL && t->ns_levels == 1,
+	   "more levels than kept are refused");
+}
+
 static void test_altered_values(void)
 {
 	struct mach_thread *t = &proc->threads[0];
@@ -326,6 +368,7 @@ static void test_altered_values(void)
 	text = render("vmstat", &len);
 	ok(text && !strncmp(text, "nr_free_pages 1099317\nnr_free_pages_blocks 0\n", 44), "vmstat lines");
 	free(text);
+	test_thread_names_and_ids(t);
 }
 
 static void test_resolve_errors(void)
