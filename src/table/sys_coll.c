@@ -64,16 +64,26 @@ static unsigned int ncomponents(const char *dir)
 	return n;
 }
 
-/* Whether @a and @b agree through component @k (k < 0: always). */
-static bool same_prefix(const char *a, const char *b, int k)
+/*
+ * The length of @dir through its component @k when a component follows
+ * (the directory it names has something below it), else 0.
+ */
+static size_t dir_prefix(const char *dir, unsigned int k)
 {
-	size_t la, lb;
+	const char *p;
+	size_t len;
 
-	if (k < 0)
-		return true;
-	la = through(a, (unsigned int)k);
-	lb = through(b, (unsigned int)k);
-	return la == lb && !memcmp(a, b, la) && ncomponents(a) > (unsigned int)k && ncomponents(b) > (unsigned int)k;
+	return component(dir, k, &p, &len) && p[len] == '/' ? (size_t)(p - dir) + len : 0;
+}
+
+/*
+ * Whether @other passes through the directory @dir[0..@len) and goes
+ * below it: one compare, where a lookup asks this of every object for
+ * every object before it.
+ */
+static bool passes(const char *other, const char *dir, size_t len)
+{
+	return !strncmp(other, dir, len) && other[len] == '/';
 }
 
 /* Whether object @d is the first whose directory passes through its component @k: it names that directory. */
@@ -81,13 +91,14 @@ static bool canonical(const struct mach_machine *m, size_t d, unsigned int k)
 {
 	char b1[DIR_BUF], b2[DIR_BUF];
 	const char *dir = pfs_sys_obj_dir(m, d, b1, sizeof(b1));
+	size_t len = dir ? dir_prefix(dir, k) : 0;
 
-	if (!dir || k + 1 >= ncomponents(dir))
+	if (!len)
 		return false;
 	for (size_t e = 0; e < d; e++) {
 		const char *other = pfs_sys_obj_dir(m, e, b2, sizeof(b2));
 
-		if (other && ncomponents(other) > k + 1 && same_prefix(dir, other, (int)k))
+		if (other && passes(other, dir, len))
 			return false;
 	}
 	return true;
@@ -115,15 +126,20 @@ static bool devtree_next(const struct mach_machine *m, size_t d, int k, uint64_t
 {
 	char b1[DIR_BUF], b2[DIR_BUF];
 	const char *base = k >= 0 ? pfs_sys_obj_dir(m, d, b1, sizeof(b1)) : NULL;
+	size_t blen = base ? dir_prefix(base, (unsigned int)k) : 0;
+	unsigned int child = (unsigned int)(k + 1);
 
+	if (base && !blen)
+		return false; /* not a directory with anything below it */
 	for (; *pos < pfs_sys_nobjs(m); ++*pos) {
 		size_t e = (size_t)*pos;
 		const char *dir = pfs_sys_obj_dir(m, e, b2, sizeof(b2));
-		unsigned int child = (unsigned int)(k + 1);
+		unsigned int n;
 
-		if (!dir || ncomponents(dir) <= child || (base && !same_prefix(dir, base, k)))
+		/* below the directory (@k -1: anywhere), with component @child */
+		if (!dir || (base && !passes(dir, base, blen)) || (n = ncomponents(dir)) <= child)
 			continue;
-		if (child + 1 == ncomponents(dir)) {
+		if (child + 1 == n) {
 			if (want_dirs)
 				continue;
 			*inst = pfs_sys_obj_inst(m, e);
