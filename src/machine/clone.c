@@ -418,19 +418,16 @@ static void thread_cred(struct cl *c, struct mach_thread *t)
 static void thread_comm(struct cl *c, struct mach_thread *t)
 {
 	struct seen *k = seen_slot(c->comm_seen, sizeof(c->comm_seen) / sizeof(c->comm_seen[0]), t->comm);
-	bool shared = !t->comm_owned;
+	bool shared = t->comm && !t->comm_owned;
 
 	t->comm_owned = false; /* the copy's lies in the arena */
-	if (shared && t->comm && k->from == t->comm) {
-		t->comm = k->to;
+	if (!shared) {
+		t->comm = dup_str(c, t->comm);
 		return;
 	}
-	if (shared && t->comm) {
-		k->from = t->comm;
-		t->comm = k->to = dup_str(c, t->comm);
-		return;
-	}
-	t->comm = dup_str(c, t->comm);
+	if (k->from != t->comm)
+		*k = (struct seen){ t->comm, dup_str(c, t->comm) };
+	t->comm = k->to;
 }
 
 static void process(struct cl *c, struct mach_process *p)

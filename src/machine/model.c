@@ -424,14 +424,9 @@ int mach_thread_set_comm(struct mach_thread *t, const char *name, size_t len)
 
 void mach_thread_clear(struct mach_thread *t)
 {
-	if (t->comm_owned)
-		free((char *)t->comm);
-	t->comm = NULL;
-	t->comm_owned = false;
-	if (t->ns_levels > 1)
-		free(t->ns_ids.many);
-	memset(&t->ns_ids, 0, sizeof(t->ns_ids));
-	t->ns_levels = 0;
+	/* neither fails when it drops: no allocation */
+	mach_thread_set_comm(t, NULL, 0);
+	mach_thread_ns_set(t, 0, NULL);
 	mach_fs_free(t->fs);
 	t->fs = NULL;
 	if (t->cred && !t->cred_interned) {
