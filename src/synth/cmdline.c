@@ -8,6 +8,7 @@
  * drawn from the stream of the process that set it up, so a whole login
  * session or service tree shares the same variables, as inherited ones do.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -141,7 +142,7 @@ void sy_env_draws(uint64_t seed, uint32_t eroot, struct sy_env_draws *d)
  * s->envbuf; its length.  Drawn from the stream of the process that set it
  * up, so a whole session or service tree shares the same variables.
  */
-size_t sy_expand_env(struct synth *s, const struct layout *L)
+static size_t expand_env(struct synth *s, const struct layout *L)
 {
 	const struct gen *root = &s->gen[L->g->eroot];
 	const char *t = env_templates[L->g->env];
@@ -209,4 +210,22 @@ size_t sy_expand_env(struct synth *s, const struct layout *L)
 	}
 	*out++ = '\0';
 	return (size_t)(out - s->envbuf);
+}
+
+int sy_intern_env(struct synth *s, const struct layout *L, char **text, size_t *len)
+{
+	/* the block is a function of (eroot, template) alone: a service's workers find their master's */
+	struct sy_env_memo *e = &s->env_memo[L->g->eroot % SY_ENV_MEMO];
+
+	if (!e->text || e->eroot != L->g->eroot || e->env != L->g->env) {
+		size_t n = expand_env(s, L);
+		char *at = sy_intern(s, s->envbuf, n);
+
+		if (!at)
+			return -ENOMEM;
+		*e = (struct sy_env_memo){ .text = at, .len = n, .eroot = L->g->eroot, .env = L->g->env };
+	}
+	*text = e->text;
+	*len = e->len;
+	return 0;
 }

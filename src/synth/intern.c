@@ -191,4 +191,5 @@ void sy_intern_finish(struct synth *s)
 	free(in->slots);
 	free(in);
 	s->intern = NULL;
+	memset(s->env_memo, 0, sizeof(s->env_memo)); /* it pointed into those blocks */
 }

@@ -159,9 +159,8 @@ static int map_stack(struct synth *s, struct layout *L, uint64_t area_end)
 		if (!(mm->cmdline = sy_intern(s, s->argbuf, alen)))
 			return -ENOMEM;
 		mm->cmdline_len = alen;
-		elen = sy_expand_env(s, L);
-		if (!(mm->environ = sy_intern(s, s->envbuf, elen)))
-			return -ENOMEM;
+		if ((rc = sy_intern_env(s, L, &mm->environ, &elen)))
+			return rc;
 		mm->environ_len = elen;
 	}
 	stack_top = STACK_LOW + MACH_PAGE_SIZE * rng_below(lr, (1ull << 34) / MACH_PAGE_SIZE);

@@ -86,7 +86,11 @@ int sy_map_mmap_area(struct synth *s, struct layout *L, uint64_t at, uint64_t *e
 
 /** The process's argv into s->argbuf, NUL-terminated arguments; the length used. */
 size_t sy_expand_argv(struct synth *s, const struct layout *L);
-/** The process's environment into s->envbuf, NUL-terminated entries; the length used. */
-size_t sy_expand_env(struct synth *s, const struct layout *L);
+/**
+ * The process's environment, NUL-terminated entries, interned: into
+ * *@text and *@len.  Processes that share the one who set it up share the
+ * block, found again without expanding it.  0 or -ENOMEM.
+ */
+int sy_intern_env(struct synth *s, const struct layout *L, char **text, size_t *len);
 
 #endif /* UPROCFS_SYNTH_MM_INT_H */

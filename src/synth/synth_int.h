@@ -136,6 +136,9 @@ struct synth_sums {
 
 struct sy_ns_state;
 
+/* environments a builder remembers: a direct-mapped table by the index of who set them up */
+#define SY_ENV_MEMO 64
+
 struct synth {
 	const struct mach_synth_opts *o;
 	struct mach_machine *m;
@@ -209,6 +212,13 @@ struct synth {
 	uint64_t res_anon, res_file, res_shmem; /* resident kB by class */
 	char argbuf[4096];
 	char envbuf[2048];
+	/* environments this builder interned, by who set them up (sy_intern_env); empty with @intern */
+	struct sy_env_memo {
+		char *text;
+		size_t len;
+		uint32_t eroot;
+		uint8_t env;
+	} env_memo[SY_ENV_MEMO];
 
 	/* namespaces, control groups, mount tables (ns_plan.c): planned, then read-only */
 	struct sy_ns_state *ns;
