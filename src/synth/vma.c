@@ -116,7 +116,17 @@ static int vma_add_len(struct synth *s, uint64_t start, uint64_t end, uint64_t p
 	/* the huge-page flags of a JVM heap */
 	v->thp_eligible = (v->flags & MACH_VM_HUGEPAGE) && end - ALIGN_DOWN(end, MB(2)) < end - start &&
 			  (ALIGN_DOWN(end, MB(2)) - MB(2) >= start);
-	sy_vma_mss(s, v, res_kb, cls, mapcount ? mapcount : 1);
+	if (s->replay || !sy_vmas_made(s)) {
+		sy_vma_mss(s, v, res_kb, cls, mapcount ? mapcount : 1);
+	} else {
+		/*
+		 * The maker makes this VMA again for smaps; the build reads only
+		 * what swap and huge pages are spread over (sy_mm_swap_thp).
+		 */
+		v->mss.resident = res_kb * 1024;
+		if (cls == RES_ANON)
+			v->mss.anonymous = v->mss.resident;
+	}
 	return 0;
 }
 
