@@ -1213,6 +1213,8 @@ struct mach_rlimit *mach_process_rlim_mut(struct mach_process *p);
 
 /** Free a file table and its files. */
 void mach_files_free(struct mach_files *f);
+/** Free @f's files and their array (f->fds NULL); f->nfds, the count a maker makes again, stays. */
+void mach_files_drop_fds(struct mach_files *f);
 
 /** Free an fs_struct's paths and the struct. */
 void mach_fs_free(struct mach_fs *fs);

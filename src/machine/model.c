@@ -360,13 +360,19 @@ int mach_fd_add_lock(struct mach_fd *f, const struct mach_file_lock *l)
 	return 0;
 }
 
+void mach_files_drop_fds(struct mach_files *f)
+{
+	for (unsigned int i = 0; f->fds && i < f->nfds; i++)
+		mach_fd_clear(&f->fds[i]);
+	free(f->fds);
+	f->fds = NULL;
+}
+
 void mach_files_free(struct mach_files *f)
 {
 	if (!f)
 		return;
-	for (unsigned int i = 0; f->fds && i < f->nfds; i++)
-		mach_fd_clear(&f->fds[i]);
-	free(f->fds);
+	mach_files_drop_fds(f);
 	free(f);
 }
 

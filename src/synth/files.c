@@ -94,7 +94,7 @@ struct mach_fd *fx_add(struct fdgen *x, int fd, enum mach_fd_kind kind, unsigned
 /* @s as @f's name, interned (a replay's: its own copy); sets x->err on ENOMEM. */
 static void set_name(struct fdgen *x, struct mach_fd *f, const char *s)
 {
-	if (!f)
+	if (!f || x->nameless)
 		return;
 	/* a replay's table is freed on its own, after the builder's strings are gone */
 	f->name = x->s->replay ? strdup(s) : sy_intern_str(x->s, s);
@@ -114,7 +114,7 @@ struct mach_fd *fx_path(struct fdgen *x, int fd, const char *path, unsigned int 
 	set_name(x, f, path);
 	/* /home is a mount of its own only on a machine with a data disk */
 	f->mnt_id = mnt == MNT_HOME && !x->s->data_disk ? MNT_ROOT : mnt;
-	f->ino = ino ? ino : sy_path_inode(path);
+	f->ino = ino || x->nameless ? ino : sy_path_inode(path);
 	return f;
 }
 
@@ -387,10 +387,12 @@ int sy_plan_ids(struct synth *s)
 	return 0;
 }
 
-int sy_make_files(struct synth *s, size_t idx, struct mach_files *f)
+/* Process @idx's table into the empty @f; @nameless: the measuring pass (struct fdgen). */
+static int make_table(struct synth *s, size_t idx, struct mach_files *f, bool nameless)
 {
 	const struct gen *g = &s->gen[idx];
-	struct fdgen x = { .s = s, .idx = idx, .me = &s->ids[idx], .g = g, .f = f, .slot = SY_SLOT_PIPE };
+	struct fdgen x = { .s = s, .idx = idx, .me = &s->ids[idx], .g = g, .f = f, .slot = SY_SLOT_PIPE,
+			   .nameless = nameless };
 
 	if (x.me->parent >= 0) {
 		x.parent = &s->ids[x.me->parent];
@@ -402,7 +404,7 @@ int sy_make_files(struct synth *s, size_t idx, struct mach_files *f)
 		return x.err;
 	if (f->nfds)
 		qsort(f->fds, f->nfds, sizeof(*f->fds), fd_order);
-	if (f->nfds && f->nfds < x.cap) {
+	if (f->nfds && f->nfds < x.cap && !nameless) {
 		/* the table keeps what it holds, not what it grew by */
 		struct mach_fd *fit = realloc(f->fds, f->nfds * sizeof(*fit));
 
@@ -410,6 +412,11 @@ int sy_make_files(struct synth *s, size_t idx, struct mach_files *f)
 			f->fds = fit;
 	}
 	return 0;
+}
+
+int sy_make_files(struct synth *s, size_t idx, struct mach_files *f)
+{
+	return make_table(s, idx, f, false);
 }
 
 /* Whether an fd of @f holds a lock. */
@@ -457,7 +464,8 @@ int sy_build_files(struct synth *s, size_t idx)
 		f->max_fds = 64; /* init_files */
 		return 0;
 	}
-	if ((rc = sy_make_files(s, idx, f)))
+	/* a table the maker makes again is measured without its names first */
+	if ((rc = make_table(s, idx, f, sy_fds_made(s))))
 		return rc;
 	/* the catalog's size, or what fork copied from a shell holding fd 255 */
 	floor = sy_progs[g->prog].fdsize;
@@ -466,12 +474,17 @@ int sy_build_files(struct synth *s, size_t idx)
 	f->max_fds = table_size(f->nfds ? f->fds[f->nfds - 1].fd : 0);
 	if (f->max_fds < floor)
 		f->max_fds = floor;
-	/* a daemon locking its pid file keeps its table: /proc/locks lists what the tables hold */
-	if (sy_fds_made(s) && !holds_locks(f)) {
-		if ((rc = keep_sock_fds(s, idx, f)))
-			return rc;
-		sy_maker_keep_files(s, idx, f);
+	if (!sy_fds_made(s))
+		return 0;
+	if (holds_locks(f)) {
+		/* a daemon locking its pid file keeps its table, named: /proc/locks lists what the tables hold */
+		mach_files_drop_fds(f);
+		f->nfds = 0;
+		return make_table(s, idx, f, false);
 	}
+	if ((rc = keep_sock_fds(s, idx, f)))
+		return rc;
+	sy_maker_keep_files(s, idx, f);
 	return 0;
 }
 

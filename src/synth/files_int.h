@@ -73,6 +73,11 @@ struct fdgen {
 	uint64_t used[FX_USED_WORDS]; /* the fds taken, below FX_USED_WORDS * 64 */
 	unsigned int slot;       /* the next own inode slot */
 	int err;                 /* -ENOMEM once anything failed */
+	/*
+	 * A build's measuring pass of a table the maker makes again: no
+	 * names, no inodes of paths, which nothing reads before it is dropped.
+	 */
+	bool nameless;
 };
 
 /* files.c: the kinds of files */

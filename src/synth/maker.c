@@ -364,10 +364,7 @@ void sy_maker_keep_vmas(struct synth *s, size_t idx, const struct mach_process *
 
 void sy_maker_keep_files(struct synth *s, size_t idx, struct mach_files *f)
 {
-	for (unsigned int i = 0; f->fds && i < f->nfds; i++)
-		mach_fd_clear(&f->fds[i]);
-	free(f->fds);
-	f->fds = NULL;
+	mach_files_drop_fds(f);
 	f->maker = &s->maker->base;
 	f->maker_key = (uint32_t)idx;
 }
