@@ -19,8 +19,13 @@
 #include "files_int.h"
 #include "plan.h"
 
-/* A process's sockets hold fewer than this but for a server's accepted ends. */
-#define FEW_SOCKS 64u
+/*
+ * A process's sockets hold fewer than this but for a server's accepted
+ * ends: room for them on the stack.  A malloc and free of the room for
+ * every table made a worker's heap grow and shrink back each time, page
+ * faults and all (a third of a large build's time).
+ */
+#define FEW_SOCKS 32u
 
 enum keep { KEEP_OWN, KEEP_LISTEN, KEEP_TCP };
 
@@ -65,20 +70,16 @@ static bool wanted(const struct mach_socket *k, enum keep keep)
 /* The sockets of plan index @j that @keep selects, into @x's table at the lowest free fds. */
 static void place(struct fdgen *x, size_t j, enum keep keep)
 {
-	struct mach_socket *buf = malloc(FEW_SOCKS * sizeof(*buf)), *big;
-	unsigned int n = buf ? sy_net_proc_sockets(x->s, j, buf, FEW_SOCKS, NULL, NULL) : 0;
+	struct mach_socket few[FEW_SOCKS], *buf = few;
+	unsigned int n = sy_net_proc_sockets(x->s, j, few, FEW_SOCKS, NULL, NULL);
 
-	if (buf && n == FEW_SOCKS) {
+	if (n == FEW_SOCKS) {
 		/* a server with its clients' ends: ask again with room for all */
-		if ((big = realloc(buf, SY_NET_MAX_PROC_SOCKS * sizeof(*big))))
-			n = sy_net_proc_sockets(x->s, j, big, SY_NET_MAX_PROC_SOCKS, NULL, NULL);
-		else
-			free(buf);
-		buf = big;
-	}
-	if (!buf) {
-		x->err = -ENOMEM;
-		return;
+		if (!(buf = malloc(SY_NET_MAX_PROC_SOCKS * sizeof(*buf)))) {
+			x->err = -ENOMEM;
+			return;
+		}
+		n = sy_net_proc_sockets(x->s, j, buf, SY_NET_MAX_PROC_SOCKS, NULL, NULL);
 	}
 	for (unsigned int i = 0; i < n && !x->err; i++) {
 		const struct mach_socket *k = &buf[i];
@@ -88,7 +89,8 @@ static void place(struct fdgen *x, size_t j, enum keep keep)
 		/* daemons and servers keep their sockets non-blocking and close-on-exec */
 		fx_sock(x, -1, k->family, k->type, k->inode, FL_NB, true);
 	}
-	free(buf);
+	if (buf != few)
+		free(buf);
 }
 
 void fx_net_sockets(struct fdgen *x)
