@@ -82,14 +82,25 @@ void bench_pair(bench_fn base, void *base_arg, bench_fn cand, void *cand_arg,
 	free(c);
 }
 
+/* The CPUs the process was allowed before it pinned itself; none kept: nothing to give back. */
+static cpu_set_t unpinned;
+static bool unpinned_known;
+
 void bench_pin_cpu(void)
 {
 	cpu_set_t set;
 	int cpu = sched_getcpu();
 
+	unpinned_known = !sched_getaffinity(0, sizeof(unpinned), &unpinned);
 	CPU_ZERO(&set);
 	CPU_SET(cpu < 0 ? 0 : cpu, &set);
 	(void)sched_setaffinity(0, sizeof(set), &set);
+}
+
+void bench_unpin_cpu(void)
+{
+	if (unpinned_known)
+		(void)sched_setaffinity(0, sizeof(unpinned), &unpinned);
 }
 
 double bench_clock_ghz(void)

@@ -73,6 +73,9 @@ double bench_median(double *v, size_t n);
 /** Pin the calling thread to one CPU so passes are comparable; best effort. */
 void bench_pin_cpu(void);
 
+/** Give the calling thread back the CPUs it had before bench_pin_cpu (a build the goal times on all cores). */
+void bench_unpin_cpu(void);
+
 /** Core clock estimate in GHz from a dependent-add loop (the VM sometimes slows). */
 double bench_clock_ghz(void);
 
