@@ -502,7 +502,7 @@ static int virtio_file(struct lex *lx, struct mach_blk_hw *hw, const char *name)
 	if (!strcmp(name, "modalias")) {
 		/* the ids again, read in name order before vendor: what vendor and device then say must agree */
 		const char *start = lx->p;
-		uint64_t dev, ven;
+		uint64_t dev = 0, ven = 0; /* set on every path that reads them; -O3 cannot tell */
 		int rc;
 
 		if ((rc = lex_expect(lx, "virtio:d")) || (rc = upper_hex8(lx, &dev)) || (rc = lex_expect(lx, "v")) ||

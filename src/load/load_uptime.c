@@ -26,7 +26,7 @@ static int centi_ns(struct lex *lx, uint64_t *ns)
 
 int ld_parse_uptime(struct lex *lx, struct mach_machine *m)
 {
-	uint64_t up, idle;
+	uint64_t up = 0, idle = 0; /* set on every path that reads them; -O3 cannot tell */
 	int rc;
 
 	lex_field(lx, 1, "uptime");

@@ -832,7 +832,11 @@ static size_t gather(struct text *set, const char *proc_dir, const char *prefix)
 		set[n].buf = slurp(src, &set[n].len);
 		if (!set[n].buf)
 			continue;
-		snprintf(set[n].path, sizeof(set[n].path), "%s/%s", prefix, pidfiles[k]);
+		if ((size_t)snprintf(set[n].path, sizeof(set[n].path), "%s/%s", prefix, pidfiles[k]) >=
+		    sizeof(set[n].path)) {
+			free(set[n].buf);
+			continue;
+		}
 		n++;
 	}
 	return n;

@@ -187,7 +187,7 @@ static int load_back(const struct mach_machine *m, const struct pset *s, const c
 		bool every = which && which[0] == '*' && pl >= wl - 1 &&
 			     !strcmp(s->f[i].path + pl - (wl - 1), which + 1);
 
-		if (alter && (every || !strcmp(s->f[i].path, which) || !strcmp(s->f[i].path, twin))) {
+		if (alter && which && (every || !strcmp(s->f[i].path, which) || !strcmp(s->f[i].path, twin))) {
 			alter(text);
 			len = strlen(text);
 		}
