@@ -194,17 +194,6 @@ static int build_socks(struct synth *s)
 	return rc;
 }
 
-/* Threads name their namespace; a zombie has none (its nsproxy went at exit). */
-static void assign_threads(struct synth *s)
-{
-	for (size_t i = 0; i < s->m->nprocs; i++) {
-		struct mach_process *p = &s->m->procs[i];
-
-		for (unsigned int j = 0; j < p->nthreads; j++)
-			p->threads[j].netns = p->threads[j].state == MACH_TASK_ZOMBIE ? 0 : sy_net_ns_of(s, i) + 1;
-	}
-}
-
 int sy_build_net(struct synth *s)
 {
 	struct mach_machine *m = s->m;
@@ -230,7 +219,6 @@ int sy_build_net(struct synth *s)
 		rc = build_socks(s);
 	if (rc)
 		return rc;
-	assign_threads(s);
 	for (unsigned int ns = 0; ns < m->nnets; ns++)
 		sy_net_build_mib(s, &m->nets[ns], ns);
 	sy_net_build_sockstat(s);

@@ -69,22 +69,9 @@ static void merge_sums(struct synth_sums *sum, const struct synth_sums *w)
 	sum->majflt += w->majflt;
 	sum->raw_user += w->raw_user;
 	sum->raw_sys += w->raw_sys;
-}
-
-/* The thread counts of /proc/stat and loadavg: what the tasks' states came out as. */
-static void count_threads(struct synth *s)
-{
-	const struct mach_machine *m = s->m;
-
-	for (size_t i = 0; i < m->nprocs; i++) {
-		const struct mach_process *p = &m->procs[i];
-
-		s->nr_threads += p->nthreads;
-		for (unsigned int j = 0; j < p->nthreads; j++) {
-			s->nr_running += p->threads[j].state == MACH_TASK_RUNNING;
-			s->nr_blocked += p->threads[j].state == MACH_TASK_DISK_SLEEP;
-		}
-	}
+	sum->threads += w->threads;
+	sum->running += w->running;
+	sum->blocked += w->blocked;
 }
 
 /*
@@ -134,7 +121,10 @@ int sy_build_tasks(struct synth *s)
 	free(b);
 	if (rc)
 		return rc;
-	count_threads(s);
+	/* the thread counts of /proc/stat and loadavg: what the tasks' states came out as */
+	s->nr_threads += s->sum.threads;
+	s->nr_running += s->sum.running;
+	s->nr_blocked += s->sum.blocked;
 	return 0;
 }
 

@@ -132,6 +132,7 @@ struct synth_sums {
 	uint64_t thp;                 /* AnonHugePages of the mms */
 	uint64_t minflt, majflt;
 	uint64_t raw_user, raw_sys;
+	uint64_t threads, running, blocked; /* the tasks' states: /proc/stat's and loadavg's counts */
 };
 
 struct sy_ns_state;
