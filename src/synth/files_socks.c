@@ -22,8 +22,8 @@
 /*
  * A process's sockets hold fewer than this but for a server's accepted
  * ends: room for them on the stack.  A malloc and free of the room for
- * every table made a worker's heap grow and shrink back each time, page
- * faults and all (a third of a large build's time).
+ * every table made a build worker's heap grow back each time, page faults
+ * and all: 14 % of a 100,000-task build's profile samples lay there.
  */
 #define FEW_SOCKS 32u
 

@@ -170,6 +170,12 @@ char *sy_intern_str(struct synth *s, const char *str)
 	return sy_intern(s, str, strlen(str));
 }
 
+void sy_intern_forget(struct synth *s)
+{
+	s->intern = NULL;
+	memset(s->env_memo, 0, sizeof(s->env_memo));
+}
+
 void sy_intern_finish(struct synth *s)
 {
 	struct sy_intern *in = s->intern;
@@ -190,6 +196,5 @@ void sy_intern_finish(struct synth *s)
 	}
 	free(in->slots);
 	free(in);
-	s->intern = NULL;
-	memset(s->env_memo, 0, sizeof(s->env_memo)); /* it pointed into those blocks */
+	sy_intern_forget(s); /* the environments it remembers lay in those blocks */
 }

@@ -329,8 +329,7 @@ int sy_maker_new(struct synth *s)
 	mk->tmpl.vb = NULL;
 	mk->tmpl.vn = mk->tmpl.vcap = 0;
 	mk->tmpl.maker = NULL;
-	mk->tmpl.intern = NULL; /* a replay interns nothing: it makes no strings the model keeps */
-	memset(mk->tmpl.env_memo, 0, sizeof(mk->tmpl.env_memo));
+	sy_intern_forget(&mk->tmpl); /* a replay interns nothing: it makes no strings the model keeps */
 	/* what the build frees and a replay never reads */
 	mk->tmpl.user_seen = NULL;
 	mk->tmpl.ns = NULL;

@@ -12,7 +12,6 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "synth_int.h"
@@ -97,8 +96,7 @@ int sy_build_tasks(struct synth *s)
 		b[w].s.vb = NULL;
 		b[w].s.vn = b[w].s.vcap = 0;
 		b[w].s.sum = (struct synth_sums){ 0 };
-		b[w].s.intern = NULL; /* each builder its own: no lock */
-		memset(b[w].s.env_memo, 0, sizeof(b[w].s.env_memo));
+		sy_intern_forget(&b[w].s); /* each builder its own: no lock */
 		b[w].next = &next;
 	}
 	for (unsigned int w = 1; w < nw; w++)

@@ -348,6 +348,13 @@ int sy_thread_cred(struct synth *s, struct mach_thread *t, const struct mach_cre
 /** sy_intern of the C string @str. */
 char *sy_intern_str(struct synth *s, const char *str);
 
+/**
+ * A copy of a builder starts with no interned strings of its own: those
+ * it was copied with stay the original's, and so do the environments it
+ * remembers in them.
+ */
+void sy_intern_forget(struct synth *s);
+
 /** Give this builder's interned strings to the machine (or free them when there is none), and drop its table. */
 void sy_intern_finish(struct synth *s);
 
