@@ -40,6 +40,16 @@ static void usage(FILE *f)
  * caller's.  UPROCFS_MALLOC_THP=0 keeps the caller's malloc, and so does
  * running under valgrind or a sanitizer, whose allocators are their own.
  */
+/* GLIBC_TUNABLES as the caller had it (@tunables, NULL: unset), and no mark of a second start. */
+static void give_back(const char *tunables)
+{
+	if (tunables)
+		setenv("GLIBC_TUNABLES", tunables, 1);
+	else
+		unsetenv("GLIBC_TUNABLES");
+	unsetenv(TUNED_FROM);
+}
+
 static void tune_malloc(char **argv)
 {
 	const char *from = getenv(TUNED_FROM), *now = getenv("GLIBC_TUNABLES");
@@ -48,11 +58,7 @@ static void tune_malloc(char **argv)
 	ssize_t len;
 
 	if (from) {
-		if (from[0] == '=')
-			setenv("GLIBC_TUNABLES", from + 1, 1);
-		else
-			unsetenv("GLIBC_TUNABLES");
-		unsetenv(TUNED_FROM);
+		give_back(from[0] == '=' ? from + 1 : NULL);
 		return;
 	}
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -75,11 +81,7 @@ static void tune_malloc(char **argv)
 	if (!setenv(TUNED_FROM, mark, 1) && !setenv("GLIBC_TUNABLES", want, 1))
 		execv(self, argv);
 	/* no second start (no /proc, no exec): go on with malloc as it is, the environment as it was */
-	if (now)
-		setenv("GLIBC_TUNABLES", now, 1);
-	else
-		unsetenv("GLIBC_TUNABLES");
-	unsetenv(TUNED_FROM);
+	give_back(now);
 	free(mark);
 	free(want);
 }

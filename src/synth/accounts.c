@@ -86,7 +86,7 @@ static int id_add(struct id_set *set, uint32_t id)
 }
 
 /* @set's named ids as accounts into *@out; users take their own gid as the primary group. */
-static int name_all(struct id_set *set, bool group, struct mach_account **out, size_t *nout)
+static int name_all(const struct id_set *set, bool group, struct mach_account **out, size_t *nout)
 {
 	struct mach_account *list = calloc(set->n ? set->n : 1, sizeof(*list));
 	size_t n = 0;
