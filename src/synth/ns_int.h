@@ -39,7 +39,7 @@ struct sy_run_user {
 struct sy_ns_state {
 	size_t cg_cap, css_cap, css_of_cap, css_of_len, nsset_cap, tbl_cap, mplan_cap, run_cap;
 	uint32_t *css_of_cg;            /* per group: the css_set of a task in it, MACH_NONE: none yet */
-	uint32_t *cg_hash;              /* open addressing: (parent, name) -> group + 1, 0: empty */
+	uint64_t *cg_hash;              /* open addressing: (parent, name) -> its key's high half, group + 1; 0: empty */
 	size_t cg_hash_cap;             /* a power of two, at least twice the groups */
 	uint64_t next_cg_id;
 	uint32_t next_ino;              /* the next namespace inode */

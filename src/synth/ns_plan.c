@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "ns_int.h"
+#include "uprocfs/seq_num.h"
 
 #define KEY_NS 8ull                 /* the namespace plan's stream */
 #define HOST_FIRST_FREE_ID 80       /* mount ids after the host's boot mounts and its snaps (64..) */
@@ -64,7 +65,8 @@ void sy_container_id(const struct synth *s, size_t idx, char out[65])
 	rng_next(&r); /* the pod uid's draws, when @idx is a shim */
 	rng_next(&r);
 	for (int k = 0; k < 4; k++)
-		snprintf(out + 16 * k, 17, "%016llx", (unsigned long long)rng_next(&r));
+		seq_hex_fill(out + 16 * k, rng_next(&r), 16);
+	out[64] = '\0';
 }
 
 void ns_pod_uid(const struct synth *s, size_t shim, char sep, char out[37])
@@ -75,9 +77,18 @@ void ns_pod_uid(const struct synth *s, size_t shim, char sep, char out[37])
 	rng_init(&r, s->o->seed, KEY_CONTAINER + shim);
 	a = rng_next(&r);
 	b = rng_next(&r);
-	snprintf(out, 37, "%08llx%c%04llx%c4%03llx%c%04llx%c%012llx", (unsigned long long)(a >> 32), sep,
-		 (unsigned long long)((a >> 16) & 0xffff), sep, (unsigned long long)(a & 0xfff), sep,
-		 (unsigned long long)(0x8000 | ((b >> 48) & 0x3fff)), sep, (unsigned long long)(b & 0xffffffffffffull));
+	/* a version 4 UUID: 8-4-4-4-12 digits, the third group starting "4", the fourth 8..b */
+	seq_hex_fill(out, a >> 32, 8);
+	out[8] = sep;
+	seq_hex_fill(out + 9, a >> 16, 4);
+	out[13] = sep;
+	out[14] = '4';
+	seq_hex_fill(out + 15, a, 3);
+	out[18] = sep;
+	seq_hex_fill(out + 19, 0x8000 | ((b >> 48) & 0x3fff), 4);
+	out[23] = sep;
+	seq_hex_fill(out + 24, b, 12);
+	out[36] = '\0';
 }
 
 /* Reserve mount table @kind of @owner: its ids and anonymous devices; its index, MACH_NONE on ENOMEM. */
