@@ -520,6 +520,7 @@ struct mach_fd *sy_files_open_path(struct synth *s, struct mach_process *p, cons
 		return NULL;
 	}
 	f->name_interned = true;
+	s->sum.fds++; /* fs/file-nr counts it */
 	if (t->max_fds <= (unsigned int)fd)
 		t->max_fds = table_size(fd);
 	return f;

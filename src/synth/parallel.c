@@ -71,6 +71,8 @@ static void merge_sums(struct synth_sums *sum, const struct synth_sums *w)
 	sum->threads += w->threads;
 	sum->running += w->running;
 	sum->blocked += w->blocked;
+	sum->fds += w->fds;
+	sum->mms += w->mms;
 }
 
 /*

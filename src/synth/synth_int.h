@@ -133,6 +133,7 @@ struct synth_sums {
 	uint64_t minflt, majflt;
 	uint64_t raw_user, raw_sys;
 	uint64_t threads, running, blocked; /* the tasks' states: /proc/stat's and loadavg's counts */
+	uint64_t fds, mms;            /* open fds and processes with an mm: fs/file-nr's struct files */
 };
 
 struct sy_ns_state;

@@ -502,6 +502,8 @@ static void note_threads(struct synth *s, size_t idx)
 	unsigned int netns = sy_net_ns_of(s, idx) + 1;
 
 	s->sum.threads += p->nthreads;
+	s->sum.mms += p->mm != NULL;
+	s->sum.fds += p->files ? p->files->nfds : 0;
 	for (unsigned int j = 0; j < p->nthreads; j++) {
 		struct mach_thread *t = &p->threads[j];
 
