@@ -264,13 +264,6 @@ void sy_build_sched_info(struct synth *s)
 }
 
 /* The process with thread group id @tgid, by index. */
-static long proc_index(const struct mach_machine *m, pid_t tgid)
-{
-	const struct mach_process *p = mach_find_process(m, tgid);
-
-	return p ? p - m->procs : -1;
-}
-
 /* The thread of @p that forked child @child: mostly the leader, now and then a worker. */
 static unsigned int forker(const struct mach_process *p, pid_t child)
 {
@@ -281,36 +274,57 @@ static unsigned int forker(const struct mach_process *p, pid_t child)
 	return 1 + (unsigned int)((h >> 20) % (p->nthreads - 1));
 }
 
+/*
+ * Each thread's children, from the plan's parents: the children are
+ * grouped by parent first (a counting sort over plan indices, which keeps
+ * them by pid), then each parent's threads get theirs in one visit.
+ * Walking the processes and reaching into each one's parent made three
+ * passes of random misses into the threads: 0.5-0.7 s at a million tasks.
+ */
 int sy_build_children(struct synth *s)
 {
 	struct mach_machine *m = s->m;
-	long *parent = malloc((m->nprocs ? m->nprocs : 1) * sizeof(*parent));
+	size_t n = m->nprocs;
+	/* the children of process i are kids[first[i]] .. kids[first[i + 1] - 1] */
+	uint32_t *first = calloc(n + 2, sizeof(*first)), *kids = malloc((n ? n : 1) * sizeof(*kids));
+	int rc = 0;
 
-	if (!parent)
-		return -ENOMEM;
-	/* count, then fill: the processes come by pid, the order children are forked in */
-	for (size_t i = 0; i < m->nprocs; i++) {
-		parent[i] = m->procs[i].ppid > 0 ? proc_index(m, m->procs[i].ppid) : -1;
-		if (parent[i] >= 0)
-			m->procs[parent[i]].threads[forker(&m->procs[parent[i]], m->procs[i].tgid)].nchildren++;
+	if (!first || !kids) {
+		rc = -ENOMEM;
+		goto out;
 	}
-	for (size_t i = 0; i < m->nprocs; i++)
-		for (unsigned int j = 0; j < m->procs[i].nthreads; j++) {
-			struct mach_thread *t = &m->procs[i].threads[j];
+	for (size_t i = 0; i < n; i++)
+		if (s->ids[i].parent >= 0)
+			first[s->ids[i].parent + 2]++;
+	for (size_t i = 2; i <= n + 1; i++)
+		first[i] += first[i - 1];
+	/* placing child i moves its parent's cursor, first[parent + 1], to where the next goes */
+	for (size_t i = 0; i < n; i++)
+		if (s->ids[i].parent >= 0)
+			kids[first[s->ids[i].parent + 1]++] = (uint32_t)i;
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct mach_process *p = &m->procs[i];
 
-			if (t->nchildren && !(t->children = malloc(t->nchildren * sizeof(pid_t)))) {
-				free(parent);
-				return -ENOMEM;
-			}
+		if (first[i] == first[i + 1])
+			continue;
+		for (uint32_t k = first[i]; k < first[i + 1]; k++)
+			p->threads[forker(p, m->procs[kids[k]].tgid)].nchildren++;
+		for (unsigned int j = 0; j < p->nthreads; j++) {
+			struct mach_thread *t = &p->threads[j];
+
+			if (t->nchildren && !(t->children = malloc(t->nchildren * sizeof(pid_t))))
+				rc = -ENOMEM;
 			t->nchildren = 0;
 		}
-	for (size_t i = 0; i < m->nprocs; i++)
-		if (parent[i] >= 0) {
-			struct mach_process *pp = &m->procs[parent[i]];
-			struct mach_thread *t = &pp->threads[forker(pp, m->procs[i].tgid)];
+		for (uint32_t k = first[i]; k < first[i + 1] && !rc; k++) {
+			pid_t child = m->procs[kids[k]].tgid;
+			struct mach_thread *t = &p->threads[forker(p, child)];
 
-			t->children[t->nchildren++] = m->procs[i].tgid;
+			t->children[t->nchildren++] = child;
 		}
-	free(parent);
-	return 0;
+	}
+out:
+	free(first);
+	free(kids);
+	return rc;
 }
