@@ -64,7 +64,7 @@ int before_show_pid_status(struct seq_file *m, void *v)
 	before_seq_printf(m,
 			  "Pid:\t%d\nPPid:\t%d\nTracerPid:\t%d\nUid:\t%u\t%u\t%u\t%u\n"
 			  "Gid:\t%u\t%u\t%u\t%u\nFDSize:\t%u\nGroups:\t",
-			  (int)t->tid, (int)p->ppid, (int)t->tracer_pid, cr->uid[0], cr->uid[1],
+			  (int)t->tid, (int)p->ppid, (int)mach_thread_rare(t)->tracer_pid, cr->uid[0], cr->uid[1],
 			  cr->uid[2], cr->uid[3], cr->gid[0], cr->gid[1], cr->gid[2], cr->gid[3], p->files ? p->files->max_fds : 0);
 	for (unsigned int g = 0; g < cr->ngroups; g++)
 		before_seq_printf(m, g ? " %u" : "%u", cr->groups[g]);

@@ -676,9 +676,27 @@ struct mach_cred {
 	unsigned int x86_features, x86_features_locked;
 };
 
+/*
+ * What few threads hold other than zero: a loaded thread's missing files,
+ * a tracer, stack registers (which a kernel shows only of a task dumping
+ * core), the wchan address of kernels before 4.4, an I/O priority someone
+ * set.  A thread holds them only when one is not zero (most threads: a
+ * NULL pointer, where they took 64 bytes in every thread of a million-task
+ * machine).  Read them with mach_thread_rare(), set them with
+ * mach_thread_rare_set().
+ */
+struct mach_thread_rare {
+	mach_file_set lacks;      /* task/<tid>/X files this thread has no text for */
+	uint64_t kstkesp, kstkeip;
+	uint64_t wchan_addr;      /* field 35 before 4.4 (profile.stat_wchan_addr): where it blocks */
+	uint64_t delayacct_blkio_ticks;
+	uint64_t guest_time_ns;
+	pid_t tracer_pid;
+	int ioprio;               /* ioprio_get: class << 13 | level; 0 when never set */
+};
+
 /** One thread (a task in kernel terms). */
 struct mach_thread {
-	mach_file_set lacks;      /* task/<tid>/X files this thread has no text for (first: it is 16-aligned) */
 	pid_t tid;
 	enum mach_task_state state;
 	/*
@@ -689,8 +707,6 @@ struct mach_thread {
 	 * names, and an inline 64-byte array was an eighth of a thread).
 	 */
 	const char *comm;
-	int umask;                /* -1: no fs_struct (the Umask: line is absent) */
-	pid_t tracer_pid;
 	/*
 	 * Its credentials and security bits: NULL for none set (all zero, as
 	 * a zeroed thread had).  Read through mach_thread_cred().
@@ -726,9 +742,6 @@ struct mach_thread {
 	unsigned int rt_priority, policy;
 	int processor;
 	uint64_t start_time_ns;   /* since boot */
-	uint64_t kstkesp, kstkeip;
-	uint64_t delayacct_blkio_ticks;
-	uint64_t guest_time_ns;
 	/*
 	 * Where it waits: get_wchan()'s function (0: none, "0" in wchan; a
 	 * running task has none), its kernel stack (0: empty) and the syscall
@@ -744,8 +757,6 @@ struct mach_thread {
 	/* the processes it forked (task/<tid>/children): their tgids in its children list's order */
 	pid_t *children;
 	unsigned int nchildren;
-	int ioprio;               /* ioprio_get: class << 13 | level; 0 when never set */
-	uint64_t wchan_addr;      /* field 35 before 4.4 (profile.stat_wchan_addr): where it blocks */
 	int exit_code;            /* stat field 52 of task/<tid>/stat */
 	/* namespaces and control groups (mach_ns.h): indices into the machine's tables */
 	uint32_t nsset;           /* mach->nssets: its namespaces and mount table */
@@ -756,10 +767,12 @@ struct mach_thread {
 	 * joined it; 0 for all gives tid order, a fork-order machine's).
 	 */
 	uint32_t cg_pos;
+	int umask;                /* -1: no fs_struct (the Umask: line is absent) */
 	/* fs/proc/base.c files of the task itself */
 	struct mach_taskio io;    /* this thread's own I/O (task/<tid>/io) */
 	struct mach_fs *fs;       /* its own fs_struct when it unshared one; NULL: the process's */
 	uint64_t timer_slack_ns;  /* 50000 by default, 0 for RT tasks */
+	struct mach_thread_rare *rare; /* NULL: all zero (mach_thread_rare) */
 };
 
 /** One thread group (a process): what its threads share. */
@@ -1198,6 +1211,15 @@ const struct mach_cred *mach_thread_cred(const struct mach_thread *t);
  * there is no memory.
  */
 struct mach_cred *mach_thread_cred_mut(struct mach_thread *t);
+
+/** @t's rarely set attributes: its own, or all zero when it has none (never NULL). */
+const struct mach_thread_rare *mach_thread_rare(const struct mach_thread *t);
+
+/**
+ * Give @t the rare attributes @r (which may point into @t's own): kept
+ * only when one of them is not zero.  0 or -ENOMEM (then @t is unchanged).
+ */
+int mach_thread_rare_set(struct mach_thread *t, const struct mach_thread_rare *r);
 
 /** Set @own's (a cred owned by its thread) supplementary groups to @n of @groups.  0 or -ENOMEM. */
 int mach_cred_set_groups(struct mach_cred *own, const uint32_t *groups, unsigned int n);

@@ -27,7 +27,13 @@ static int thread_from_status(struct mach_thread *t, struct ld_status *s)
 		return rc;
 	t->state = (enum mach_task_state)s->v[ST_STATE][0];
 	t->umask = s->present[ST_UMASK] ? (int)s->v[ST_UMASK][0] : -1;
-	t->tracer_pid = (pid_t)s->v[ST_TRACERPID][0];
+	{
+		struct mach_thread_rare r = *mach_thread_rare(t);
+
+		r.tracer_pid = (pid_t)s->v[ST_TRACERPID][0];
+		if ((rc = mach_thread_rare_set(t, &r)))
+			return rc;
+	}
 	for (int k = 0; k < 4; k++) {
 		cr->uid[k] = (uint32_t)s->v[ST_UID][k];
 		cr->gid[k] = (uint32_t)s->v[ST_GID][k];
@@ -69,6 +75,8 @@ static int thread_from_status(struct mach_thread *t, struct ld_status *s)
 /* The thread-level stat fields (the whole file gives the leader's): 0 or -ENOMEM. */
 static int thread_from_stat(struct mach_thread *t, const struct ld_stat *s, bool with_status)
 {
+	struct mach_thread_rare r = *mach_thread_rare(t);
+
 	if (!with_status) {
 		int rc = mach_thread_set_comm(t, s->comm, strlen(s->comm));
 
@@ -85,24 +93,28 @@ static int thread_from_stat(struct mach_thread *t, const struct ld_stat *s, bool
 	t->priority = (int)ld_sf_s(s, LD_STAT_PRIORITY);
 	t->nice = (int)ld_sf_s(s, LD_STAT_NICE);
 	t->start_time_ns = s->f[LD_STAT_STARTTIME] * MACH_NSEC_PER_TICK;
-	t->kstkesp = s->f[LD_STAT_KSTKESP];
-	t->kstkeip = s->f[LD_STAT_KSTKEIP];
+	r.kstkesp = s->f[LD_STAT_KSTKESP];
+	r.kstkeip = s->f[LD_STAT_KSTKEIP];
 	t->processor = (int)ld_sf_s(s, LD_STAT_PROCESSOR);
 	t->rt_priority = (unsigned int)s->f[LD_STAT_RT_PRIORITY];
 	t->policy = (unsigned int)s->f[LD_STAT_POLICY];
-	t->delayacct_blkio_ticks = s->f[LD_STAT_DELAYACCT_BLKIO_TICKS];
-	return 0;
+	r.delayacct_blkio_ticks = s->f[LD_STAT_DELAYACCT_BLKIO_TICKS];
+	return mach_thread_rare_set(t, &r);
 }
 
-static void own_from_stat(struct mach_thread *t, const struct ld_stat *s)
+/* The fields of a thread's own task/<tid>/stat: 0 or -ENOMEM. */
+static int own_from_stat(struct mach_thread *t, const struct ld_stat *s)
 {
+	struct mach_thread_rare r = *mach_thread_rare(t);
+
 	t->minflt = s->f[LD_STAT_MINFLT];
 	t->majflt = s->f[LD_STAT_MAJFLT];
 	t->utime_ns = s->f[LD_STAT_UTIME] * MACH_NSEC_PER_TICK;
 	t->stime_ns = s->f[LD_STAT_STIME] * MACH_NSEC_PER_TICK;
-	t->guest_time_ns = s->f[LD_STAT_GUEST_TIME] * MACH_NSEC_PER_TICK;
-	t->wchan_addr = s->f[LD_STAT_WCHAN];
+	r.guest_time_ns = s->f[LD_STAT_GUEST_TIME] * MACH_NSEC_PER_TICK;
+	r.wchan_addr = s->f[LD_STAT_WCHAN];
 	t->exit_code = (int)ld_sf_s(s, LD_STAT_EXIT_CODE);
+	return mach_thread_rare_set(t, &r);
 }
 
 /*
@@ -143,6 +155,7 @@ static int aggregates(const struct ld_msg *ms, struct mach_process *p, const str
 				      whole->f[fld[k]], sum[k]);
 		}
 	if (!lead->stat) {
+		struct mach_thread_rare lead_rare = *mach_thread_rare(&p->threads[0]);
 		uint64_t w = whole->f[LD_STAT_WCHAN];
 
 		/* a group of several threads shows no wchan: 0 (a flag), or ~0UL before 4.4 */
@@ -155,10 +168,10 @@ static int aggregates(const struct ld_msg *ms, struct mach_process *p, const str
 		p->threads[0].majflt = whole->f[LD_STAT_MAJFLT] - sum[1];
 		p->threads[0].utime_ns = whole->f[LD_STAT_UTIME] * MACH_NSEC_PER_TICK;
 		p->threads[0].stime_ns = whole->f[LD_STAT_STIME] * MACH_NSEC_PER_TICK;
-		p->threads[0].guest_time_ns =
-			(whole->f[LD_STAT_GUEST_TIME] - sum[2]) * MACH_NSEC_PER_TICK;
-		p->threads[0].wchan_addr =
-			ld_sf_s(whole, LD_STAT_NUM_THREADS) < 2 ? whole->f[LD_STAT_WCHAN] : 0;
+		lead_rare.guest_time_ns = (whole->f[LD_STAT_GUEST_TIME] - sum[2]) * MACH_NSEC_PER_TICK;
+		lead_rare.wchan_addr = ld_sf_s(whole, LD_STAT_NUM_THREADS) < 2 ? whole->f[LD_STAT_WCHAN] : 0;
+		if (mach_thread_rare_set(&p->threads[0], &lead_rare))
+			return -ENOMEM;
 		/* the group's exit code stands in for the leader's own */
 		p->threads[0].exit_code = (int)ld_sf_s(whole, LD_STAT_EXIT_CODE);
 		sum[0] = whole->f[LD_STAT_MINFLT];
@@ -228,8 +241,8 @@ int ld_asm_build_threads(struct asm_ctx *a)
 			return rc;
 		if (!s && !th->tstat && th->comm && (rc = mach_thread_set_comm(t, th->comm->buf, th->comm->len)))
 			return rc;
-		if (th->stat)
-			own_from_stat(t, th->stat);
+		if (th->stat && (rc = own_from_stat(t, th->stat)))
+			return rc;
 	}
 	return 0;
 }

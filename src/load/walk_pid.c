@@ -378,17 +378,23 @@ static mach_file_set lacked(const struct walk *w, const struct attempt *a, pid_t
 	return s;
 }
 
-/* Mark in the machine what the process built from @a lacks. */
-static void set_lacks(struct walk *w, const struct attempt *a)
+/* Mark in the machine what the process built from @a lacks: 0 or -ENOMEM. */
+static int set_lacks(struct walk *w, const struct attempt *a)
 {
 	/* the loader's own machine, which it may change */
 	struct mach_process *p = (struct mach_process *)mach_find_process(w->ld->m, a->pid);
 
 	if (!p)
-		return;
+		return 0;
 	p->lacks = lacked(w, a, 0);
-	for (unsigned int i = 0; i < p->nthreads; i++)
-		p->threads[i].lacks = lacked(w, a, p->threads[i].tid);
+	for (unsigned int i = 0; i < p->nthreads; i++) {
+		struct mach_thread_rare r = *mach_thread_rare(&p->threads[i]);
+
+		r.lacks = lacked(w, a, p->threads[i].tid);
+		if (mach_thread_rare_set(&p->threads[i], &r))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /*
@@ -465,7 +471,7 @@ static int attempt_build(struct walk *w, struct attempt *a, bool final, const ch
 		int rc = build_once(w, a, final, &pick, skip, reason, rlen);
 
 		if (!rc && !*skip)
-			set_lacks(w, a);
+			rc = set_lacks(w, a);
 		if (rc != -EINVAL && rc != -ENOTSUP)
 			return rc;
 		if (!final)

@@ -449,6 +449,7 @@ static void process(struct cl *c, struct mach_process *p)
 		bitmap(c, &t->mems_allowed);
 		t->fs = t->fs ? fs(c, t->fs) : NULL;
 		t->children = DUP(c, t->children, t->nchildren);
+		t->rare = t->rare ? DUP1(c, struct mach_thread_rare, t->rare) : NULL;
 	}
 }
 

@@ -560,7 +560,7 @@ int mach_ctl_setscheduler(struct mach_ctl *x, const struct mach_caller *who, pid
 /* A task that never set one reports 0: class none, level 0 (`ionice` prints "none: prio 0"). */
 static int effective_ioprio(const struct mach_thread *t)
 {
-	return t->ioprio;
+	return mach_thread_rare(t)->ioprio;
 }
 
 int mach_ctl_ioprio_get(struct mach_ctl *x, int which, int who_id, int *ioprio)
@@ -595,6 +595,7 @@ int mach_ctl_ioprio_set(struct mach_ctl *x, const struct mach_caller *who, int w
 	for (size_t i = 0; i < m->nprocs; i++)
 		for (unsigned int k = 0; k < m->procs[i].nthreads; k++) {
 			struct mach_thread *t = &m->procs[i].threads[k];
+			struct mach_thread_rare r = *mach_thread_rare(t);
 
 			if (!prio_match(&m->procs[i], t, which - 1, who_id))
 				continue;
@@ -602,7 +603,9 @@ int mach_ctl_ioprio_set(struct mach_ctl *x, const struct mach_caller *who, int w
 				err = -EPERM;
 				continue;
 			}
-			t->ioprio = ioprio;
+			r.ioprio = ioprio;
+			if (mach_thread_rare_set(t, &r))
+				return -ENOMEM;
 			err = err == -ESRCH ? 0 : err;
 		}
 	return err;

@@ -443,8 +443,33 @@ void mach_thread_clear(struct mach_thread *t)
 	t->cred_interned = false;
 	free(t->children);
 	t->children = NULL;
+	free(t->rare);
+	t->rare = NULL;
 	mach_bitmap_free(&t->cpus_allowed);
 	mach_bitmap_free(&t->mems_allowed);
+}
+
+const struct mach_thread_rare *mach_thread_rare(const struct mach_thread *t)
+{
+	static const struct mach_thread_rare none;
+
+	return t->rare ? t->rare : &none;
+}
+
+int mach_thread_rare_set(struct mach_thread *t, const struct mach_thread_rare *r)
+{
+	static const struct mach_thread_rare none;
+
+	if (!memcmp(r, &none, sizeof(none))) {
+		free(t->rare);
+		t->rare = NULL;
+		return 0;
+	}
+	if (!t->rare && !(t->rare = malloc(sizeof(*t->rare))))
+		return -ENOMEM;
+	if (r != t->rare)
+		*t->rare = *r;
+	return 0;
 }
 
 const struct mach_cred *mach_thread_cred(const struct mach_thread *t)

@@ -22,9 +22,10 @@ int pfs_show_pid_stat(struct seq_file *m, void *v)
 	const struct pfs_ctx *c = m->private;
 	const struct mach_process *p = c->proc;
 	const struct mach_thread *t = c->thread;
+	const struct mach_thread_rare *rare = mach_thread_rare(t);
 	const struct mach_mm *mm = p->mm;
 	bool permitted = c->ptrace_ok && !p->stat_hidden;
-	uint64_t minflt = t->minflt, majflt = t->majflt, gtime = t->guest_time_ns;
+	uint64_t minflt = t->minflt, majflt = t->majflt, gtime = rare->guest_time_ns;
 	uint64_t utime = t->utime_ns, stime = t->stime_ns;
 	int exit_code = t->exit_code;
 
@@ -36,7 +37,7 @@ int pfs_show_pid_stat(struct seq_file *m, void *v)
 		for (unsigned int i = 0; i < p->nthreads; i++) {
 			minflt += p->threads[i].minflt;
 			majflt += p->threads[i].majflt;
-			gtime += p->threads[i].guest_time_ns;
+			gtime += mach_thread_rare(&p->threads[i])->guest_time_ns;
 		}
 		utime = p->group_utime_ns;
 		stime = p->group_stime_ns;
@@ -73,8 +74,8 @@ int pfs_show_pid_stat(struct seq_file *m, void *v)
 	seq_put_decimal_ull(m, " ", mm ? (permitted ? mm->start_code : 1) : 0);
 	seq_put_decimal_ull(m, " ", mm ? (permitted ? mm->end_code : 1) : 0);
 	seq_put_decimal_ull(m, " ", permitted && mm ? mm->start_stack : 0);
-	seq_put_decimal_ull(m, " ", permitted ? t->kstkesp : 0);
-	seq_put_decimal_ull(m, " ", permitted ? t->kstkeip : 0);
+	seq_put_decimal_ull(m, " ", permitted ? rare->kstkesp : 0);
+	seq_put_decimal_ull(m, " ", permitted ? rare->kstkeip : 0);
 	seq_put_decimal_ull(m, " ", t->sig_pending & STAT_SIG_MASK);
 	seq_put_decimal_ull(m, " ", t->sig_blocked & STAT_SIG_MASK);
 	seq_put_decimal_ull(m, " ", p->sig_ignored & STAT_SIG_MASK);
@@ -88,7 +89,7 @@ int pfs_show_pid_stat(struct seq_file *m, void *v)
 		seq_put_decimal_ull(m, " ", permitted && (!c->whole || p->nr_threads < 2) &&
 				    t->state != MACH_TASK_RUNNING);
 	else if (permitted && (!c->whole || p->nr_threads < 2))
-		seq_put_decimal_ull(m, " ", t->wchan_addr);
+		seq_put_decimal_ull(m, " ", rare->wchan_addr);
 	else
 		seq_put_decimal_ull(m, " ", UINT64_MAX); /* the address era's "none": ~0UL */
 	seq_puts(m, " 0 0"); /* nswap, cnswap */
@@ -97,7 +98,7 @@ int pfs_show_pid_stat(struct seq_file *m, void *v)
 	seq_put_decimal_ll(m, " ", t->processor);
 	seq_put_decimal_ull(m, " ", t->rt_priority);
 	seq_put_decimal_ull(m, " ", t->policy);
-	seq_put_decimal_ull(m, " ", t->delayacct_blkio_ticks);
+	seq_put_decimal_ull(m, " ", rare->delayacct_blkio_ticks);
 	seq_put_decimal_ull(m, " ", ticks(gtime));
 	seq_put_decimal_ll(m, " ", (long long)ticks(p->cguest_time_ns));
 	/* fields 45-47 came in 3.3, 48-52 in 3.5 */

@@ -52,7 +52,7 @@ static void show_state(struct seq_file *m, const struct pfs_ctx *c)
 		seq_put_decimal_ull(m, "\nNgid:\t", (unsigned long long)p->ngid);
 	seq_put_decimal_ull(m, "\nPid:\t", (unsigned long long)t->tid);
 	seq_put_decimal_ull(m, "\nPPid:\t", (unsigned long long)p->ppid);
-	seq_put_decimal_ull(m, "\nTracerPid:\t", (unsigned long long)t->tracer_pid);
+	seq_put_decimal_ull(m, "\nTracerPid:\t", (unsigned long long)mach_thread_rare(t)->tracer_pid);
 	show_ids(m, "\nUid:", cr->uid);
 	show_ids(m, "\nGid:", cr->gid);
 	seq_put_decimal_ull(m, "\nFDSize:\t", p->files ? p->files->max_fds : 0);

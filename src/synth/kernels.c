@@ -156,7 +156,8 @@ static uint64_t wchan_address(const struct mach_machine *m, const struct mach_th
 	return 0xffffffff81000000ull + ((h >> 40) & 0x7ffff0) + off;
 }
 
-static void apply_tasks(struct mach_machine *m, const bool *have)
+/* 0, or -ENOMEM when a thread cannot hold its wchan address. */
+static int apply_tasks(struct mach_machine *m, const bool *have)
 {
 	for (size_t i = 0; i < m->nprocs; i++) {
 		struct mach_process *pr = &m->procs[i];
@@ -166,12 +167,16 @@ static void apply_tasks(struct mach_machine *m, const bool *have)
 			pr->mm->vm_pmd = 4 * (1 + pr->mm->vm_size / (1u << 20));
 		for (unsigned int k = 0; k < pr->nthreads; k++) {
 			struct mach_thread *t = &pr->threads[k];
+			struct mach_thread_rare r = *mach_thread_rare(t);
 
 			if (!have[SY_KF_STATE_IDLE] && t->state == MACH_TASK_IDLE)
 				t->state = MACH_TASK_SLEEPING;
-			t->wchan_addr = have[SY_KF_WCHAN_ADDR] && t->state != MACH_TASK_RUNNING ? wchan_address(m, t) : 0;
+			r.wchan_addr = have[SY_KF_WCHAN_ADDR] && t->state != MACH_TASK_RUNNING ? wchan_address(m, t) : 0;
+			if (mach_thread_rare_set(t, &r))
+				return -ENOMEM;
 		}
 	}
+	return 0;
 }
 
 /*
@@ -226,7 +231,7 @@ static void apply_smaps(struct synth *s, struct mach_machine *m, const bool *hav
 		deny_write(s);
 }
 
-static void apply_flags(struct synth *s, struct mach_machine *m, const bool *have)
+static int apply_flags(struct synth *s, struct mach_machine *m, const bool *have)
 {
 	struct mach_profile *p = &m->profile;
 
@@ -258,7 +263,7 @@ static void apply_flags(struct synth *s, struct mach_machine *m, const bool *hav
 		memset(&m->pressure[MACH_PSI_CPU].full, 0, sizeof(m->pressure[MACH_PSI_CPU].full));
 	}
 	apply_smaps(s, m, have);
-	apply_tasks(m, have);
+	return apply_tasks(m, have);
 }
 
 int sy_kernel_finish(struct synth *s)
@@ -283,7 +288,8 @@ int sy_kernel_finish(struct synth *s)
 		else if ((rc = add_line(m, f, err, sizeof(err))))
 			return rc;
 	}
-	apply_flags(s, m, have);
+	if ((rc = apply_flags(s, m, have)))
+		return rc;
 	filter_items(p->sys.zone_items, &p->sys.nzone_items, p);
 	filter_items(p->sys.node_items, &p->sys.nnode_items, p);
 	return 0;

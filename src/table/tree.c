@@ -423,9 +423,9 @@ static mach_file_set lacking(const struct pfs_ctx *c)
 		s |= c->proc->lacks;
 		/* /proc/<tid> of a thread other than the leader shows that thread */
 		if (c->thread && c->thread->tid != c->proc->tgid)
-			s |= c->thread->lacks;
+			s |= mach_thread_rare(c->thread)->lacks;
 	} else if (c->thread) {
-		s |= c->thread->lacks;
+		s |= mach_thread_rare(c->thread)->lacks;
 	}
 	return s;
 }
