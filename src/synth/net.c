@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "net_int.h"
 
@@ -103,71 +102,11 @@ static uint64_t hash_key(const struct mach_socket *sk)
 	return h >> 16;
 }
 
-/* A socket's hash key beside its place in the table, so the sort moves 16 bytes, not a socket. */
-struct keyed {
-	uint64_t key;
-	size_t at;
-};
-
-/* By key, then by place: what a stable sort of the sockets by key gives. */
-static int by_key(const void *a, const void *b)
+static int by_hash(const void *a, const void *b)
 {
-	const struct keyed *x = a, *y = b;
+	uint64_t x = hash_key(a), y = hash_key(b);
 
-	if (x->key != y->key)
-		return (x->key > y->key) - (x->key < y->key);
-	return (x->at > y->at) - (x->at < y->at);
-}
-
-/*
- * Namespace @n's sockets (@cap of them room) in hash order, in a table of
- * exactly their number (the doubling had left up to half of it unused).
- * At a million tasks the host namespace holds about a million sockets of
- * 136 bytes: sorting them whole, the key worked out again at each
- * compare, took 0.8 s.  The keys are sorted, then the sockets follow
- * the permutation's cycles in place: a second table would have raised
- * the build's peak by its 136 MB.
- */
-static int sort_socks(struct mach_net *n, size_t cap)
-{
-	const size_t placed = SIZE_MAX;
-	/*
-	 * Mapped, not malloc'd: by now the heap hands out large blocks from its
-	 * arena, and 16 MB freed there stayed resident in the machine built.
-	 */
-	size_t kbytes = n->nsocks * sizeof(struct keyed);
-	struct keyed *k = mmap(NULL, kbytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	struct mach_socket *fit;
-
-	if (k == MAP_FAILED)
-		return -ENOMEM;
-	for (size_t i = 0; i < n->nsocks; i++)
-		k[i] = (struct keyed){ hash_key(&n->socks[i]), i };
-	qsort(k, n->nsocks, sizeof(*k), by_key);
-	/* slot j takes the socket at k[j].at: follow each cycle from its first slot with one socket aside */
-	for (size_t i = 0; i < n->nsocks; i++) {
-		struct mach_socket aside;
-		size_t j = i;
-
-		if (k[i].at == placed || k[i].at == i)
-			continue;
-		aside = n->socks[i];
-		for (;;) {
-			size_t from = k[j].at;
-
-			k[j].at = placed;
-			if (from == i) {
-				n->socks[j] = aside;
-				break;
-			}
-			n->socks[j] = n->socks[from];
-			j = from;
-		}
-	}
-	munmap(k, kbytes);
-	if (n->nsocks < cap && (fit = realloc(n->socks, n->nsocks * sizeof(*fit))))
-		n->socks = fit;
-	return 0;
+	return (x > y) - (x < y);
 }
 
 /* Append @k sockets (a process's) to namespace @n, each once (a socket at two fds is one). */
@@ -201,21 +140,16 @@ static int add_socks(struct mach_net *n, size_t *cap, const struct mach_socket *
  */
 static int fd_of(const struct synth *s, size_t idx, const struct mach_process *p, uint64_t ino)
 {
-	const struct sy_sock_fd *k = s->sock_fds ? s->sock_fds[idx] : NULL;
 	const struct mach_fd *fds;
 
-	/*
-	 * A table the maker makes left its socket fds behind (files.c): no
-	 * table is made again here.  That list is looked at first: the
-	 * table's header is a cache miss a process, 0.4 s at a million tasks.
-	 */
-	if (k) {
-		for (; k->ino; k++)
+	/* a table the maker makes left its socket fds behind (files.c): no table is made again here */
+	if (p->files && p->files->maker) {
+		for (const struct sy_sock_fd *k = s->sock_fds ? s->sock_fds[idx] : NULL; k && k->ino; k++)
 			if (k->ino == ino)
 				return k->fd;
 		return -1;
 	}
-	if (!p->files || p->files->maker || mach_files_fds(p->files, &fds))
+	if (!p->files || mach_files_fds(p->files, &fds))
 		return -1;
 	for (unsigned int i = 0; i < p->files->nfds; i++)
 		if (fds[i].kind == MACH_FD_SOCKET && fds[i].ino == ino)
@@ -249,9 +183,17 @@ static int build_socks(struct synth *s)
 		free(s->sock_fds);
 		s->sock_fds = NULL;
 	}
-	for (unsigned int ns = 0; ns < m->nnets && !rc; ns++)
-		if (m->nets[ns].nsocks)
-			rc = sort_socks(&m->nets[ns], cap[ns]);
+	for (unsigned int ns = 0; ns < m->nnets && !rc; ns++) {
+		struct mach_net *n = &m->nets[ns];
+		struct mach_socket *fit;
+
+		if (!n->nsocks)
+			continue;
+		qsort(n->socks, n->nsocks, sizeof(*n->socks), by_hash);
+		/* the doubling left up to half the table unused: 136 bytes a socket, a few a process */
+		if (n->nsocks < cap[ns] && (fit = realloc(n->socks, n->nsocks * sizeof(*fit))))
+			n->socks = fit;
+	}
 	free(buf);
 	free(cap);
 	return rc;
