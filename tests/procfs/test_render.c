@@ -297,6 +297,35 @@ static void test_thread_names_and_ids(struct mach_thread *t)
 	   "more levels than kept are refused");
 }
 
+/*
+ * A thread's rare attributes: held only while one is not zero, given by a
+ * copy or in place, and shown where the files show them.
+ */
+static void test_thread_rare(struct mach_thread *t)
+{
+	struct mach_thread_rare r = *mach_thread_rare(t);
+	size_t len;
+	char *text;
+
+	ok(!t->rare && r.tracer_pid == 0 && r.ioprio == 0, "a thread with none holds no block, and reads zeros");
+	r.tracer_pid = 4242;
+	r.ioprio = 2 << 13 | 4;
+	ok(mach_thread_rare_set(t, &r) == 0 && t->rare && mach_thread_rare(t)->tracer_pid == 4242,
+	   "one set: the thread holds them");
+	text = render("6410/status", &len);
+	ok(text && strstr(text, "\nTracerPid:\t4242\n"), "status shows the tracer");
+	free(text);
+	t->rare->tracer_pid = 0;
+	ok(mach_thread_rare_set(t, t->rare) == 0 && t->rare && mach_thread_rare(t)->ioprio == (2 << 13 | 4),
+	   "set from its own block: kept while the I/O priority is not zero");
+	r = *mach_thread_rare(t);
+	r.ioprio = 0;
+	ok(mach_thread_rare_set(t, &r) == 0 && !t->rare, "all zero again: the block goes");
+	text = render("6410/status", &len);
+	ok(text && strstr(text, "\nTracerPid:\t0\n"), "and status shows no tracer");
+	free(text);
+}
+
 static void test_altered_values(void)
 {
 	struct mach_thread *t = &proc->threads[0];
@@ -369,6 +398,7 @@ static void test_altered_values(void)
 	ok(text && !strncmp(text, "nr_free_pages 1099317\nnr_free_pages_blocks 0\n", 44), "vmstat lines");
 	free(text);
 	test_thread_names_and_ids(t);
+	test_thread_rare(t);
 }
 
 static void test_resolve_errors(void)
