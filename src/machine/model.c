@@ -449,18 +449,19 @@ void mach_thread_clear(struct mach_thread *t)
 	mach_bitmap_free(&t->mems_allowed);
 }
 
+/* What a thread without a block of rare attributes has: all zero (the struct has no padding to compare). */
+static const struct mach_thread_rare no_rare;
+_Static_assert(sizeof(struct mach_thread_rare) == 2 * sizeof(uint64_t) + 5 * sizeof(uint64_t) + 2 * sizeof(int),
+	       "struct mach_thread_rare has no padding");
+
 const struct mach_thread_rare *mach_thread_rare(const struct mach_thread *t)
 {
-	static const struct mach_thread_rare none;
-
-	return t->rare ? t->rare : &none;
+	return t->rare ? t->rare : &no_rare;
 }
 
 int mach_thread_rare_set(struct mach_thread *t, const struct mach_thread_rare *r)
 {
-	static const struct mach_thread_rare none;
-
-	if (!memcmp(r, &none, sizeof(none))) {
+	if (!memcmp(r, &no_rare, sizeof(no_rare))) {
 		free(t->rare);
 		t->rare = NULL;
 		return 0;
