@@ -595,7 +595,7 @@ int mach_ctl_ioprio_set(struct mach_ctl *x, const struct mach_caller *who, int w
 	for (size_t i = 0; i < m->nprocs; i++)
 		for (unsigned int k = 0; k < m->procs[i].nthreads; k++) {
 			struct mach_thread *t = &m->procs[i].threads[k];
-			struct mach_thread_rare r = *mach_thread_rare(t);
+			struct mach_thread_rare r;
 
 			if (!prio_match(&m->procs[i], t, which - 1, who_id))
 				continue;
@@ -603,6 +603,7 @@ int mach_ctl_ioprio_set(struct mach_ctl *x, const struct mach_caller *who, int w
 				err = -EPERM;
 				continue;
 			}
+			r = *mach_thread_rare(t);
 			r.ioprio = ioprio;
 			if (mach_thread_rare_set(t, &r))
 				return -ENOMEM;

@@ -263,7 +263,6 @@ void sy_build_sched_info(struct synth *s)
 		}
 }
 
-/* The process with thread group id @tgid, by index. */
 /* The thread of @p that forked child @child: mostly the leader, now and then a worker. */
 static unsigned int forker(const struct mach_process *p, pid_t child)
 {
