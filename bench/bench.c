@@ -206,13 +206,15 @@ void bench_report(const struct bench_opts *o, const struct bench_result *r)
 static void bench_usage(FILE *f)
 {
 	fprintf(f, "usage: uprocfs bench [--json] [--quick] [--callgrind] [--plot FILE.svg]\n"
-		   "                    [--transport fuse|preload] [NAME...]\n"
+		   "                    [--transport fuse|fuse_direct|preload] [NAME...]\n"
 		   "\nBenchmarks (all when no NAME is given):\n");
 	for (const struct bench_def *d = bench_table; d->name; d++)
 		fprintf(f, "  %-10s %s\n", d->name, d->help);
-	fprintf(f, "\n--transport fuse|preload: bench fuse's tools (ps, top, htop per process) over that\n"
-		   "transport of `uprocfs run` only: the FUSE mount, or the in-process library of\n"
-		   "`run --preload` (default: both, each beside the same kernel figure).\n");
+	fprintf(f, "\n--transport fuse|fuse_direct|preload: bench fuse's tools (ps, top, htop per process)\n"
+		   "over that transport of `uprocfs run` only: the FUSE mount (with passthrough where\n"
+		   "the kernel has it), the FUSE mount with every read a request (--no-passthrough),\n"
+		   "or the in-process library of `run --preload` (default: all three, each beside the\n"
+		   "same kernel figure).\n");
 	fprintf(f, "\nEach case runs its baseline and candidate alternately in one process and\n"
 		   "reports medians and the ratio baseline/candidate.\n");
 }

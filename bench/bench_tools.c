@@ -353,6 +353,7 @@ static const struct transport {
 	const char *name, *option, *stats_line, *suffix;
 } transports[] = {
 	{ "fuse", NULL, "fuse requests:", "" },
+	{ "fuse_direct", "--no-passthrough", "fuse requests:", "_direct" },
 	{ "preload", "--preload", "preload:", "_preload" },
 };
 

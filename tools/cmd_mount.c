@@ -17,7 +17,7 @@ static void mount_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: uprocfs mount [--machine SPEC] [--sys] [-o OPTIONS] [--foreground] [--allow-other]\n"
-		"                     [--debug] MOUNTPOINT\n"
+		"                     [--no-passthrough] [--debug] MOUNTPOINT\n"
 		"\n"
 		"Serve a machine's /proc (with --sys: its /sys) at MOUNTPOINT.  SIGINT, SIGTERM or `fusermount3 -u\n"
 		"MOUNTPOINT` unmount it.  A process reading the tree sees its own pid directory\n"
@@ -30,6 +30,8 @@ static void mount_usage(FILE *f)
 		"  -o OPTIONS       procfs mount options: hidepid=off|noaccess|invisible|ptraceable\n"
 		"                   (or 0|1|2|4), gid=GID (exempt from hidepid), subset=pid\n"
 		"  --allow-other    let other users read the tree (needs user_allow_other)\n"
+		"  --no-passthrough read every file through FUSE requests, even where the kernel\n"
+		"                   could read a small file's text itself (FUSE passthrough, root)\n"
 		"  --debug          log every FUSE request on stderr (implies --foreground)\n");
 }
 
@@ -42,6 +44,7 @@ int cmd_mount(int argc, char **argv)
 		{ "options", required_argument, NULL, 'o' },
 		{ "allow-other", no_argument, NULL, 'a' },
 		{ "debug", no_argument, NULL, 'd' },
+		{ "no-passthrough", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -68,6 +71,7 @@ int cmd_mount(int argc, char **argv)
 			}
 			break;
 		case 'd': o.debug = true; foreground = true; break;
+		case 'T': o.no_passthrough = true; break;
 		case 'h': mount_usage(stdout); return 0;
 		default: mount_usage(stderr); return 2;
 		}

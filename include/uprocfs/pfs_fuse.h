@@ -58,6 +58,12 @@ struct pfs_fuse_opts {
 	 * so nothing it or libc does can read its own files (a deadlock).
 	 */
 	int mounted_fd;
+	/*
+	 * Serve every file through requests (direct I/O) even where the
+	 * kernel offers passthrough, which answers a small file's reads
+	 * without one (Linux 6.9+, root).
+	 */
+	bool no_passthrough;
 };
 
 /**
@@ -103,6 +109,8 @@ void pfs_fuse_destroy(struct pfs_fuse *fs);
 /** Requests served so far, by kind (for `uprocfs bench fuse`). */
 struct pfs_fuse_stats {
 	uint64_t lookup, getattr, readdir, open, read, release, readlink, other;
+	/* opens answered by passthrough, and kept files rendered again for it */
+	uint64_t passthrough, refresh;
 };
 
 /** A copy of the request counters. */

@@ -11,13 +11,15 @@
  * that reason, and pushing text with notify_store moves i_size for every
  * stat() while also letting two readers' renderings mix in one page cache.
  * Direct I/O keeps one rendering per open, so the floor is one OPEN and
- * one READ round trip per file.
+ * one READ round trip per file; passthrough (passthrough.c), where the
+ * kernel has it, takes a small file's READs away too.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fs_int.h"
 
@@ -28,7 +30,7 @@ static void free_handle(struct pfs_fuse *fs, struct handle *h)
 	free(h);
 }
 
-static void track_handle(struct pfs_fuse *fs, struct handle *h)
+void fs_track_handle(struct pfs_fuse *fs, struct handle *h)
 {
 	pthread_mutex_lock(&fs->handles_lock);
 	h->prev = NULL;
@@ -134,7 +136,9 @@ void fs_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, -rc);
 		return;
 	}
-	track_handle(fs, h);
+	if (fs_pt_open(fs, req, ino, h, fi))
+		return;
+	fs_track_handle(fs, h);
 	fi->fh = (uint64_t)(uintptr_t)h;
 	fi->direct_io = 1;  /* st_size is 0: every read must reach us */
 	fi->keep_cache = 0;
@@ -205,7 +209,8 @@ void fs_op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 
 	(void)ino;
 	COUNT(fs, release);
-	untrack_handle(fs, h);
+	untrack_handle(fs, h); /* first: the refresher may be rewriting its memfd */
+	fs_pt_release(fs, h);
 	free_handle(fs, h);
 	fuse_reply_err(req, 0);
 }

@@ -44,6 +44,16 @@ struct pfs_fuse {
 	struct handle *handles;
 	struct dir_handle *dir_handles; /* under handles_lock */
 	struct pfs_fuse_stats stats;
+	/* passthrough.c: what INIT negotiated, the inodes open that way, the refresher */
+	bool pt_init_seen, pt_init_done, pt_offered, pt_on, pt_failed;
+	uint64_t pt_init_unique;
+	bool pt_sync_made, pt_stop, pt_refresher_started;
+	/* under pt_lock: the inodes open through passthrough, by nodeid, and backing files no reader holds */
+	struct pt_backing **pt_live, **pt_pool;
+	size_t pt_live_cap, pt_live_used, pt_pool_len;
+	pthread_mutex_t pt_lock;
+	pthread_cond_t pt_cond;
+	pthread_t pt_refresher;
 };
 
 /* An open kernfs directory: its children as they were at opendir, in hash order. */
@@ -60,6 +70,13 @@ struct handle {
 	struct pfs_view view;
 	bool started;
 	bool whole_at_zero;         /* a numeric sysctl: reads past offset 0 give nothing */
+	/*
+	 * Opened through passthrough: its inode's backing file; with
+	 * pt_direct, that of a text other than this open's, whose reads come
+	 * to us as direct I/O.
+	 */
+	struct pt_backing *pt;
+	bool pt_direct;
 };
 
 #define COUNT(fs, field) __atomic_add_fetch(&(fs)->stats.field, 1, __ATOMIC_RELAXED)
@@ -81,6 +98,32 @@ int fs_node_stat(struct pfs_fuse *fs, fuse_req_t req, const struct pfs_node *n, 
 
 /** Entry timeout of @n: links that differ per reader (self) are never cached. */
 double fs_entry_timeout(const struct pfs_fuse *fs, const struct pfs_node *n);
+
+/** Add @h to the open handles (freed at unmount if never released). */
+void fs_track_handle(struct pfs_fuse *fs, struct handle *h);
+
+/**
+ * Install the session I/O that negotiates passthrough (passthrough.c);
+ * nothing when the mount's options or the process's privileges rule it
+ * out.  0 or -errno.
+ */
+int fs_pt_setup(struct pfs_fuse *fs);
+
+/**
+ * Answer the open of @ino (handle @h, opened) by passthrough if the kernel
+ * and the file allow it: true when the reply was sent, false to go on with
+ * direct I/O.
+ */
+bool fs_pt_open(struct pfs_fuse *fs, fuse_req_t req, fuse_ino_t ino, struct handle *h, struct fuse_file_info *fi);
+
+/** Drop @h's backing file, if it has one (its RELEASE came). */
+void fs_pt_release(struct pfs_fuse *fs, struct handle *h);
+
+/** Stop the refresher (before the handles go). */
+void fs_pt_stop(struct pfs_fuse *fs);
+
+/** Stop the refresher and free what passthrough holds. */
+void fs_pt_destroy(struct pfs_fuse *fs);
 
 /** Free every handle still open (an aborted connection never releases them). */
 void fs_free_handles(struct pfs_fuse *fs);

@@ -115,6 +115,11 @@ int pfs_fuse_create(struct pfs_fuse **out, struct pfs_source *src, const struct 
 		goto fail;
 	}
 	fs->mounted = o->mounted_fd < 0; /* a descriptor mounted elsewhere is not ours to unmount */
+	rc = fs_pt_setup(fs);
+	if (rc) {
+		snprintf(err, errlen, "cannot set up the FUSE session's I/O: %s", strerror(-rc));
+		goto fail;
+	}
 	*out = fs;
 	return 0;
 fail:
@@ -188,6 +193,7 @@ void pfs_fuse_destroy(struct pfs_fuse *fs)
 {
 	if (!fs)
 		return;
+	fs_pt_destroy(fs); /* its refresher reads the handles */
 	if (fs->se) {
 		if (fs->mounted)
 			fuse_session_unmount(fs->se);
