@@ -68,7 +68,7 @@ struct pt_backing_map {
 #define PT_MAX_TEXT 4096
 /* A kept file is rendered again at most this often (procfs's clock ticks are 10 ms). */
 #define PT_REFRESH_MIN_NS 10000000ull
-/* ... and never for more than a twentieth of the refresher's time. */
+/* ... and not more often than twenty times what rendering it (or a whole pass) takes */
 #define PT_REFRESH_COST_FACTOR 20
 
 /* Backing files kept for reuse once their readers closed them */
@@ -122,7 +122,7 @@ static void patch_init_reply(struct pfs_fuse *fs, struct iovec *body)
 	out->flags |= PT_INIT_EXT;
 	out->flags2 |= PT_FLAGS2_PASSTHROUGH;
 	out->unused[0] = PT_STACK_DEPTH; /* max_stack_depth since 7.40 */
-	fs->pt_on = true;
+	__atomic_store_n(&fs->pt_on, true, __ATOMIC_RELEASE);
 }
 
 static ssize_t pt_writev(int fd, struct iovec *iov, int count, void *userdata)
@@ -369,7 +369,7 @@ bool fs_pt_open(struct pfs_fuse *fs, fuse_req_t req, fuse_ino_t ino, struct hand
 	int rc = 0;
 
 	h->pt = NULL;
-	if (!fs->pt_on || fs->pt_failed)
+	if (!__atomic_load_n(&fs->pt_on, __ATOMIC_ACQUIRE) || __atomic_load_n(&fs->pt_failed, __ATOMIC_RELAXED))
 		return false;
 	/* a numeric sysctl reads only from 0, a denied read fails: theirs are the requests' answers */
 	if (!h->whole_at_zero && !h->view.ctx.read_denied)
@@ -419,7 +419,7 @@ direct:
 		/* not allowed here (no CAP_SYS_ADMIN in the first user namespace): stop trying */
 		fprintf(stderr, "uprocfs: passthrough is not available (%s): files are read through requests\n",
 			strerror(-rc));
-		fs->pt_failed = true;
+		__atomic_store_n(&fs->pt_failed, true, __ATOMIC_RELAXED);
 	}
 	return false;
 }
@@ -463,6 +463,7 @@ static void refresh(struct pfs_fuse *fs, struct handle *h)
 static void *refresher(void *arg)
 {
 	struct pfs_fuse *fs = arg;
+	uint64_t wait_ns = PT_REFRESH_MIN_NS;
 	struct timespec until;
 
 	pthread_mutex_lock(&fs->pt_lock);
@@ -471,7 +472,8 @@ static void *refresher(void *arg)
 		uint64_t now;
 
 		clock_gettime(CLOCK_MONOTONIC, &until);
-		until.tv_nsec += (long)PT_REFRESH_MIN_NS;
+		until.tv_sec += (time_t)(wait_ns / 1000000000ull);
+		until.tv_nsec += (long)(wait_ns % 1000000000ull);
 		if (until.tv_nsec >= 1000000000L) {
 			until.tv_sec++;
 			until.tv_nsec -= 1000000000L;
@@ -502,6 +504,10 @@ static void *refresher(void *arg)
 			pthread_mutex_unlock(&fs->pt_lock);
 		}
 		pthread_mutex_unlock(&fs->handles_lock);
+		/* many files kept open: the passes space out, so that they take a twentieth of a CPU at most */
+		wait_ns = PT_REFRESH_COST_FACTOR * (now_ns() - now);
+		if (wait_ns < PT_REFRESH_MIN_NS)
+			wait_ns = PT_REFRESH_MIN_NS;
 		pthread_mutex_lock(&fs->pt_lock);
 	}
 	pthread_mutex_unlock(&fs->pt_lock);
