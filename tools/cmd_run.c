@@ -595,9 +595,10 @@ int cmd_run(int argc, char **argv)
 	}
 	child_pid = 0;
 	code = status_code(status);
+	if (d.fs)
+		print_stats(&d); /* before sup_stop, which frees the supervisor it asks for its counts */
 	sup_stop(d.sup);
 	if (d.fs) {
-		print_stats(&d);
 		/* the namespace is gone with its last process: the connection ends */
 		pfs_fuse_unmount(d.fs);
 		pthread_join(d.loop, NULL);

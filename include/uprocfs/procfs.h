@@ -230,6 +230,12 @@ struct pfs_entry {
 	 * run` binds the host's read-only over it, for the tools that need it.
 	 */
 	bool host;
+	/*
+	 * The text shows more to a reader who may ptrace the task (stat's
+	 * code and stack addresses, wchan's symbol): a transport must never
+	 * let another reader see such a rendering (FUSE passthrough's memfds).
+	 */
+	bool ptrace_masked;
 };
 
 /** The longest symlink target served (PATH_MAX, as readlink of /proc links allows). */

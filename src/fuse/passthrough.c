@@ -17,9 +17,17 @@
  * offers passthrough, and the INIT and OPEN replies get the fields.
  *
  * What keeps procfs's semantics:
- *  - The kernel lets one inode have one backing file at a time (a second
- *    open with another one fails EBUSY), so an inode already open through
- *    passthrough is opened with direct I/O, as before.
+ *  - Only a text every reader gets goes into a memfd (public_text): the
+ *    kernel maps the memfd into whoever mmaps the file, names it for every
+ *    open of the inode while one is open, and a pooled memfd serves other
+ *    files later.  Files with access rules, ptrace-masked renderings (stat
+ *    and wchan as root reads them) and hidepid mounts keep requests.
+ *  - The kernel lets an inode have one backing file at a time: an open of
+ *    an inode already open through passthrough must name the same one, or
+ *    fails with EIO.  So the memfd is the inode's; an open whose text is
+ *    its text shares it, any other (another reader's rendering, a task
+ *    that exited) names it with FOPEN_DIRECT_IO too, which the kernel lets
+ *    override passthrough for reads: those reads come to us as before.
  *  - Only texts of one page go this way: any reader takes them in one
  *    read.  Longer ones (maps, a big machine's /proc/stat) cost their
  *    rendering more than their round trips, and a reader that reads them
@@ -187,8 +195,6 @@ struct pt_backing {
 	size_t len;                     /* its text's length */
 	unsigned int refs;              /* handles opened on it */
 	uint64_t rendered_ns, cost_ns;  /* when its text was rendered, and what that took */
-	pid_t caller_tid;               /* whose rendering it is (shared only with that reader) */
-	bool ptrace_ok;
 };
 
 static size_t live_slot(const struct pfs_fuse *fs, uint64_t ino)
@@ -360,6 +366,23 @@ static ssize_t render_text(struct pfs_fuse *fs, struct handle *h, char *buf)
 
 static void refresher_start(struct pfs_fuse *fs);
 
+/*
+ * Is @h's text one every reader of the file gets?  Only such a text goes
+ * into a memfd: the kernel maps the memfd into whoever mmaps the file
+ * (procfs would refuse), a later open of the inode by another reader must
+ * name the same memfd, and a pooled memfd serves other files after.  So a
+ * file with an access rule, a rendering shown only to a reader who may
+ * ptrace the task, and a read that fails or answers only at offset 0 (a
+ * numeric sysctl) stay with requests.
+ */
+static bool public_text(const struct handle *h)
+{
+	const struct pfs_entry *e = h->node.entry;
+
+	return !e->access && !(e->ptrace_masked && h->view.ctx.ptrace_ok) && !h->whole_at_zero &&
+	       !h->view.ctx.read_denied;
+}
+
 bool fs_pt_open(struct pfs_fuse *fs, fuse_req_t req, fuse_ino_t ino, struct handle *h, struct fuse_file_info *fi)
 {
 	char text[PT_MAX_TEXT + 1];
@@ -369,24 +392,21 @@ bool fs_pt_open(struct pfs_fuse *fs, fuse_req_t req, fuse_ino_t ino, struct hand
 	int rc = 0;
 
 	h->pt = NULL;
-	if (!__atomic_load_n(&fs->pt_on, __ATOMIC_ACQUIRE) || __atomic_load_n(&fs->pt_failed, __ATOMIC_RELAXED))
+	if (!__atomic_load_n(&fs->pt_on, __ATOMIC_ACQUIRE) || __atomic_load_n(&fs->pt_failed, __ATOMIC_RELAXED) ||
+	    fs_hiding(fs))
 		return false;
-	/* a numeric sysctl reads only from 0, a denied read fails: theirs are the requests' answers */
-	if (!h->whole_at_zero && !h->view.ctx.read_denied)
+	if (public_text(h))
 		len = render_text(fs, h, text);
 	t1 = now_ns();
 	pthread_mutex_lock(&fs->pt_lock);
 	b = live_find(fs, ino);
 	if (b) {
-		/* the inode's backing file it must be: shared if it holds this reader's text */
-		h->pt_direct = len < 0 || b->caller_tid != h->view.ctx.caller_tid ||
-			       b->ptrace_ok != h->view.ctx.ptrace_ok || !holds(b, text, (size_t)len);
+		/* the inode's backing file it must be: shared if it holds this open's text */
+		h->pt_direct = len < 0 || !holds(b, text, (size_t)len);
 	} else {
 		if (len < 0 || !(b = backing_get(fs, &rc)))
 			goto direct;
 		b->ino = ino;
-		b->caller_tid = h->view.ctx.caller_tid;
-		b->ptrace_ok = h->view.ctx.ptrace_ok;
 		b->rendered_ns = t1;
 		b->cost_ns = t1 - t0;
 		if (fill(b, text, (size_t)len) || live_add(fs, b)) {

@@ -95,24 +95,36 @@ daemon=$!
 trap 'fusermount3 -u -z "$tmp/mnt" 2>/dev/null; kill "$daemon" 2>/dev/null; wait "$daemon" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 for k in $(seq 1 100); do [ -f "$tmp/mnt/loadavg" ] && break; sleep 0.05; done
 python3 - "$tmp/mnt" > "$tmp/rights" 2>&1 <<'PY'
-import os, subprocess, sys
+import os, subprocess, sys, time
 mnt = sys.argv[1]
-nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "cat", mnt + "/1/stat"]
+as_nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+nobody = as_nobody + ["cat", mnt + "/1/stat"]
 def fields(t):
     return t.split()[25:28]
 alone = subprocess.run(nobody, capture_output=True).stdout
+# root holds it open while nobody reads it
 fd = os.open(mnt + "/1/stat", os.O_RDONLY)
 root = os.read(fd, 4096)
 beside = subprocess.run(nobody, capture_output=True).stdout
 fd2 = os.open(mnt + "/1/stat", os.O_RDONLY)
 root2 = os.read(fd2, 4096)
+# nobody holds it open (its text the memfd's) while root reads it
+holder = subprocess.Popen(as_nobody + ["python3", "-c",
+    "import os, sys, time; fd = os.open(sys.argv[1], os.O_RDONLY); os.read(fd, 4096); print(flush=True); time.sleep(2)",
+    mnt + "/1/stat"], stdout=subprocess.PIPE)
+holder.stdout.readline()
+fd3 = os.open(mnt + "/1/stat", os.O_RDONLY)
+root3 = os.read(fd3, 4096)
+holder.kill()
+holder.wait()
 print("nobody-masked" if fields(alone) == fields(beside) == [b"1", b"1", b"0"] else "nobody-wrong",
-      "root-own" if fields(root) == fields(root2) and fields(root)[0] != b"1" else "root-wrong",
-      "whole" if root.endswith(b"\n") and beside.endswith(b"\n") and len(beside.split()) == len(root.split()) else "torn",
-      [f.decode() for f in fields(beside)], [f.decode() for f in fields(root)])
+      "root-own" if fields(root) == fields(root2) == fields(root3) and fields(root)[0] != b"1" else "root-wrong",
+      "whole" if all(t.endswith(b"\n") and len(t.split()) == len(root.split()) for t in (beside, root2, root3))
+      else "torn",
+      [f.decode() for f in fields(beside)], [f.decode() for f in fields(root3)])
 PY
 grep -q '^nobody-masked root-own whole ' "$tmp/rights"
-ok $? "root keeps 1/stat open, nobody opens it too: each reads its own text ($(cat "$tmp/rights"))"
+ok $? "1/stat opened by root and nobody at once, either first: each reads its own text ($(cat "$tmp/rights"))"
 fusermount3 -u "$tmp/mnt"
 wait "$daemon"
 ok $? "the mount's daemon exits 0 once unmounted"
