@@ -371,16 +371,12 @@ static void refresher_start(struct pfs_fuse *fs);
  * into a memfd: the kernel maps the memfd into whoever mmaps the file
  * (procfs would refuse), a later open of the inode by another reader must
  * name the same memfd, and a pooled memfd serves other files after.  So a
- * file with an access rule, a rendering shown only to a reader who may
- * ptrace the task, and a read that fails or answers only at offset 0 (a
- * numeric sysctl) stay with requests.
+ * rendering shown only to a reader who may ptrace the task, and a read
+ * refused at read time, stay with requests.
  */
 static bool public_text(const struct handle *h)
 {
-	const struct pfs_entry *e = h->node.entry;
-
-	return !e->access && !(e->ptrace_masked && h->view.ctx.ptrace_ok) && !h->whole_at_zero &&
-	       !h->view.ctx.read_denied;
+	return !(h->node.entry->ptrace_masked && h->view.ctx.ptrace_ok) && !h->view.ctx.read_denied;
 }
 
 bool fs_pt_open(struct pfs_fuse *fs, fuse_req_t req, fuse_ino_t ino, struct handle *h, struct fuse_file_info *fi)
@@ -392,8 +388,13 @@ bool fs_pt_open(struct pfs_fuse *fs, fuse_req_t req, fuse_ino_t ino, struct hand
 	int rc = 0;
 
 	h->pt = NULL;
+	/*
+	 * Files with an access rule, and numeric sysctls (read only from
+	 * offset 0), are never opened this way by anyone: theirs are the
+	 * requests' answers.
+	 */
 	if (!__atomic_load_n(&fs->pt_on, __ATOMIC_ACQUIRE) || __atomic_load_n(&fs->pt_failed, __ATOMIC_RELAXED) ||
-	    fs_hiding(fs))
+	    fs_hiding(fs) || h->node.entry->access || h->whole_at_zero)
 		return false;
 	if (public_text(h))
 		len = render_text(fs, h, text);
@@ -404,16 +405,23 @@ bool fs_pt_open(struct pfs_fuse *fs, fuse_req_t req, fuse_ino_t ino, struct hand
 		/* the inode's backing file it must be: shared if it holds this open's text */
 		h->pt_direct = len < 0 || !holds(b, text, (size_t)len);
 	} else {
-		if (len < 0 || !(b = backing_get(fs, &rc)))
+		/*
+		 * Every other open of the file names a backing file too, even
+		 * one that reads by requests (a longer text, root's stat): a
+		 * reply without one that the kernel took after another open
+		 * made the inode passthrough's would fail with EIO.  Such a
+		 * placeholder keeps the public text it held.
+		 */
+		if (!(b = backing_get(fs, &rc)))
 			goto direct;
 		b->ino = ino;
 		b->rendered_ns = t1;
 		b->cost_ns = t1 - t0;
-		if (fill(b, text, (size_t)len) || live_add(fs, b)) {
+		h->pt_direct = len < 0;
+		if ((!h->pt_direct && fill(b, text, (size_t)len)) || live_add(fs, b)) {
 			backing_put(fs, b);
 			goto direct;
 		}
-		h->pt_direct = false;
 	}
 	b->refs++;
 	pthread_mutex_unlock(&fs->pt_lock);
