@@ -206,15 +206,16 @@ void bench_report(const struct bench_opts *o, const struct bench_result *r)
 static void bench_usage(FILE *f)
 {
 	fprintf(f, "usage: uprocfs bench [--json] [--quick] [--callgrind] [--plot FILE.svg]\n"
-		   "                    [--transport fuse|fuse_direct|preload] [NAME...]\n"
+		   "                    [--transport fuse|fuse_direct|fuse_uring|preload] [NAME...]\n"
 		   "\nBenchmarks (all when no NAME is given):\n");
 	for (const struct bench_def *d = bench_table; d->name; d++)
 		fprintf(f, "  %-10s %s\n", d->name, d->help);
-	fprintf(f, "\n--transport fuse|fuse_direct|preload: bench fuse's tools (ps, top, htop per process)\n"
-		   "over that transport of `uprocfs run` only: the FUSE mount (with passthrough where\n"
-		   "the kernel has it), the FUSE mount with every read a request (--no-passthrough),\n"
-		   "or the in-process library of `run --preload` (default: all three, each beside the\n"
-		   "same kernel figure).\n");
+	fprintf(f, "\n--transport fuse|fuse_direct|fuse_uring|preload: bench fuse's tools (ps, top, htop per\n"
+		   "process) over that transport of `uprocfs run` only: the FUSE mount (with passthrough\n"
+		   "where the kernel has it), the FUSE mount with every read a request (--no-passthrough),\n"
+		   "the FUSE mount taking requests over io_uring (--io-uring; needs the fuse module's\n"
+		   "enable_uring), or the in-process library of `run --preload` (default: all, each beside\n"
+		   "the same kernel figure).\n");
 	fprintf(f, "\nEach case runs its baseline and candidate alternately in one process and\n"
 		   "reports medians and the ratio baseline/candidate.\n");
 }
@@ -251,7 +252,8 @@ int bench_main(int argc, char **argv, const char *self_exe)
 		case 'c': o.callgrind = 1; break;
 		case 'p': o.plot = optarg; break;
 		case 't':
-			if (strcmp(optarg, "fuse") && strcmp(optarg, "preload")) {
+			if (strcmp(optarg, "fuse") && strcmp(optarg, "fuse_direct") && strcmp(optarg, "fuse_uring") &&
+			    strcmp(optarg, "preload")) {
 				bench_usage(stderr);
 				return 2;
 			}

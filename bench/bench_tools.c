@@ -348,12 +348,24 @@ int bench_run_timer(char *const argv[], double *ns, long *procs, const char *sta
 	return sscanf(buf, "tool_ns=%lf procs=%ld", ns, procs) == 2 && *ns >= 0 ? 0 : -1;
 }
 
+/* Does the kernel offer FUSE over io_uring (the fuse module's parameter)? */
+static bool uring_enabled(void)
+{
+	FILE *f = fopen("/sys/module/fuse/parameters/enable_uring", "r");
+	int c = f ? fgetc(f) : EOF;
+
+	if (f)
+		fclose(f);
+	return c == 'Y' || c == '1';
+}
+
 /* The transports of `uprocfs run` timed: its option, the stats line its daemon prints, the case's suffix. */
 static const struct transport {
 	const char *name, *option, *stats_line, *suffix;
 } transports[] = {
 	{ "fuse", NULL, "fuse requests:", "" },
 	{ "fuse_direct", "--no-passthrough", "fuse requests:", "_direct" },
+	{ "fuse_uring", "--io-uring", "fuse requests:", "_uring" },
 	{ "preload", "--preload", "preload:", "_preload" },
 };
 
@@ -378,6 +390,11 @@ static void tool_case(const struct bench_opts *o, const char *tool, long tasks, 
 
 		if (o->transport && strcmp(o->transport, tr->name))
 			continue;
+		if (!strcmp(tr->name, "fuse_uring") && !uring_enabled()) {
+			fprintf(stderr, "bench fuse: %s over fuse_uring left out: the fuse module's enable_uring is off "
+					"(echo 1 > /sys/module/fuse/parameters/enable_uring)\n", tool);
+			continue;
+		}
 		ours_argv[k++] = (char *)o->self_exe;
 		ours_argv[k++] = "run";
 		if (tr->option)

@@ -17,7 +17,7 @@ static void mount_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: uprocfs mount [--machine SPEC] [--sys] [-o OPTIONS] [--foreground] [--allow-other]\n"
-		"                     [--no-passthrough] [--debug] MOUNTPOINT\n"
+		"                     [--no-passthrough] [--io-uring] [--debug] MOUNTPOINT\n"
 		"\n"
 		"Serve a machine's /proc (with --sys: its /sys) at MOUNTPOINT.  SIGINT, SIGTERM or `fusermount3 -u\n"
 		"MOUNTPOINT` unmount it.  A process reading the tree sees its own pid directory\n"
@@ -32,6 +32,8 @@ static void mount_usage(FILE *f)
 		"  --allow-other    let other users read the tree (needs user_allow_other)\n"
 		"  --no-passthrough read every file through FUSE requests, even where the kernel\n"
 		"                   could read a small file's text itself (FUSE passthrough, root)\n"
+		"  --io-uring       take requests over io_uring, each on the CPU of the task that\n"
+		"                   sent it (Linux 6.14+, root; /sys/module/fuse/parameters/enable_uring)\n"
 		"  --debug          log every FUSE request on stderr (implies --foreground)\n");
 }
 
@@ -45,6 +47,7 @@ int cmd_mount(int argc, char **argv)
 		{ "allow-other", no_argument, NULL, 'a' },
 		{ "debug", no_argument, NULL, 'd' },
 		{ "no-passthrough", no_argument, NULL, 'T' },
+		{ "io-uring", no_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -72,6 +75,7 @@ int cmd_mount(int argc, char **argv)
 			break;
 		case 'd': o.debug = true; foreground = true; break;
 		case 'T': o.no_passthrough = true; break;
+		case 'U': o.io_uring = true; break;
 		case 'h': mount_usage(stdout); return 0;
 		default: mount_usage(stderr); return 2;
 		}

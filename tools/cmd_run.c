@@ -89,7 +89,9 @@ static void run_usage(FILE *f)
 		"  --stop-clock     the machine's clock stands still (no simulator): every read\n"
 		"                   sees the same served time (to compare transports)\n"
 		"  --no-passthrough read every file through FUSE requests, even where the kernel\n"
-		"                   could read a small file's text itself (FUSE passthrough)\n");
+		"                   could read a small file's text itself (FUSE passthrough)\n"
+		"  --io-uring       take FUSE requests over io_uring, each on the CPU of the task\n"
+		"                   that sent it (Linux 6.14+; /sys/module/fuse/parameters/enable_uring)\n");
 }
 
 static volatile pid_t child_pid;
@@ -160,7 +162,7 @@ static int recv_fd(int sock, int *code, int *fd)
 /* What the command's side needs to know. */
 struct run_opts {
 	const char *spec;
-	bool pin, real_affinity, supervise, no_passthrough;
+	bool pin, real_affinity, supervise, no_passthrough, io_uring;
 	/* --preload: the run's directory and the library (run_preload.h); --stop-clock */
 	bool preload, stop_clock;
 	const char *preload_dir;
@@ -447,12 +449,12 @@ static void print_stats(struct daemon *d)
 	if (d->sup)
 		sup_counts(d->sup, &answered, &passed);
 	fprintf(stderr, "fuse requests: %llu lookup, %llu getattr, %llu readdir, %llu open, %llu read, "
-			"%llu release, %llu readlink (%llu opens by passthrough, %llu kept files rendered again); "
-			"syscalls answered %lu, sent on %lu\n",
+			"%llu release, %llu readlink (%llu opens by passthrough, %llu kept files rendered again, "
+			"%llu requests over io_uring); syscalls answered %lu, sent on %lu\n",
 		(unsigned long long)st.lookup, (unsigned long long)st.getattr, (unsigned long long)st.readdir,
 		(unsigned long long)st.open, (unsigned long long)st.read, (unsigned long long)st.release,
 		(unsigned long long)st.readlink, (unsigned long long)st.passthrough,
-		(unsigned long long)st.refresh, answered, passed);
+		(unsigned long long)st.refresh, (unsigned long long)st.uring, answered, passed);
 	if (d->pl) {
 		char line[512];
 
@@ -471,6 +473,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *ro)
 		{ "preload", no_argument, NULL, 'P' },
 		{ "stop-clock", no_argument, NULL, 'S' },
 		{ "no-passthrough", no_argument, NULL, 'T' },
+		{ "io-uring", no_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -487,6 +490,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *ro)
 		case 'P': ro->preload = true; break;
 		case 'S': ro->stop_clock = true; break;
 		case 'T': ro->no_passthrough = true; break;
+		case 'U': ro->io_uring = true; break;
 		case 'h': run_usage(stdout); return 0;
 		default: run_usage(stderr); return 2;
 		}
@@ -553,6 +557,7 @@ int cmd_run(int argc, char **argv)
 		ro.preload_daemon = d.pl;
 	}
 	d.o.no_passthrough = d.sys_o.no_passthrough = ro.no_passthrough;
+	d.o.io_uring = d.sys_o.io_uring = ro.io_uring;
 	d.o.mounted_fd = open("/dev/fuse", O_RDWR); /* G mounts it; no CLOEXEC until then */
 	if (d.o.mounted_fd < 0) {
 		fprintf(stderr, "uprocfs run: /dev/fuse: %s (is the fuse module available?)\n", strerror(errno));

@@ -7,7 +7,7 @@ set -eu
 # libarchive-dev: captures as archives (capture -o FILE.tar.zst, tree:FILE.tar.zst); its
 # libarchive13 links libzstd1 itself, so no libzstd-dev; zstd: the CLI, to look inside one; zip: a capture
 # as a zip (test_captures.sh).
-PACKAGES="gcc make meson ninja-build pkg-config valgrind libfuse3-dev libseccomp-dev fuse3 procps util-linux htop tmux gnuplot-nox clang libclang-rt-14-dev sysstat procinfo strace lsof python3-psutil psmisc atop btop nmon glances net-tools iproute2 prometheus-node-exporter wget libarchive-dev zstd zip lxcfs"
+PACKAGES="gcc make meson ninja-build pkg-config valgrind libfuse3-dev liburing-dev libseccomp-dev fuse3 procps util-linux htop tmux gnuplot-nox clang libclang-rt-14-dev sysstat procinfo strace lsof python3-psutil psmisc atop btop nmon glances net-tools iproute2 prometheus-node-exporter wget libarchive-dev zstd zip lxcfs"
 
 missing=""
 for p in $PACKAGES; do

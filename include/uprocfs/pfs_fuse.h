@@ -64,6 +64,12 @@ struct pfs_fuse_opts {
 	 * without one (Linux 6.9+, root).
 	 */
 	bool no_passthrough;
+	/*
+	 * Take requests over io_uring, a queue per CPU (Linux 6.14+, root,
+	 * the fuse module's enable_uring on): each is served on the CPU of
+	 * the task that sent it.
+	 */
+	bool io_uring;
 };
 
 /**
@@ -111,6 +117,8 @@ struct pfs_fuse_stats {
 	uint64_t lookup, getattr, readdir, open, read, release, readlink, other;
 	/* opens answered by passthrough, and kept files rendered again for it */
 	uint64_t passthrough, refresh;
+	/* requests that came over io_uring */
+	uint64_t uring;
 };
 
 /** A copy of the request counters. */

@@ -54,6 +54,11 @@ struct pfs_fuse {
 	pthread_mutex_t pt_lock;
 	pthread_cond_t pt_cond;
 	pthread_t pt_refresher;
+	/* uring.c: requests over io_uring, a queue per CPU */
+	bool ur_offered, ur_on, ur_stop;
+	struct ur_queue *ur_q;
+	unsigned int ur_nq;
+	size_t ur_payload;
 };
 
 /* An open kernfs directory: its children as they were at opendir, in hash order. */
@@ -118,6 +123,27 @@ bool fs_pt_open(struct pfs_fuse *fs, fuse_req_t req, fuse_ino_t ino, struct hand
 
 /** Drop @h's backing file, if it has one (its RELEASE came). */
 void fs_pt_release(struct pfs_fuse *fs, struct handle *h);
+
+/** Does an INIT request with these flags offer FUSE over io_uring? */
+bool fs_ur_offered(const struct pfs_fuse *fs, uint32_t init_flags, uint32_t init_flags2);
+
+/** The INIT reply's flags2 bit that asks for it. */
+uint32_t fs_ur_init_flags2(void);
+
+/** Make the rings and buffers, before INIT is answered (sized by its max_write, max_pages); 0 or -errno. */
+int fs_ur_prepare(struct pfs_fuse *fs, uint32_t max_write, uint16_t max_pages);
+
+/** Start a thread per ring, once INIT is answered: they register their entries and serve; 0 or -errno. */
+int fs_ur_start(struct pfs_fuse *fs);
+
+/** Is this thread serving a request that came on a ring? */
+bool fs_ur_serving(void);
+
+/** Put libfuse's reply (@iov: the out header, then the arguments) into the entry being served. */
+ssize_t fs_ur_reply(struct iovec *iov, int count);
+
+/** Stop the ring threads and free the rings (after the unmount). */
+void fs_ur_destroy(struct pfs_fuse *fs);
 
 /** Stop the refresher (before the handles go). */
 void fs_pt_stop(struct pfs_fuse *fs);

@@ -113,29 +113,43 @@ static ssize_t pt_read(int fd, void *buf, size_t len, void *userdata)
 
 			fs->pt_init_unique = ih->unique;
 			fs->pt_offered = ext && (in->flags2 & PT_FLAGS2_PASSTHROUGH);
+			fs->ur_offered = ext && fs_ur_offered(fs, in->flags, in->flags2);
 			__atomic_store_n(&fs->pt_init_seen, true, __ATOMIC_RELEASE);
 		}
 	}
 	return n;
 }
 
-/* The INIT reply: ask for passthrough when the kernel offers it. */
+/* The INIT reply: ask for passthrough, and requests over io_uring, when the kernel offers them. */
 static void patch_init_reply(struct pfs_fuse *fs, struct iovec *body)
 {
 	struct fuse_init_out *out = body->iov_base;
 
 	fs->pt_init_done = true;
-	if (!fs->pt_offered || body->iov_len < offsetof(struct fuse_init_out, unused) + sizeof(out->unused[0]))
+	if (body->iov_len < offsetof(struct fuse_init_out, unused) + sizeof(out->unused[0]))
 		return;
-	out->flags |= PT_INIT_EXT;
-	out->flags2 |= PT_FLAGS2_PASSTHROUGH;
-	out->unused[0] = PT_STACK_DEPTH; /* max_stack_depth since 7.40 */
-	__atomic_store_n(&fs->pt_on, true, __ATOMIC_RELEASE);
+	if (fs->pt_offered && !fs->opts.no_passthrough) {
+		out->flags |= PT_INIT_EXT;
+		out->flags2 |= PT_FLAGS2_PASSTHROUGH;
+		out->unused[0] = PT_STACK_DEPTH; /* max_stack_depth since 7.40 */
+		__atomic_store_n(&fs->pt_on, true, __ATOMIC_RELEASE);
+	}
+	if (fs->opts.io_uring && !fs->ur_offered)
+		fprintf(stderr, "uprocfs: the kernel does not offer FUSE over io_uring (Linux 6.14+ with "
+				"CONFIG_FUSE_IO_URING; enable it with `echo 1 > "
+				"/sys/module/fuse/parameters/enable_uring`): requests go through /dev/fuse\n");
+	if (fs->opts.io_uring && fs->ur_offered && !fs_ur_prepare(fs, out->max_write, out->max_pages)) {
+		out->flags |= PT_INIT_EXT;
+		out->flags2 |= fs_ur_init_flags2();
+		fs->ur_on = true;
+	}
 }
 
 static ssize_t pt_writev(int fd, struct iovec *iov, int count, void *userdata)
 {
 	struct pfs_fuse *fs = userdata;
+	bool init_reply = false;
+	ssize_t n;
 
 	if (count == 2 && iov[0].iov_len == sizeof(struct fuse_out_header)) {
 		const struct fuse_out_header *oh = iov[0].iov_base;
@@ -150,9 +164,17 @@ static ssize_t pt_writev(int fd, struct iovec *iov, int count, void *userdata)
 		} else if (__builtin_expect(!fs->pt_init_done, 0) && fs->pt_init_seen &&
 			   oh->unique == fs->pt_init_unique) {
 			patch_init_reply(fs, &iov[1]);
+			init_reply = true;
 		}
 	}
-	return writev(fd, iov, count);
+	/* a request that came on the ring is answered there */
+	if (fs_ur_serving())
+		return fs_ur_reply(iov, count);
+	n = writev(fd, iov, count);
+	/* the kernel registers ring entries only once INIT is answered */
+	if (init_reply && fs->ur_on && n >= 0 && fs_ur_start(fs))
+		fprintf(stderr, "uprocfs: cannot start the io_uring threads: requests will wait\n");
+	return n;
 }
 
 int fs_pt_setup(struct pfs_fuse *fs)
@@ -172,7 +194,7 @@ int fs_pt_setup(struct pfs_fuse *fs)
 	if (!fs->pt_pool)
 		return -ENOMEM;
 	/* registering a backing file takes CAP_SYS_ADMIN: nobody else could use it */
-	if (fs->opts.no_passthrough || geteuid() != 0)
+	if ((fs->opts.no_passthrough && !fs->opts.io_uring) || geteuid() != 0)
 		return 0;
 	/* the session keeps its descriptor: custom I/O only changes how it is read and written */
 	return fuse_session_custom_io(fs->se, &io, fuse_session_fd(fs->se));

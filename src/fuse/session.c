@@ -197,6 +197,7 @@ void pfs_fuse_destroy(struct pfs_fuse *fs)
 	if (fs->se) {
 		if (fs->mounted)
 			fuse_session_unmount(fs->se);
+		fs_ur_destroy(fs); /* its threads end once the connection has */
 		if (fs->signals_set)
 			fuse_remove_signal_handlers(fs->se);
 		fuse_session_destroy(fs->se);

@@ -5,10 +5,12 @@
 # 1-byte reads, random offsets, 8 concurrent readers, a task that exits
 # between readdir and open, and an unmount during reads.
 #
-# TAP.  usage: test_tools.sh PATH-TO-uprocfs PATH-TO-fuse_stress [fuse|preload]
+# TAP.  usage: test_tools.sh PATH-TO-uprocfs PATH-TO-fuse_stress [fuse|preload|uring]
 # The third argument is the transport the tools read through: the FUSE mount
-# (default), or `run --preload`, the library in each tool serving /proc from
-# a snapshot (then the checks of `uprocfs mount` itself are left out).
+# (default), `run --preload`, the library in each tool serving /proc from
+# a snapshot (then the checks of `uprocfs mount` itself are left out), or
+# the FUSE mount taking its requests over io_uring (--io-uring; the fuse
+# module's enable_uring is turned on for the test and back off after).
 # Every process and mount this starts is ended by pid / unmounted on exit.
 set -u
 # A tmux server of this test's own: tests run in parallel, and a server
@@ -24,6 +26,16 @@ SPEC=synth:cpus=16,tasks=500,seed=7
 if [ "$(id -u)" != 0 ] || [ ! -c /dev/fuse ]; then
 	echo "1..0 # SKIP needs root and /dev/fuse"
 	exit 0
+fi
+uring_param=/sys/module/fuse/parameters/enable_uring
+uring_was=""
+if [ "$TRANSPORT" = uring ]; then
+	if [ ! -w "$uring_param" ]; then
+		echo "1..0 # SKIP the kernel has no FUSE over io_uring (CONFIG_FUSE_IO_URING, Linux 6.14+)"
+		exit 0
+	fi
+	uring_was=$(cat "$uring_param")
+	echo 1 > "$uring_param"
 fi
 
 # the oracle tree holds ~100,000 files: on tmpfs it is written and removed in
@@ -42,12 +54,15 @@ cleanup() {
 	tmux kill-session -t "uprocfs-htop-$$" 2>/dev/null
 	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/uprocfs-test-$$" # the server's socket, left when it exits
 	rm -rf "$tmp"
+	[ "$uring_was" = N ] && echo 0 > "$uring_param"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 RUNOPTS=""
+MOUNTOPTS=""
 [ "$TRANSPORT" = preload ] && RUNOPTS="--preload"
+[ "$TRANSPORT" = uring ] && RUNOPTS="--io-uring" && MOUNTOPTS="--io-uring"
 run() { timeout -k 5 120 "$UPROCFS" run $RUNOPTS --machine "$SPEC" -- "$@"; }
 
 # The oracle: the same machine rendered without FUSE.
@@ -427,10 +442,10 @@ done
 [ "$found" -ge 5 ]; ok $? "htop's screen lists the machine's processes ($found names seen)"
 grep -q "Tasks: $nprocs" "$tmp/htop" || grep -q "Tasks:" "$tmp/htop"; ok $? "htop shows its task summary"
 
-if [ "$TRANSPORT" = fuse ]; then
+if [ "$TRANSPORT" != preload ]; then
 # --- the live mirror ------------------------------------------------------------
 mkdir "$tmp/live"
-"$UPROCFS" mount --machine live --foreground "$tmp/live" 2> "$tmp/live.err" &
+"$UPROCFS" mount $MOUNTOPTS --machine live --foreground "$tmp/live" 2> "$tmp/live.err" &
 daemons="$daemons $!"
 mounts="$mounts $tmp/live"
 for i in 1 2 3 4 5 6 7 8 9 10; do [ -f "$tmp/live/loadavg" ] && break; sleep 0.2; done
@@ -494,7 +509,7 @@ kill -0 $(echo $daemons | awk '{print $NF}') 2>/dev/null; ok $? "the live daemon
 
 # --- concurrency and unmount on a synthetic mount ---------------------------------
 mkdir "$tmp/synth"
-"$UPROCFS" mount --machine "$SPEC" --foreground "$tmp/synth" 2> "$tmp/synth.err" &
+"$UPROCFS" mount $MOUNTOPTS --machine "$SPEC" --foreground "$tmp/synth" 2> "$tmp/synth.err" &
 sdaemon=$!
 daemons="$daemons $sdaemon"
 mounts="$mounts $tmp/synth"
@@ -517,7 +532,7 @@ wait "$sdaemon"; st=$?
 
 # --- permissions: what another user may not read ---------------------------------
 mkdir "$tmp/perm"
-"$UPROCFS" mount --machine "$SPEC" --allow-other --foreground "$tmp/perm" 2> "$tmp/perm.err" &
+"$UPROCFS" mount $MOUNTOPTS --machine "$SPEC" --allow-other --foreground "$tmp/perm" 2> "$tmp/perm.err" &
 daemons="$daemons $!"
 mounts="$mounts $tmp/perm"
 for i in 1 2 3 4 5 6 7 8 9 10; do [ -f "$tmp/perm/loadavg" ] && break; sleep 0.2; done
