@@ -108,9 +108,9 @@ double fs_entry_timeout(const struct pfs_fuse *fs, const struct pfs_node *n);
 void fs_track_handle(struct pfs_fuse *fs, struct handle *h);
 
 /**
- * Install the session I/O that negotiates passthrough (passthrough.c);
- * nothing when the mount's options or the process's privileges rule it
- * out.  0 or -errno.
+ * Install the session I/O that negotiates passthrough and io_uring
+ * (passthrough.c, uring.c); nothing when the mount's options or the
+ * process's privileges rule both out.  0 or -errno.
  */
 int fs_pt_setup(struct pfs_fuse *fs);
 

@@ -14,7 +14,9 @@
  * libfuse 3.14 writes neither the INIT reply's passthrough flag nor the
  * OPEN reply's backing id, so the session's I/O goes through two hooks
  * (fuse_session_custom_io): the INIT request tells whether the kernel
- * offers passthrough, and the INIT and OPEN replies get the fields.
+ * offers passthrough, and the INIT and OPEN replies get the fields.  The
+ * same hooks ask for requests over io_uring and carry the replies of those
+ * that came that way into their ring entries (uring.c).
  *
  * What keeps procfs's semantics:
  *  - Only a text every reader gets goes into a memfd (public_text): the
