@@ -75,6 +75,13 @@ memfree=$(awk '/^MemFree:/ {print $2}' "$tmp/tree/meminfo")
 diag "oracle: $nprocs processes, $nthreads threads, MemTotal $memtotal kB"
 
 # --- ps ---------------------------------------------------------------------
+if [ "$TRANSPORT" = uring ]; then
+	# the requests came over the rings, not /dev/fuse (a kernel that refused would fall back silently)
+	UPROCFS_FUSE_STATS=1 run ps aux > /dev/null 2> "$tmp/stats"
+	ur=$(sed -n 's/.* \([0-9]*\) requests over io_uring.*/\1/p' "$tmp/stats")
+	[ -n "$ur" ] && [ "$ur" -gt "$nprocs" ]
+	ok $? "--io-uring: ps aux's requests come over io_uring (${ur:-none} of them)"
+fi
 if [ "$TRANSPORT" = preload ]; then
 	# the library answered ps, not the mount: the mount saw only ps's own process
 	UPROCFS_FUSE_STATS=1 run ps aux > /dev/null 2> "$tmp/stats"
