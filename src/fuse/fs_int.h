@@ -6,6 +6,7 @@
 #define FUSE_USE_VERSION 312
 
 #include <fuse_lowlevel.h>
+#include <liburing.h>
 #include <pthread.h>
 #include <stdbool.h>
 
@@ -57,8 +58,10 @@ struct pfs_fuse {
 	/* uring.c: requests over io_uring, a queue per CPU */
 	bool ur_offered, ur_on, ur_stop;
 	struct ur_queue *ur_q;
-	unsigned int ur_nq;
+	unsigned int ur_nq, ur_registered;
 	size_t ur_payload;
+	struct io_uring ur_spare;      /* to give the rings up from when a queue cannot register */
+	bool ur_spare_made;
 };
 
 /* An open kernfs directory: its children as they were at opendir, in hash order. */

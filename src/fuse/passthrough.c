@@ -173,9 +173,9 @@ static ssize_t pt_writev(int fd, struct iovec *iov, int count, void *userdata)
 	if (fs_ur_serving())
 		return fs_ur_reply(iov, count);
 	n = writev(fd, iov, count);
-	/* the kernel registers ring entries only once INIT is answered */
-	if (init_reply && fs->ur_on && n >= 0 && fs_ur_start(fs))
-		fprintf(stderr, "uprocfs: cannot start the io_uring threads: requests will wait\n");
+	/* the kernel registers ring entries only once INIT is answered (a failure says so and falls back) */
+	if (init_reply && fs->ur_on && n >= 0)
+		fs_ur_start(fs);
 	return n;
 }
 

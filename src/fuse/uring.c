@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/sysinfo.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fs_int.h"
@@ -45,6 +46,7 @@
 #define UR_DEPTH 4            /* entries per CPU: requests a CPU's readers have in flight */
 #define UR_WAIT_MS 100        /* how often a waiting thread looks whether the mount is going */
 #define UR_MIN_PAYLOAD 8192   /* FUSE_MIN_READ_BUFFER */
+#define UR_REGISTER_WAIT_S 2  /* how long every queue has to register before the rings are given up */
 
 struct ur_ent_in_out {
 	uint64_t flags;
@@ -120,12 +122,60 @@ static void free_queues(struct pfs_fuse *fs)
 	free(fs->ur_q);
 	fs->ur_q = NULL;
 	fs->ur_nq = 0;
+	if (fs->ur_spare_made)
+		io_uring_queue_exit(&fs->ur_spare);
+	fs->ur_spare_made = false;
+}
+
+/* Submit a NOP on @ring and reap it; 0 or -errno. */
+static int nop_works(struct io_uring *ring)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+	struct io_uring_cqe *cqe;
+	int rc;
+
+	if (!sqe)
+		return -EBUSY;
+	io_uring_prep_nop(sqe);
+	rc = io_uring_submit_and_wait(ring, 1);
+	if (rc < 0)
+		return rc;
+	rc = io_uring_peek_cqe(ring, &cqe);
+	if (rc)
+		return rc;
+	rc = cqe->res;
+	io_uring_cqe_seen(ring, cqe);
+	return rc < 0 ? rc : 0;
+}
+
+/* The kernel's queue count: possible CPUs (num_possible_cpus), which may exceed the ones present. */
+static long possible_cpus(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+	long last = -1, a, b;
+	int c;
+
+	if (!f)
+		return get_nprocs_conf();
+	/* "0-3,8-11": the highest number, plus one */
+	while (fscanf(f, "%ld", &a) == 1) {
+		b = a;
+		c = fgetc(f);
+		if (c == '-' && fscanf(f, "%ld", &b) == 1)
+			c = fgetc(f);
+		if (b > last)
+			last = b;
+		if (c != ',')
+			break;
+	}
+	fclose(f);
+	return last >= 0 ? last + 1 : get_nprocs_conf();
 }
 
 int fs_ur_prepare(struct pfs_fuse *fs, uint32_t max_write, uint16_t max_pages)
 {
 	size_t payload = UR_MIN_PAYLOAD;
-	long nq = get_nprocs_conf();
+	long nq = possible_cpus();
 
 	if (max_write > payload)
 		payload = max_write;
@@ -138,6 +188,9 @@ int fs_ur_prepare(struct pfs_fuse *fs, uint32_t max_write, uint16_t max_pages)
 		return -ENOMEM;
 	fs->ur_nq = (unsigned int)nq;
 	fs->ur_payload = payload;
+	if (io_uring_queue_init(2, &fs->ur_spare, IORING_SETUP_SQE128))
+		goto fail;
+	fs->ur_spare_made = true;
 	for (unsigned int i = 0; i < fs->ur_nq; i++) {
 		struct ur_queue *q = &fs->ur_q[i];
 		int rc;
@@ -149,6 +202,15 @@ int fs_ur_prepare(struct pfs_fuse *fs, uint32_t max_write, uint16_t max_pages)
 		if (rc)
 			goto fail;
 		q->ring_made = true;
+		/*
+		 * Once INIT asks for the rings, requests wait until every CPU's
+		 * entries are registered: a ring that cannot even complete a
+		 * NOP here (io_uring refused by a seccomp filter, by
+		 * kernel.io_uring_disabled, or under valgrind) is not asked for.
+		 */
+		rc = nop_works(&q->ring);
+		if (rc)
+			goto fail;
 		q->linear = malloc(sizeof(struct fuse_in_header) + UR_HEADER_OP + payload);
 		if (!q->linear)
 			goto fail;
@@ -290,7 +352,13 @@ static void *queue_thread(void *arg)
 	for (unsigned int e = 0; e < UR_DEPTH; e++)
 		if (!queue_cmd(q, &q->ents[e], false))
 			live++;
-	io_uring_submit(&q->ring);
+	if (io_uring_submit(&q->ring) < 0) {
+		/* nothing registered on this CPU: fs_ur_start sends the kernel back to /dev/fuse */
+		fprintf(stderr, "uprocfs: io_uring queue %u: cannot register its entries\n", q->qid);
+		live = 0;
+	} else {
+		__atomic_add_fetch(&fs->ur_registered, 1, __ATOMIC_RELEASE);
+	}
 	while (live && !__atomic_load_n(&fs->ur_stop, __ATOMIC_ACQUIRE)) {
 		struct __kernel_timespec wait = { .tv_sec = 0, .tv_nsec = UR_WAIT_MS * 1000000L };
 		struct io_uring_cqe *cqe;
@@ -300,8 +368,10 @@ static void *queue_thread(void *arg)
 		rc = io_uring_wait_cqe_timeout(&q->ring, &cqe, &wait);
 		if (rc == -ETIME || rc == -EINTR)
 			continue;
-		if (rc)
+		if (rc) {
+			fprintf(stderr, "uprocfs: io_uring queue %u: %s\n", q->qid, strerror(-rc));
 			break;
+		}
 		ent = io_uring_cqe_get_data(cqe);
 		res = cqe->res;
 		io_uring_cqe_seen(&q->ring, cqe);
@@ -329,16 +399,56 @@ static void *queue_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * Requests wait until every queue has entries: when one cannot have them,
+ * a REGISTER the kernel must refuse (one buffer, not two) makes it give up
+ * the rings for this connection and wake the waiters, who go through
+ * /dev/fuse instead.  Sent from the spare ring prepare made.
+ */
+static void give_up_rings(struct pfs_fuse *fs)
+{
+	static struct iovec none[1];
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&fs->ur_spare);
+	struct io_uring_cqe *cqe;
+
+	fprintf(stderr, "uprocfs: io_uring: not every CPU's queue could register: requests go through /dev/fuse\n");
+	if (!sqe)
+		return;
+	memset(sqe, 0, 128);
+	sqe->opcode = IORING_OP_URING_CMD;
+	sqe->fd = fuse_session_fd(fs->se);
+	sqe->cmd_op = UR_CMD_REGISTER;
+	sqe->addr = (uint64_t)(uintptr_t)none;
+	sqe->len = 1;
+	if (io_uring_submit_and_wait(&fs->ur_spare, 1) > 0 && !io_uring_peek_cqe(&fs->ur_spare, &cqe))
+		io_uring_cqe_seen(&fs->ur_spare, cqe);
+}
+
 int fs_ur_start(struct pfs_fuse *fs)
 {
-	for (unsigned int i = 0; i < fs->ur_nq; i++) {
+	struct timespec t0, now;
+	int rc = 0;
+
+	for (unsigned int i = 0; i < fs->ur_nq && !rc; i++) {
 		struct ur_queue *q = &fs->ur_q[i];
 
 		if (pthread_create(&q->thread, NULL, queue_thread, q))
-			return -EAGAIN;
-		q->thread_made = true;
+			rc = -EAGAIN;
+		else
+			q->thread_made = true;
 	}
-	return 0;
+	/* every queue registers within moments; a thread that never ran would hold up every request */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!rc && __atomic_load_n(&fs->ur_registered, __ATOMIC_ACQUIRE) < fs->ur_nq) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - t0.tv_sec >= UR_REGISTER_WAIT_S)
+			rc = -ETIMEDOUT;
+		else
+			usleep(1000);
+	}
+	if (rc)
+		give_up_rings(fs);
+	return rc;
 }
 
 void fs_ur_destroy(struct pfs_fuse *fs)
