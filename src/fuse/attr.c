@@ -16,19 +16,11 @@
 #include "../source/mirror.h"
 #include "fs_int.h"
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* The caller's ids in the mounting namespace, cached a second per host thread id. */
 static void caller_ids(struct pfs_fuse *fs, pid_t host_tid, pid_t *tgid, pid_t *tid)
 {
 	struct caller *slot = &fs->callers[(unsigned int)host_tid % CALLER_SLOTS];
-	uint64_t now = now_ns();
+	uint64_t now = fs_now_ns();
 	pid_t g = 0, t = 0;
 
 	pthread_mutex_lock(&fs->callers_lock);

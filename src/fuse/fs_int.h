@@ -9,6 +9,8 @@
 #include <liburing.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
 
 #include "node.h"
 #include "uprocfs/pfs_fuse.h"
@@ -87,6 +89,23 @@ struct handle {
 	bool pt_direct;
 };
 
+/*
+ * INIT flags of protocols newer than Debian 12's <linux/fuse.h> (7.40
+ * passthrough, 7.42 io_uring), which passthrough.c and uring.c negotiate.
+ */
+#define FS_INIT_EXT (1u << 30)                       /* FUSE_INIT_EXT: flags2 is read */
+#define FS_FLAGS2_PASSTHROUGH (1u << (37 - 32))      /* FUSE_PASSTHROUGH */
+#define FS_FLAGS2_OVER_IO_URING (1u << (41 - 32))    /* FUSE_OVER_IO_URING */
+
+/** CLOCK_MONOTONIC in nanoseconds. */
+static inline uint64_t fs_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 #define COUNT(fs, field) __atomic_add_fetch(&(fs)->stats.field, 1, __ATOMIC_RELAXED)
 
 /** Decode inode @ino into @n, finding the pid of a thread's leaf again; -1 when it is none of ours. */
@@ -126,12 +145,6 @@ bool fs_pt_open(struct pfs_fuse *fs, fuse_req_t req, fuse_ino_t ino, struct hand
 
 /** Drop @h's backing file, if it has one (its RELEASE came). */
 void fs_pt_release(struct pfs_fuse *fs, struct handle *h);
-
-/** Does an INIT request with these flags offer FUSE over io_uring? */
-bool fs_ur_offered(const struct pfs_fuse *fs, uint32_t init_flags, uint32_t init_flags2);
-
-/** The INIT reply's flags2 bit that asks for it. */
-uint32_t fs_ur_init_flags2(void);
 
 /** Make the rings and buffers, before INIT is answered (sized by its max_write, max_pages); 0 or -errno. */
 int fs_ur_prepare(struct pfs_fuse *fs, uint32_t max_write, uint16_t max_pages);

@@ -58,8 +58,6 @@
 #include "fs_int.h"
 
 /* Linux 6.9's protocol 7.40, newer than the <linux/fuse.h> of Debian 12 */
-#define PT_INIT_EXT (1u << 30)                  /* FUSE_INIT_EXT: flags2 is read */
-#define PT_FLAGS2_PASSTHROUGH (1u << (37 - 32)) /* FUSE_PASSTHROUGH */
 #define PT_FOPEN_PASSTHROUGH (1u << 7)
 #define PT_FOPEN_DIRECT_IO (1u << 0)
 #define PT_FOPEN_KEEP_CACHE (1u << 1)
@@ -88,14 +86,6 @@ struct pt_backing_map {
 static __thread int32_t reply_backing_id;
 static __thread bool reply_direct;
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* ------------------------------------------------------------------ */
 /* The session's I/O                                                   */
 
@@ -111,11 +101,11 @@ static ssize_t pt_read(int fd, void *buf, size_t len, void *userdata)
 
 		if (ih->opcode == FUSE_INIT) {
 			bool ext = n >= (ssize_t)(sizeof(*ih) + offsetof(struct fuse_init_in, unused)) &&
-				   (in->flags & PT_INIT_EXT);
+				   (in->flags & FS_INIT_EXT);
 
 			fs->pt_init_unique = ih->unique;
-			fs->pt_offered = ext && (in->flags2 & PT_FLAGS2_PASSTHROUGH);
-			fs->ur_offered = ext && fs_ur_offered(fs, in->flags, in->flags2);
+			fs->pt_offered = ext && (in->flags2 & FS_FLAGS2_PASSTHROUGH);
+			fs->ur_offered = ext && (in->flags2 & FS_FLAGS2_OVER_IO_URING);
 			__atomic_store_n(&fs->pt_init_seen, true, __ATOMIC_RELEASE);
 		}
 	}
@@ -131,8 +121,8 @@ static void patch_init_reply(struct pfs_fuse *fs, struct iovec *body)
 	if (body->iov_len < offsetof(struct fuse_init_out, unused) + sizeof(out->unused[0]))
 		return;
 	if (fs->pt_offered && !fs->opts.no_passthrough) {
-		out->flags |= PT_INIT_EXT;
-		out->flags2 |= PT_FLAGS2_PASSTHROUGH;
+		out->flags |= FS_INIT_EXT;
+		out->flags2 |= FS_FLAGS2_PASSTHROUGH;
 		out->unused[0] = PT_STACK_DEPTH; /* max_stack_depth since 7.40 */
 		__atomic_store_n(&fs->pt_on, true, __ATOMIC_RELEASE);
 	}
@@ -141,8 +131,8 @@ static void patch_init_reply(struct pfs_fuse *fs, struct iovec *body)
 				"CONFIG_FUSE_IO_URING; enable it with `echo 1 > "
 				"/sys/module/fuse/parameters/enable_uring`): requests go through /dev/fuse\n");
 	if (fs->opts.io_uring && fs->ur_offered && !fs_ur_prepare(fs, out->max_write, out->max_pages)) {
-		out->flags |= PT_INIT_EXT;
-		out->flags2 |= fs_ur_init_flags2();
+		out->flags |= FS_INIT_EXT;
+		out->flags2 |= FS_FLAGS2_OVER_IO_URING;
 		fs->ur_on = true;
 	}
 }
@@ -407,7 +397,7 @@ bool fs_pt_open(struct pfs_fuse *fs, fuse_req_t req, fuse_ino_t ino, struct hand
 {
 	char text[PT_MAX_TEXT + 1];
 	struct pt_backing *b;
-	uint64_t t0 = now_ns(), t1;
+	uint64_t t0 = fs_now_ns(), t1;
 	ssize_t len = -EINVAL;
 	int rc = 0;
 
@@ -422,7 +412,7 @@ bool fs_pt_open(struct pfs_fuse *fs, fuse_req_t req, fuse_ino_t ino, struct hand
 		return false;
 	if (public_text(h))
 		len = render_text(fs, h, text);
-	t1 = now_ns();
+	t1 = fs_now_ns();
 	pthread_mutex_lock(&fs->pt_lock);
 	b = live_find(fs, ino);
 	if (b) {
@@ -500,10 +490,10 @@ static void refresh(struct pfs_fuse *fs, struct handle *h)
 {
 	struct pt_backing *b = h->pt;
 	char text[PT_MAX_TEXT + 1];
-	uint64_t t0 = now_ns();
+	uint64_t t0 = fs_now_ns();
 	ssize_t len = render_text(fs, h, text);
 
-	b->rendered_ns = now_ns();
+	b->rendered_ns = fs_now_ns();
 	b->cost_ns = b->rendered_ns - t0;
 	/* gone, failing or grown past a page: the reader keeps the last text, as of a task that exited */
 	if (len < 0 || holds(b, text, (size_t)len))
@@ -534,7 +524,7 @@ static void *refresher(void *arg)
 		if (fs->pt_stop)
 			break;
 		pthread_mutex_unlock(&fs->pt_lock);
-		now = now_ns();
+		now = fs_now_ns();
 		advanced = false;
 		pthread_mutex_lock(&fs->handles_lock);
 		for (struct handle *h = fs->handles; h; h = h->next) {
@@ -557,7 +547,7 @@ static void *refresher(void *arg)
 		}
 		pthread_mutex_unlock(&fs->handles_lock);
 		/* many files kept open: the passes space out, so that they take a twentieth of a CPU at most */
-		wait_ns = PT_REFRESH_COST_FACTOR * (now_ns() - now);
+		wait_ns = PT_REFRESH_COST_FACTOR * (fs_now_ns() - now);
 		if (wait_ns < PT_REFRESH_MIN_NS)
 			wait_ns = PT_REFRESH_MIN_NS;
 		pthread_mutex_lock(&fs->pt_lock);

@@ -37,8 +37,6 @@
 
 #include "fs_int.h"
 
-#define UR_INIT_EXT (1u << 30)
-#define UR_FLAGS2_OVER_IO_URING (1u << (41 - 32)) /* FUSE_OVER_IO_URING */
 #define UR_CMD_REGISTER 1
 #define UR_CMD_COMMIT_AND_FETCH 2
 #define UR_HEADER_IN_OUT 128
@@ -92,17 +90,6 @@ struct ur_queue {
 
 /* The entry whose request this thread is serving: its reply goes into it. */
 static __thread struct ur_ent *serving;
-
-bool fs_ur_offered(const struct pfs_fuse *fs, uint32_t init_flags, uint32_t init_flags2)
-{
-	(void)fs;
-	return (init_flags & UR_INIT_EXT) && (init_flags2 & UR_FLAGS2_OVER_IO_URING);
-}
-
-uint32_t fs_ur_init_flags2(void)
-{
-	return UR_FLAGS2_OVER_IO_URING;
-}
 
 static void free_queues(struct pfs_fuse *fs)
 {
@@ -259,6 +246,17 @@ static int queue_cmd(struct ur_queue *q, struct ur_ent *ent, bool commit)
 	return 0;
 }
 
+/* Answer the request in @ent with @err and no data. */
+static void answer_error(struct ur_ent *ent, uint64_t unique, int err)
+{
+	struct fuse_out_header *oh = (void *)ent->hdr->in_out;
+
+	memset(oh, 0, sizeof(*oh));
+	oh->unique = unique;
+	oh->error = -err;
+	ent->hdr->ent.payload_sz = 0;
+}
+
 /* Serve the request in @ent through libfuse, its reply copied back into @ent. */
 static void serve(struct ur_queue *q, struct ur_ent *ent)
 {
@@ -272,13 +270,7 @@ static void serve(struct ur_queue *q, struct ur_ent *ent)
 	/* the first argument is whatever the length leaves once the header and the payload are taken */
 	if (ih->len < sizeof(*ih) + payload || ih->len - sizeof(*ih) - payload > UR_HEADER_OP ||
 	    payload > fs->ur_payload) {
-		struct fuse_out_header *oh = (void *)ent->hdr->in_out;
-		uint64_t unique = ih->unique;
-
-		memset(oh, 0, sizeof(*oh));
-		oh->unique = unique;
-		oh->error = -EIO;
-		ent->hdr->ent.payload_sz = 0;
+		answer_error(ent, ih->unique, EIO);
 		return;
 	}
 	first = ih->len - sizeof(*ih) - payload;
@@ -290,16 +282,9 @@ static void serve(struct ur_queue *q, struct ur_ent *ent)
 	serving = ent;
 	fuse_session_process_buf(fs->se, &buf);
 	serving = NULL;
-	if (!ent->replied) {
-		/* every request on the ring must be answered, or its entry is lost */
-		struct fuse_out_header *oh = (void *)ent->hdr->in_out;
-		uint64_t unique = ((const struct fuse_in_header *)q->linear)->unique;
-
-		memset(oh, 0, sizeof(*oh));
-		oh->unique = unique;
-		oh->error = -ENOSYS;
-		ent->hdr->ent.payload_sz = 0;
-	}
+	/* every request on the ring must be answered, or its entry is lost */
+	if (!ent->replied)
+		answer_error(ent, ((const struct fuse_in_header *)q->linear)->unique, ENOSYS);
 }
 
 ssize_t fs_ur_reply(struct iovec *iov, int count)
